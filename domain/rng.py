@@ -1,0 +1,64 @@
+"""A deterministic random source built on SHA-256, with no hidden state.
+
+Why not the ``random`` module: outcomes must be re-derivable by anyone who
+knows the game's seed and where in the log a decision was taken (provably
+fair dice), on any Python version, forever. ``random``'s algorithms are an
+implementation detail of CPython; SHA-256 in counter mode is a published
+function a client in any language can recompute.
+
+Each draw is ``sha256(seed || 0x00 || label || 0x00 || counter)`` read as a
+256-bit big-endian integer; ``below(n)`` rejects values past the largest
+multiple of ``n`` so every outcome is exactly equally likely.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_SPAN = 1 << 256
+
+
+class Rng:
+    def __init__(self, seed: bytes | str, label: str = ""):
+        self.seed = seed.encode() if isinstance(seed, str) else bytes(seed)
+        self.label = label
+        self.counter = 0
+
+    @classmethod
+    def for_position(cls, seed: bytes | str, version: int) -> Rng:
+        """The source for the decision taken on top of stream ``version``."""
+        return cls(seed, f"v{version}")
+
+    def _next(self) -> int:
+        digest = hashlib.sha256(
+            self.seed + b"\x00" + self.label.encode() + b"\x00" + str(self.counter).encode()
+        ).digest()
+        self.counter += 1
+        return int.from_bytes(digest, "big")
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = _SPAN - (_SPAN % n)
+        while True:
+            value = self._next()
+            if value < limit:
+                return value % n
+
+    def choice(self, items: Sequence[T]) -> T:
+        if not items:
+            raise ValueError("choice() from an empty sequence")
+        return items[self.below(len(items))]
+
+    def shuffled(self, items: Sequence[T]) -> list[T]:
+        """A new list in a uniformly random order (Fisher–Yates)."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
