@@ -1,0 +1,79 @@
+"""The envelope every stored event travels in, and its hash chain.
+
+Each envelope carries the previous event's hash and its own, so the log of a
+game is tamper-evident: changing any stored byte breaks the chain at that
+event. The hash is SHA-256 over a canonical JSON encoding (sorted keys, no
+insignificant white space, UTF-8) of every field except ``hash`` itself, which
+an auditor can recompute in any language.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+#: The ``prev_hash`` of a game's first event.
+GENESIS = "0" * 64
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Envelope:
+    event_id: str
+    game_id: str
+    version: int
+    type: str
+    schema_version: int
+    data: dict[str, Any]
+    timestamp: str
+    actor: str
+    causation_id: str | None = None
+    correlation_id: str | None = None
+    prev_hash: str = GENESIS
+    hash: str = ""
+
+    def content(self) -> dict[str, Any]:
+        """Every field the hash covers."""
+        body = asdict(self)
+        del body["hash"]
+        return body
+
+    def computed_hash(self) -> str:
+        return hashlib.sha256(canonical_json(self.content()).encode()).hexdigest()
+
+    def sealed(self) -> Envelope:
+        return replace(self, hash=self.computed_hash())
+
+    def to_json(self) -> str:
+        return canonical_json(asdict(self))
+
+    @classmethod
+    def from_json(cls, raw: str | bytes) -> Envelope:
+        return cls(**json.loads(raw))
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """What a caller hands ``append``: the store assigns version, ids and hashes."""
+
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+    schema_version: int | None = None  # None: the current version of the type
+
+
+def now_utc() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def new_event_id() -> str:
+    return str(uuid.uuid4())

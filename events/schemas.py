@@ -1,0 +1,120 @@
+"""Versioned event schemas and the upcasters between their versions.
+
+Stored events are facts and are never rewritten, so when the shape of an
+event type changes we bump its schema version and register an upcaster that
+turns the old data into the new. Reading upcasts step by step (v1 -> v2 ->
+v3) and then validates against the current marshmallow schema. The hash
+chain always covers the bytes as stored, never the upcast form.
+
+Types nobody registered are accepted as free-form objects: a game module may
+add events before it declares their schemas, and a reader must never fail on
+a stored event (DESIGN.md, invariant 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class SchemaError(Exception):
+    pass
+
+
+@dataclass
+class EventType:
+    name: str
+    version: int
+    schema: Schema
+    upcasters: dict[int, Upcaster] = field(default_factory=dict)  # from version -> next
+
+
+class SchemaRegistry:
+    def __init__(self) -> None:
+        self._types: dict[str, EventType] = {}
+
+    def register(self, name: str, version: int, schema: Schema) -> None:
+        """Declare the current ``version`` of event type ``name``."""
+        known = self._types.get(name)
+        upcasters = known.upcasters if known else {}
+        self._types[name] = EventType(name, version, schema, upcasters)
+
+    def upcaster(self, name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+        """Decorator: the function that turns ``name`` v``from_version`` data into the next."""
+
+        def register(fn: Upcaster) -> Upcaster:
+            if name not in self._types:
+                raise SchemaError(f"register {name} before its upcasters")
+            self._types[name].upcasters[from_version] = fn
+            return fn
+
+        return register
+
+    def current_version(self, name: str) -> int:
+        known = self._types.get(name)
+        return known.version if known else 1
+
+    def validate(self, name: str, data: dict[str, Any]) -> dict[str, Any]:
+        """Validate data about to be written in the current version."""
+        known = self._types.get(name)
+        if known is None:
+            return data
+        try:
+            return known.schema.load(data)
+        except ValidationError as err:
+            raise SchemaError(f"{name}: {err.messages}") from err
+
+    def upcast(self, name: str, version: int, data: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Bring stored data up to the current version of its type."""
+        known = self._types.get(name)
+        if known is None:
+            return version, data
+        while version < known.version:
+            step = known.upcasters.get(version)
+            if step is None:
+                raise SchemaError(f"no upcaster for {name} v{version}")
+            data = step(dict(data))
+            version += 1
+        return version, data
+
+
+# The events the service itself writes, besides each game's own.
+class SeatSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    seat = fields.Integer(required=True)
+    kind = fields.String(required=True)  # "human" or "bot"
+    name = fields.String(load_default=None, allow_none=True)
+    bot = fields.String(load_default=None, allow_none=True)
+
+
+class GameCreatedV2(Schema):
+    """v2 (current): seats as objects, so a seat can be held by a bot.
+    v1 stored only ``players`` (a count) and made every seat human."""
+
+    class Meta:
+        unknown = RAISE
+
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    seed_commitment = fields.String(required=True)
+
+
+def _game_created_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    players = data.pop("players")
+    data["seats"] = [{"seat": i, "kind": "human", "name": None, "bot": None} for i in range(players)]
+    return data
+
+
+def default_registry() -> SchemaRegistry:
+    registry = SchemaRegistry()
+    registry.register("GameCreated", 2, GameCreatedV2())
+    registry.upcaster("GameCreated", 1)(_game_created_v1_to_v2)
+    return registry

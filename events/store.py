@@ -1,0 +1,349 @@
+"""The event store: one Redis stream per game, appended atomically.
+
+Keys (every key of a game shares the hash tag ``{<game id>}``):
+
+- ``game:{id}:events`` — the stream; entry id ``0-<version>`` so a version
+  range is an ``XRANGE`` and the ids themselves refuse a duplicate version;
+- ``game:{id}:head`` — hash of ``version`` and ``hash`` (the chain's tip);
+- ``game:{id}:idem:<key>`` — an idempotent append's fingerprint and result.
+
+One Lua script makes every check (idempotency, expected version, chain tip)
+before its first write, so an append is all or nothing and two writers racing
+at one version cannot both win. The same script adds each event to the global
+feed (``holotape:feed``) so the feed's order is exactly the commit order; see
+docs/event-store.md for why that key sits outside the game's hash tag.
+
+Nothing here ever trims or deletes entries of a game stream.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import redis
+
+from events.envelope import GENESIS, Envelope, NewEvent, canonical_json, new_event_id, now_utc
+from events.schemas import SchemaRegistry, default_registry
+
+FEED_KEY = "holotape:feed"
+IDEMPOTENCY_TTL = 2 * 24 * 3600  # at least the 24 h a client may retry for
+
+
+def stream_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}:events"
+
+
+def head_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}:head"
+
+
+def idempotency_key(game_id: str, key: str) -> str:
+    return f"game:{{{game_id}}}:idem:{key}"
+
+
+class StoreError(Exception):
+    pass
+
+
+class ConcurrencyError(StoreError):
+    """The stream moved on since the version the decision was made on."""
+
+    def __init__(self, game_id: str, expected: int, current: int):
+        super().__init__(f"game {game_id} is at version {current}, not {expected}")
+        self.game_id = game_id
+        self.expected = expected
+        self.current = current
+
+
+class IdempotencyConflict(StoreError):
+    """An idempotency key reused for different events."""
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    game_id: str
+    first_version: int
+    last_version: int
+    event_ids: tuple[str, ...]
+    last_hash: str
+    duplicate: bool = False  # True: an earlier append with this key already did it
+
+    def as_json(self) -> str:
+        return canonical_json(
+            {
+                "game_id": self.game_id,
+                "first_version": self.first_version,
+                "last_version": self.last_version,
+                "event_ids": list(self.event_ids),
+                "last_hash": self.last_hash,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, raw: str, duplicate: bool) -> AppendResult:
+        body = json.loads(raw)
+        body["event_ids"] = tuple(body["event_ids"])
+        return cls(**body, duplicate=duplicate)
+
+
+@dataclass(frozen=True)
+class FeedEntry:
+    position: str  # the feed's stream id: a reader's checkpoint
+    envelope: Envelope
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    game_id: str
+    ok: bool
+    checked: int
+    broken_at: int | None = None  # the first version whose link is broken
+    reason: str | None = None
+
+
+_APPEND = """
+local idem = ARGV[4]
+if idem ~= '' then
+  local prior = redis.call('GET', KEYS[3])
+  if prior then
+    local cut = string.find(prior, '\\n', 1, true)
+    if string.sub(prior, 1, cut - 1) == idem then
+      return {'duplicate', string.sub(prior, cut + 1)}
+    end
+    return {'idempotency_conflict', ''}
+  end
+end
+local current = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
+if current ~= tonumber(ARGV[1]) then
+  return {'conflict', tostring(current)}
+end
+local tip = redis.call('HGET', KEYS[2], 'hash') or ARGV[7]
+if tip ~= ARGV[2] then
+  return {'conflict', tostring(current)}
+end
+local count = #ARGV - 8
+for i = 1, count do
+  local version = current + i
+  redis.call('XADD', KEYS[1], '0-' .. version, 'e', ARGV[8 + i])
+  redis.call('XADD', KEYS[4], '*', 'g', ARGV[8], 'v', version, 'e', ARGV[8 + i])
+end
+redis.call('HSET', KEYS[2], 'version', current + count, 'hash', ARGV[3])
+if idem ~= '' then
+  redis.call('SET', KEYS[3], idem .. '\\n' .. ARGV[6], 'EX', tonumber(ARGV[5]))
+end
+return {'ok', ARGV[6]}
+"""
+
+
+class EventStore:
+    def __init__(
+        self,
+        client: redis.Redis,
+        registry: SchemaRegistry | None = None,
+        idempotency_ttl: int = IDEMPOTENCY_TTL,
+    ):
+        self.redis = client
+        self.registry = registry or default_registry()
+        self.idempotency_ttl = idempotency_ttl
+        self._append = client.register_script(_APPEND)
+
+    # -- writing -----------------------------------------------------------
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        actor: str = "system",
+        causation_id: str | None = None,
+        correlation_id: str | None = None,
+        idempotency_key: str | None = None,
+        prev_hash: str | None = None,
+    ) -> AppendResult:
+        """Append ``events`` on top of ``expected_version``, all or nothing.
+
+        ``prev_hash`` is the chain tip the caller saw at ``expected_version``;
+        when omitted it is read here (the script still refuses the append if
+        the stream moves in between, because version and tip move together).
+        """
+        if not events:
+            raise StoreError("append needs at least one event")
+        if prev_hash is None:
+            prev_hash = self.head(game_id)[1] if expected_version else GENESIS
+        stamped = self._seal(
+            game_id, expected_version, events, actor, causation_id, correlation_id, prev_hash
+        )
+        result = AppendResult(
+            game_id=game_id,
+            first_version=expected_version + 1,
+            last_version=expected_version + len(stamped),
+            event_ids=tuple(e.event_id for e in stamped),
+            last_hash=stamped[-1].hash,
+        )
+        fingerprint = self._fingerprint(expected_version, events) if idempotency_key else ""
+        keys = [
+            stream_key(game_id),
+            head_key(game_id),
+            idempotency_key_for(game_id, idempotency_key),
+            FEED_KEY,
+        ]
+        args: list[Any] = [
+            expected_version,
+            prev_hash,
+            stamped[-1].hash,
+            fingerprint,
+            self.idempotency_ttl,
+            result.as_json(),
+            GENESIS,
+            game_id,
+            *[e.to_json() for e in stamped],
+        ]
+        status, payload = self._append(keys=keys, args=args)
+        status = _text(status)
+        if status == "ok":
+            return result
+        if status == "duplicate":
+            return AppendResult.from_json(_text(payload), duplicate=True)
+        if status == "idempotency_conflict":
+            raise IdempotencyConflict(
+                f"idempotency key {idempotency_key!r} was used for different events"
+            )
+        raise ConcurrencyError(game_id, expected_version, int(_text(payload)))
+
+    def _seal(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        actor: str,
+        causation_id: str | None,
+        correlation_id: str | None,
+        prev_hash: str,
+    ) -> list[Envelope]:
+        sealed: list[Envelope] = []
+        timestamp = now_utc()
+        for offset, event in enumerate(events, start=1):
+            version = event.schema_version or self.registry.current_version(event.type)
+            data = event.data
+            if event.schema_version is None:
+                data = self.registry.validate(event.type, data)
+            envelope = Envelope(
+                event_id=new_event_id(),
+                game_id=game_id,
+                version=expected_version + offset,
+                type=event.type,
+                schema_version=version,
+                data=data,
+                timestamp=timestamp,
+                actor=actor,
+                causation_id=causation_id,
+                correlation_id=correlation_id,
+                prev_hash=prev_hash,
+            ).sealed()
+            sealed.append(envelope)
+            prev_hash = envelope.hash
+        return sealed
+
+    @staticmethod
+    def _fingerprint(expected_version: int, events: Sequence[NewEvent]) -> str:
+        body = [expected_version, [[e.type, e.schema_version, e.data] for e in events]]
+        return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+
+    def recall(self, game_id: str, key: str) -> AppendResult | None:
+        """What an earlier append with idempotency ``key`` did, if it happened."""
+        prior = self.redis.get(idempotency_key(game_id, key))
+        if prior is None:
+            return None
+        return AppendResult.from_json(_text(prior).split("\n", 1)[1], duplicate=True)
+
+    # -- reading -----------------------------------------------------------
+
+    def head(self, game_id: str) -> tuple[int, str]:
+        """The current version and chain tip (0 and the genesis hash for no game)."""
+        version, tip = self.redis.hmget(head_key(game_id), ["version", "hash"])
+        if version is None:
+            return 0, GENESIS
+        return int(version), _text(tip)
+
+    def version(self, game_id: str) -> int:
+        return self.head(game_id)[0]
+
+    def exists(self, game_id: str) -> bool:
+        return self.version(game_id) > 0
+
+    def read(
+        self,
+        game_id: str,
+        from_version: int = 1,
+        to_version: int | None = None,
+        *,
+        upcast: bool = True,
+    ) -> list[Envelope]:
+        """Events ``from_version``..``to_version`` inclusive, oldest first."""
+        high = f"0-{to_version}" if to_version is not None else "+"
+        rows = self.redis.xrange(stream_key(game_id), f"0-{max(from_version, 1)}", high)
+        envelopes = [Envelope.from_json(fields[b"e"]) for _, fields in rows]
+        return [self._upcast(e) for e in envelopes] if upcast else envelopes
+
+    def _upcast(self, envelope: Envelope) -> Envelope:
+        version, data = self.registry.upcast(envelope.type, envelope.schema_version, envelope.data)
+        if version == envelope.schema_version:
+            return envelope
+        return replace(envelope, schema_version=version, data=data)
+
+    def feed(
+        self, after: str = "0-0", count: int = 500, block_ms: int | None = None
+    ) -> list[FeedEntry]:
+        """Every game's events in commit order, strictly after checkpoint ``after``."""
+        if block_ms is None:
+            rows = self.redis.xrange(FEED_KEY, f"({after}" if after != "0-0" else "-", "+", count)
+        else:
+            answer = self.redis.xread({FEED_KEY: after}, count=count, block=block_ms)
+            rows = answer[0][1] if answer else []
+        return [
+            FeedEntry(_text(entry_id), self._upcast(Envelope.from_json(fields[b"e"])))
+            for entry_id, fields in rows
+        ]
+
+    def game_ids(self) -> list[str]:
+        """Every game with at least one event (read from the heads, not a projection)."""
+        ids = []
+        for key in self.redis.scan_iter(match="game:{*}:head", count=1000):
+            text = _text(key)
+            ids.append(text[text.index("{") + 1 : text.index("}")])
+        return sorted(ids)
+
+    # -- auditing ----------------------------------------------------------
+
+    def verify(self, game_id: str) -> ChainReport:
+        """Walk the hash chain as stored and name the first broken link."""
+        expected_prev = GENESIS
+        checked = 0
+        for checked, envelope in enumerate(self.read(game_id, upcast=False), start=1):
+            if envelope.version != checked:
+                return ChainReport(game_id, False, checked, checked, "version out of sequence")
+            if envelope.prev_hash != expected_prev:
+                return ChainReport(
+                    game_id, False, checked, checked, "prev_hash does not match the event before"
+                )
+            if envelope.computed_hash() != envelope.hash:
+                return ChainReport(game_id, False, checked, checked, "content does not match hash")
+            expected_prev = envelope.hash
+        version, tip = self.head(game_id)
+        if version != checked or (checked and tip != expected_prev):
+            return ChainReport(game_id, False, checked, checked + 1, "head does not match stream")
+        return ChainReport(game_id, True, checked)
+
+
+def idempotency_key_for(game_id: str, key: str | None) -> str:
+    # A key must be named even when unused, and on the game's own slot.
+    return idempotency_key(game_id, key or "-")
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

@@ -1,0 +1,59 @@
+"""Snapshots are caches: loading through one equals folding every event."""
+
+from __future__ import annotations
+
+import uuid
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from events.envelope import NewEvent
+from events.snapshots import SnapshotStore, fold
+from events.store import EventStore
+from service.application import RecordFolder
+
+created = NewEvent(
+    "GameCreated",
+    {"game": "counter", "options": {}, "seats": [], "seed_commitment": "0" * 64},
+)
+counter_events = st.one_of(
+    st.builds(lambda p, f: NewEvent("CounterSetUp", {"players": p, "first": f % p}),
+              st.integers(1, 4), st.integers(0, 3)),
+    st.builds(lambda s, a: NewEvent("Added", {"seat": s, "amount": a}), st.integers(0, 3), st.integers(1, 3)),
+    st.builds(lambda r: NewEvent("Ticked", {"roll": r}), st.integers(1, 6)),
+    st.just(NewEvent("GameEnded", {"total": 50})),
+)  # fmt: skip
+# Every sequence starts with a set-up so the turn order is defined.
+sequences = st.tuples(
+    st.builds(lambda p: NewEvent("CounterSetUp", {"players": p, "first": 0}), st.integers(1, 4)),
+    st.lists(counter_events, max_size=40),
+).map(lambda t: [created, t[0], *t[1]])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(events=sequences)
+def test_folding_a_snapshot_at_k_plus_the_rest_equals_folding_everything(redis_client, events):
+    store, snapshots, folder = EventStore(redis_client), SnapshotStore(redis_client), RecordFolder()
+    game_id = uuid.uuid4().hex
+    store.append(game_id, 0, events)
+    everything = fold(store, None, folder, game_id)
+    assert everything.version == len(events)
+    for k in range(1, len(events) + 1):
+        at_k = fold(store, None, folder, game_id, at=k)
+        snapshots.save(game_id, k, folder.format, folder.dump(at_k.state))
+        through = fold(store, snapshots, folder, game_id)
+        assert through.from_snapshot == k
+        assert through.state == everything.state
+        assert through.version == everything.version
+        # A snapshot above the wanted version is never used for an earlier one.
+        earlier = fold(store, snapshots, folder, game_id, at=k - 1) if k > 1 else None
+        if earlier is not None:
+            assert earlier.state == fold(store, None, folder, game_id, at=k - 1).state
+
+
+def test_a_snapshot_of_another_format_is_ignored(redis_client):
+    store, snapshots, folder = EventStore(redis_client), SnapshotStore(redis_client), RecordFolder()
+    store.append("g", 0, [created, NewEvent("CounterSetUp", {"players": 2, "first": 0})])
+    snapshots.save("g", 2, "record/0", {"nonsense": True})
+    loaded = fold(store, snapshots, folder, "g")
+    assert loaded.from_snapshot == 0 and loaded.state.state.players == 2
