@@ -1,0 +1,40 @@
+# Two commands for a newcomer: `make run` and `make test`. Both create .venv
+# and install the project on first use; neither needs root or a Redis.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+DATA   ?= .holotape
+PYTEST_ARGS ?=
+
+.PHONY: run test worker openapi bench lint-imports fuzz clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Holotape needs Python 3.11 or newer")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[server,test]'
+	@touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/holotape run --host $(HOST) --port $(PORT) --data $(DATA)
+
+test: $(STAMP) lint-imports
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint-imports: $(STAMP)
+	$(BIN)/lint-imports
+
+worker: $(STAMP)
+	$(BIN)/python -m workers.main
+
+openapi: $(STAMP)
+	$(BIN)/holotape openapi openapi.yaml
+
+bench: $(STAMP)
+	$(BIN)/python -m tests.bench.store
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

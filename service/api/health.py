@@ -1,0 +1,38 @@
+"""GET /healthz: does Redis answer, and which version is this."""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+import redis
+from flask import current_app
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields
+
+blp = Blueprint("health", __name__, description="Liveness and readiness")
+
+
+def holotape_version() -> str:
+    try:
+        return version("holotape")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+class HealthSchema(Schema):
+    status = fields.String(required=True, metadata={"example": "ok"})
+    redis = fields.Boolean(required=True, metadata={"description": "Redis answered a PING"})
+    version = fields.String(required=True, metadata={"example": "0.1.0"})
+
+
+@blp.route("/healthz")
+@blp.response(200, HealthSchema, example={"status": "ok", "redis": True, "version": "0.1.0"})
+@blp.alt_response(503, schema=HealthSchema, description="Redis does not answer")
+def healthz():
+    """Whether the service and its Redis answer."""
+    try:
+        alive = bool(current_app.extensions["holotape.redis"].ping())
+    except redis.RedisError:
+        alive = False
+    body = {"status": "ok" if alive else "unavailable", "redis": alive, "version": holotape_version()}
+    return body, 200 if alive else 503

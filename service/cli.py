@@ -1,0 +1,122 @@
+"""The ``holotape`` command: run the whole service, rebuild caches, write the API document."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="holotape", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    run = commands.add_parser("run", help="start Redis (unless REDIS_URL is set), the API and a worker")
+    run.add_argument("--host", default="127.0.0.1")
+    run.add_argument("--port", type=int, default=8000)
+    run.add_argument("--data", default=".holotape", help="where the embedded server keeps its data")
+
+    commands.add_parser("rebuild", help="drop every projection and snapshot and rebuild them from the events")
+
+    openapi = commands.add_parser("openapi", help="write the OpenAPI document generated from the code")
+    openapi.add_argument("path", nargs="?", default="openapi.yaml")
+
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        return run_all(args.host, args.port, Path(args.data))
+    if args.command == "rebuild":
+        return rebuild_command()
+    return write_openapi(Path(args.path))
+
+
+def openapi_document() -> dict:
+    from service.api import create_app
+
+    app = create_app("redis://127.0.0.1:1/0")
+    return app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
+
+
+def write_openapi(path: Path) -> int:
+    path.write_text(yaml.safe_dump(openapi_document(), sort_keys=True, allow_unicode=True))
+    print(f"wrote {path}")
+    return 0
+
+
+def rebuild_command() -> int:
+    from service.config import redis_client
+    from service.rebuild import rebuild
+
+    report = rebuild(redis_client())
+    print(
+        f"rebuilt the game index from {report.feed_entries} feed entries and "
+        f"{report.snapshots} snapshots of {report.games} games"
+    )
+    return 0
+
+
+def run_all(host: str, port: int, data: Path) -> int:
+    """Start everything in the foreground; Ctrl-C stops all of it."""
+    from service.embedded_redis import EmbeddedRedis
+
+    server = None
+    env = dict(os.environ)
+    if not env.get("REDIS_URL"):
+        server = EmbeddedRedis(data, durable=True).start()
+        env["REDIS_URL"] = server.url
+        print(f"Redis-compatible server on {server.url} (data in {data}/)", flush=True)
+    children: list[subprocess.Popen] = []
+    stopping = False
+
+    def stop(*_: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        children.append(
+            subprocess.Popen(
+                [
+                    sys.executable, "-m", "gunicorn",
+                    "--bind", f"{host}:{port}",
+                    "--workers", "2", "--threads", "4",
+                    "--access-logfile", "-",
+                    "service.wsgi:app",
+                ],
+                env=env,
+                start_new_session=True,
+            )
+        )  # fmt: skip
+        children.append(
+            subprocess.Popen([sys.executable, "-m", "workers.main"], env=env, start_new_session=True)
+        )
+        print(f"API on http://{host}:{port}  -  docs at http://{host}:{port}/docs", flush=True)
+        while not stopping:
+            if any(child.poll() is not None for child in children):
+                print("a child process exited; stopping", file=sys.stderr, flush=True)
+                break
+            time.sleep(0.2)
+    finally:
+        for child in children:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGTERM)
+        for child in children:
+            try:
+                child.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
+        if server is not None:
+            server.stop()
+        print("stopped", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""The test harness: real parts only.
+
+A real Redis-compatible server on a free loopback port (or the one named by
+REDIS_URL; the tests flush its database, so point it at a scratch one) and,
+for the tests that ask for it, a real rq worker in its own process.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from domain import registry
+from events.store import EventStore
+from service.application import Games
+from service.embedded_redis import EmbeddedRedis
+from service.followups import RqFollowUps
+from tests.games.counter import COUNTER
+
+ROOT = Path(__file__).resolve().parent.parent
+TEST_GAMES = "tests.games.counter:COUNTER"
+
+registry.register(COUNTER)
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if os.environ.get("REDIS_URL"):
+        yield os.environ["REDIS_URL"]
+        return
+    with EmbeddedRedis(tmp_path_factory.mktemp("redis"), durable=False) as server:
+        yield server.url
+
+
+@pytest.fixture
+def redis_client(redis_url: str) -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(redis_url, max_connections=128)
+    client.flushdb()
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def store(redis_client: redis.Redis) -> EventStore:
+    return EventStore(redis_client)
+
+
+@pytest.fixture
+def games(redis_client: redis.Redis) -> Games:
+    return Games(redis_client, follow_ups=RqFollowUps(redis_client))
+
+
+class WorkerProcess:
+    """A real ``python -m workers.main`` process that can be killed and restarted."""
+
+    def __init__(self, url: str, log_dir: Path):
+        self.url = url
+        self.log_dir = log_dir
+        self.process: subprocess.Popen | None = None
+        self.starts = 0
+
+    def start(self) -> WorkerProcess:
+        self.starts += 1
+        env = {**os.environ, "REDIS_URL": self.url, "HOLOTAPE_GAMES": TEST_GAMES}
+        log = open(self.log_dir / f"worker-{self.starts}.log", "wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "workers.main"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        return self
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, sig)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.process = None
+
+    def log(self) -> str:
+        return "\n".join(p.read_text(errors="replace") for p in sorted(self.log_dir.glob("worker-*.log")))
+
+
+@pytest.fixture
+def worker(redis_url: str, redis_client: redis.Redis, tmp_path: Path) -> Iterator[WorkerProcess]:
+    process = WorkerProcess(redis_url, tmp_path).start()
+    yield process
+    process.stop()
+
+
+def wait_until(predicate, timeout: float = 20.0, interval: float = 0.05, message: str = ""):
+    """Poll ``predicate`` until it returns something truthy; fail after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {message or predicate}")

@@ -1,0 +1,70 @@
+"""Health, the API document, and problem+json for every error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from openapi_spec_validator import validate
+
+from service.api import create_app
+from service.application import Games
+from service.cli import openapi_document
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def client(games: Games):
+    return create_app(games=games).test_client()
+
+
+def test_healthz_reports_redis_and_the_version(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["redis"] is True and body["status"] == "ok" and body["version"]
+
+
+def test_healthz_says_503_when_redis_does_not_answer():
+    response = create_app("redis://127.0.0.1:1/0").test_client().get("/healthz")
+    assert response.status_code == 503
+    assert response.get_json()["redis"] is False
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "kwargs", "status", "code"),
+    [
+        ("get", "/no/such/thing", {}, 404, "not_found"),
+        ("delete", "/healthz", {}, 405, "method_not_allowed"),
+        ("post", "/healthz", {"data": "x=1", "content_type": "text/plain"}, 415, "unsupported_media_type"),
+    ],
+)
+def test_errors_are_problem_json_with_a_stable_code(client, method, path, kwargs, status, code):
+    response = getattr(client, method)(path, **kwargs)
+    assert response.status_code == status
+    assert response.content_type == "application/problem+json"
+    body = response.get_json()
+    assert body["code"] == code and body["status"] == status and body["title"]
+    assert "Traceback" not in response.get_data(as_text=True)
+
+
+def test_the_committed_openapi_yaml_matches_the_code():
+    """Run `make openapi` when this fails: the API changed without its document."""
+    committed = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    assert committed == openapi_document()
+
+
+def test_the_api_document_is_valid_openapi():
+    validate(openapi_document())
+
+
+def test_openapi_and_docs_are_served(client):
+    assert client.get("/openapi.json").get_json()["info"]["title"] == "Holotape"
+    assert client.get("/docs").status_code == 200
+
+
+def test_error_responses_are_documented_as_problem_json():
+    responses = openapi_document()["components"]["responses"]
+    assert "application/problem+json" in responses["DEFAULT_ERROR"]["content"]
