@@ -1,0 +1,195 @@
+"""The components of Fallout as the engine reads them.
+
+A content pack (YAML, see ``domain/fallout/pack.py``) loads into these frozen
+data classes. The engine never reads YAML and the loader never applies rules:
+this module is the contract between them. Names follow the Rules Reference.
+
+Map geometry. Tiles are hexes laid out on axial coordinates ``(q, r)``. Every
+tile is oriented with its arrow the same way (Map Tiles), so a tile's edges
+never rotate. Edge ``d`` (0..5, clockwise, 0 = the edge the arrow points
+through) faces the neighbouring place at ``q + DIRECTIONS[d][0], r +
+DIRECTIONS[d][1]`` and meets that tile's edge ``(d + 3) % 6``. Each edge is
+split into two halves, listed clockwise around the tile; the space touching
+half ``i`` of edge ``d`` is adjacent to the space touching half ``1 - i`` of
+the facing edge (walking clockwise round one tile is walking
+counter-clockwise round the other).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SPECIAL = ("S", "P", "E", "C", "I", "A", "L")
+ENEMY_TYPES = ("critter", "human", "robot", "monster", "super_mutant")
+AREAS = ("head", "body", "arms", "legs")
+ABILITIES = ("aggressive", "armor", "loot", "radiation", "ranged", "retreat")
+TERRAIN = ("difficult", "irradiated")
+ENCOUNTER_KINDS = ("wasteland", "settlement", "vault84", "vault109")
+TILE_BACKS = ("start", "dangerous", "deadly")
+FACTIONS = ("star", "spade")
+CARD_KINDS = ("weapon", "apparel", "companion", "aid", "drug", "magazine", "ability")
+
+# Pointy-top axial neighbours, clockwise from the north-east edge.
+DIRECTIONS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
+
+
+@dataclass(frozen=True)
+class EncounterIcon:
+    kind: str  # one of ENCOUNTER_KINDS
+    level: int | None = None  # None: the icon shows no level
+
+
+@dataclass(frozen=True)
+class Space:
+    id: str  # unique across the pack: "<tile id>.<local name>"
+    name: str | None = None  # consequential locations have a name
+    terrain: frozenset[str] = frozenset()  # subset of TERRAIN
+    encounter: EncounterIcon | None = None
+    enemy_icons: tuple[str, ...] = ()  # ENEMY_TYPES, one enemy placed per icon
+    start: bool = False  # a survivor may be placed here (starting tile only)
+
+
+@dataclass(frozen=True)
+class Tile:
+    id: str
+    name: str
+    back: str  # one of TILE_BACKS
+    spaces: tuple[Space, ...]
+    links: tuple[tuple[str, str], ...]  # adjacency inside the tile, by space id
+    edges: tuple[tuple[str, str], ...]  # six edges, each (first half, second half)
+
+
+@dataclass(frozen=True)
+class Place:
+    """One hex of a scenario's map layout."""
+
+    id: str
+    q: int
+    r: int
+    tile: str | None = None  # a tile placed face up at setup
+    back: str | None = None  # "dangerous" / "deadly": a random face-down tile
+
+
+@dataclass(frozen=True)
+class EnemyToken:
+    id: str
+    type: str  # one of ENEMY_TYPES
+    name: str
+    level: int | str  # a number, or a faction letter ("X", "Y") read off the power track
+    vulnerable: frozenset[str]  # subset of AREAS
+    abilities: tuple[str, ...] = ()  # at most two of ABILITIES
+
+
+@dataclass(frozen=True)
+class DieFace:
+    hits: int
+    areas: frozenset[str]  # the filled areas
+
+
+@dataclass(frozen=True)
+class Die:
+    id: str
+    faces: tuple[DieFace, ...]  # six
+
+
+@dataclass(frozen=True)
+class SpecialToken:
+    id: str
+    letter: str  # one of SPECIAL
+    survivor: str | None = None  # the survivor whose silhouette is on its back
+
+
+@dataclass(frozen=True)
+class TraitToken:
+    """A double-sided trait token; a survivor holds at most one of each kind."""
+
+    id: str
+    sides: tuple[str, str]
+    locked: frozenset[str] = frozenset()  # sides that show the lock icon
+
+
+@dataclass(frozen=True)
+class Card:
+    """An item, companion or ability card (character cards, and in part 2 loot,
+    assets and unique assets)."""
+
+    id: str
+    name: str
+    kind: str  # one of CARD_KINDS
+    text: str = ""
+    special: tuple[str, ...] = ()  # weapon: letters that generate rerolls
+    ranged: bool = False  # weapon with the ranged icon
+    armor: int = 0  # apparel
+    cost: int | None = None
+    value: int | None = None
+    effects: tuple[dict, ...] = ()  # in the effects vocabulary (part 2)
+
+
+@dataclass(frozen=True)
+class Survivor:
+    id: str
+    name: str
+    special: str  # the letter of the starting token
+    character_card: str  # Card id
+
+
+@dataclass(frozen=True)
+class AgendaCard:
+    id: str
+    name: str
+    players: int  # used only with at least this many players
+    activation: tuple[str, ...]  # enemy types, left to right
+    faction: str | None = None  # "star", "spade" or None (neutral)
+    text: str = ""
+    influence: tuple[dict, ...] = ()  # conditions for extra influence (part 2)
+
+
+@dataclass(frozen=True)
+class Perk:
+    id: str
+    name: str
+    special: str  # the highlighted letter
+    text: str = ""
+    effects: tuple[dict, ...] = ()
+
+
+@dataclass(frozen=True)
+class Faction:
+    key: str  # "star" or "spade"
+    name: str
+    letter: str  # the level letter its enemies show: "X" or "Y"
+    token_enemy: EnemyToken | None = None  # what its faction tokens are on the map
+
+
+@dataclass(frozen=True)
+class PowerStep:
+    X: int
+    Y: int
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    name: str
+    places: tuple[Place, ...]
+    start_place: str  # the place holding the starting tile
+    factions: tuple[Faction, Faction]
+    power_track: tuple[PowerStep, ...]  # top (index 0) to the final space
+    staged_quests: tuple[str, ...] = ()  # library card ids (part 2)
+    setup: tuple[dict, ...] = ()  # other setup effects (part 2)
+
+
+@dataclass(frozen=True)
+class Pack:
+    id: str
+    tiles: dict[str, Tile]
+    scenarios: dict[str, Scenario]
+    enemies: tuple[EnemyToken, ...]
+    dice: tuple[Die, Die, Die]
+    survivors: dict[str, Survivor]
+    special_tokens: tuple[SpecialToken, ...]
+    trait_tokens: tuple[TraitToken, ...]
+    agendas: tuple[AgendaCard, ...]
+    perks: tuple[Perk, ...]
+    cards: dict[str, Card]
+    spaces: dict[str, Space] = field(default_factory=dict)  # every space of every tile, by id
