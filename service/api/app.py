@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.game import RuleViolation
 from events.store import ConcurrencyError, IdempotencyConflict
+from service.api import games as games_api
 from service.api import health
 from service.api.problems import PROBLEM_JSON, ProblemSchema, from_http_exception, problem_response
 from service.application import GameNotFound, Games
@@ -74,6 +75,7 @@ def create_app(
 
     api = HolotapeApi(app)
     api.register_blueprint(health.blp)
+    api.register_blueprint(games_api.blp)
     _register_problem_handlers(app)
     return app
 

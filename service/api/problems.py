@@ -58,10 +58,13 @@ class ProblemSchema(Schema):
 class Problem(HTTPException):
     """Raise from a view to answer with a problem."""
 
-    def __init__(self, status: int, code: str, detail: str | None = None, **extra: Any):
+    def __init__(
+        self, status: int, code: str, detail: str | None = None, headers: dict | None = None, **extra: Any
+    ):
         super().__init__(description=detail)
         self.code = status
         self.problem_code = code
+        self.problem_headers = headers or {}
         self.extra = extra
 
 
@@ -86,7 +89,9 @@ def problem_response(
 def from_http_exception(error: HTTPException) -> Response:
     status = error.code or 500
     if isinstance(error, Problem):
-        return problem_response(status, error.problem_code, error.description, **error.extra)
+        return problem_response(
+            status, error.problem_code, error.description, error.problem_headers, **error.extra
+        )
     if status >= 500:
         original = getattr(error, "original_exception", None)
         if original is not None:
