@@ -1,0 +1,180 @@
+"""The map: which spaces touch, for survivors and for enemies.
+
+Survivors walk only on face-up tiles, from space to adjacent space. Enemies
+also cross face-down tiles, each of which counts as a single space (Activating
+Enemies), so they walk a second graph whose nodes are the spaces of face-up
+tiles plus one node per face-down place.
+
+Across two tiles, adjacency follows the edge convention in ``model.py``: half
+``i`` of edge ``d`` meets half ``1 - i`` of the facing edge ``(d + 3) % 6``.
+Which tile lies under each place is fixed at setup, so one ``Board`` serves a
+whole game; what changes is only which places are face up, and every query
+takes that set.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+from domain.fallout.model import DIRECTIONS, Pack, Scenario, Space
+from domain.fallout.state import FACE_DOWN, GameState, face_down_node
+
+
+class Board:
+    def __init__(self, pack: Pack, scenario: Scenario, tile_at: dict[str, str]):
+        self.scenario = scenario
+        self.tile_at = dict(tile_at)
+        self.spaces: dict[str, Space] = {}
+        self.place_of: dict[str, str] = {}
+        self.tile_spaces: dict[str, tuple[str, ...]] = {}
+        by_coord = {(p.q, p.r): p.id for p in scenario.places}
+        # place -> edge direction -> neighbouring place
+        self.neighbours: dict[str, dict[int, str]] = {}
+        # (place, edge direction) -> the spaces touching that edge
+        self.edge_spaces: dict[tuple[str, int], tuple[str, ...]] = {}
+        links: dict[str, set[str]] = {}
+
+        for place in scenario.places:
+            self.neighbours[place.id] = {}
+            for d, (dq, dr) in enumerate(DIRECTIONS):
+                other = by_coord.get((place.q + dq, place.r + dr))
+                if other is not None:
+                    self.neighbours[place.id][d] = other
+
+        for place_id, tile_id in tile_at.items():
+            tile = pack.tiles[tile_id]
+            self.tile_spaces[place_id] = tuple(s.id for s in tile.spaces)
+            for space in tile.spaces:
+                self.spaces[space.id] = space
+                self.place_of[space.id] = place_id
+                links.setdefault(space.id, set())
+            for a, b in tile.links:
+                links.setdefault(a, set()).add(b)
+                links.setdefault(b, set()).add(a)
+            for d, halves in enumerate(tile.edges):
+                self.edge_spaces[(place_id, d)] = tuple(dict.fromkeys(h for h in halves if h))
+
+        for place_id, tile_id in tile_at.items():
+            tile = pack.tiles[tile_id]
+            for d, other in self.neighbours[place_id].items():
+                other_tile = tile_at.get(other)
+                if other_tile is None:
+                    continue
+                facing = pack.tiles[other_tile].edges[(d + 3) % 6]
+                for i, half in enumerate(tile.edges[d]):
+                    across = facing[1 - i]
+                    if half and across:
+                        links[half].add(across)
+                        links[across].add(half)
+
+        self.links = {s: tuple(sorted(n)) for s, n in links.items()}
+        self._enemy_links: dict[frozenset[str], dict[str, tuple[str, ...]]] = {}
+        self._distances: dict[tuple[frozenset[str], str], dict[str, int]] = {}
+
+    # -- survivors ---------------------------------------------------------
+
+    def adjacent_spaces(self, space: str, faceup: frozenset[str]) -> tuple[str, ...]:
+        """Spaces a survivor may step to: adjacent and on a face-up tile."""
+        return tuple(n for n in self.links.get(space, ()) if self.place_of[n] in faceup)
+
+    def explorable_places(self, space: str, faceup: frozenset[str]) -> tuple[str, ...]:
+        """Face-down places whose edge the survivor's space touches (Explore Action)."""
+        place = self.place_of.get(space)
+        if place is None:
+            return ()
+        out = []
+        for d, other in self.neighbours[place].items():
+            if other not in faceup and other in self.tile_at and space in self.edge_spaces[(place, d)]:
+                out.append(other)
+        return tuple(sorted(set(out)))
+
+    # -- enemies -----------------------------------------------------------
+
+    def node_exists(self, node: str, faceup: frozenset[str]) -> bool:
+        if node.startswith(FACE_DOWN):
+            place = node[len(FACE_DOWN):]
+            return place in self.tile_at and place not in faceup
+        return node in self.place_of and self.place_of[node] in faceup
+
+    def enemy_neighbours(self, node: str, faceup: frozenset[str]) -> tuple[str, ...]:
+        graph = self._enemy_links.get(faceup)
+        if graph is None:
+            graph = self._enemy_links[faceup] = self._build_enemy_graph(faceup)
+        return graph.get(node, ())
+
+    def _build_enemy_graph(self, faceup: frozenset[str]) -> dict[str, tuple[str, ...]]:
+        graph: dict[str, set[str]] = {}
+        for place_id in self.tile_at:
+            if place_id in faceup:
+                for space in self.tile_spaces[place_id]:
+                    graph.setdefault(space, set()).update(self.adjacent_spaces(space, faceup))
+            else:
+                graph.setdefault(face_down_node(place_id), set())
+        for place_id in self.tile_at:
+            if place_id in faceup:
+                continue
+            node = face_down_node(place_id)
+            for d, other in self.neighbours[place_id].items():
+                if other not in self.tile_at:
+                    continue
+                if other in faceup:
+                    touching = self.edge_spaces[(other, (d + 3) % 6)]
+                else:
+                    touching = (face_down_node(other),)
+                for n in touching:
+                    graph[node].add(n)
+                    graph.setdefault(n, set()).add(node)
+        return {n: tuple(sorted(s)) for n, s in graph.items()}
+
+    def distances(self, source: str, faceup: frozenset[str]) -> dict[str, int]:
+        """Enemy-graph distance from ``source`` to every node (face-down tiles count once)."""
+        key = (faceup, source)
+        found = self._distances.get(key)
+        if found is None:
+            found = {source: 0}
+            queue = deque([source])
+            while queue:
+                node = queue.popleft()
+                for n in self.enemy_neighbours(node, faceup):
+                    if n not in found:
+                        found[n] = found[node] + 1
+                        queue.append(n)
+            if len(self._distances) > 4096:
+                self._distances.clear()
+            self._distances[key] = found
+        return found
+
+    def enemy_icon_spaces(self, enemy_type: str, faceup: frozenset[str]) -> tuple[str, ...]:
+        return tuple(
+            s
+            for place in sorted(faceup)
+            for s in self.tile_spaces.get(place, ())
+            if enemy_type in self.spaces[s].enemy_icons
+        )
+
+    def nearest(self, source: str, targets: Iterable[str], faceup: frozenset[str]) -> tuple[str, ...]:
+        """The targets closest to ``source``; several when they tie."""
+        dist = self.distances(source, faceup)
+        reachable = [(dist[t], t) for t in targets if t in dist]
+        if not reachable:
+            return ()
+        best = min(d for d, _ in reachable)
+        return tuple(sorted(t for d, t in reachable if d == best))
+
+
+_BOARDS: dict[tuple, Board] = {}
+
+
+def board_of(state: GameState) -> Board:
+    from domain.fallout.content import pack_named
+
+    pack = pack_named(state.pack)
+    tile_at = tuple((p.id, p.tile) for p in state.places if p.tile is not None)
+    key = (id(pack), state.scenario, tile_at)
+    board = _BOARDS.get(key)
+    if board is None:
+        if len(_BOARDS) > 256:
+            _BOARDS.clear()
+        board = _BOARDS[key] = Board(pack, pack.scenarios[state.scenario], dict(tile_at))
+    return board

@@ -1,0 +1,61 @@
+"""Which content pack a game plays with.
+
+A game's state names its pack by id (so snapshots stay small and JSON-ready)
+and the engine looks the pack up here. The bundled pack loads lazily from
+``domain.fallout.pack``; tests and other packs register their own.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from domain.fallout.model import Pack
+
+_PACKS: dict[str, Pack] = {}
+
+
+def register_pack(pack: Pack) -> Pack:
+    _PACKS[pack.id] = pack
+    return pack
+
+
+def pack_named(pack_id: str) -> Pack:
+    if pack_id in _PACKS:
+        return _PACKS[pack_id]
+    # The bundled pack is loaded on first use, and only if it exists yet.
+    try:
+        loader = importlib.import_module("domain.fallout.pack")
+    except ImportError as exc:
+        raise KeyError(f"no content pack {pack_id!r}") from exc
+    pack = loader.load_pack()
+    _PACKS[pack.id] = pack
+    if pack_id not in _PACKS:
+        raise KeyError(f"no content pack {pack_id!r}")
+    return _PACKS[pack_id]
+
+
+DEFAULT_PACK = "base"
+
+
+class Catalog:
+    """A pack's components indexed by id, built once per pack."""
+
+    def __init__(self, pack: Pack):
+        self.pack = pack
+        self.enemies = {e.id: e for e in pack.enemies}
+        self.tokens = {t.id: t for t in pack.special_tokens}
+        self.agendas = {a.id: a for a in pack.agendas}
+        self.perks = {p.id: p for p in pack.perks}
+        self.traits = {t.id: t for t in pack.trait_tokens}
+        self.cards = dict(pack.cards)
+
+
+_CATALOGS: dict[int, Catalog] = {}
+
+
+def catalog(pack_id: str) -> Catalog:
+    pack = pack_named(pack_id)
+    found = _CATALOGS.get(id(pack))
+    if found is None or found.pack is not pack:
+        found = _CATALOGS[id(pack)] = Catalog(pack)
+    return found

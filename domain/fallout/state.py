@@ -1,0 +1,265 @@
+"""The state of one game of Fallout, as the events fold it.
+
+Everything here is a frozen data class: ``evolve`` builds a new state with
+``dataclasses.replace`` and shares the untouched parts, so a state handed out
+is never changed behind anyone's back. Ids, not objects, point at the content
+pack (``GameState.pack`` names it; ``domain.fallout.content`` finds it).
+
+A resolution in progress (a fight, the survivors an aggressive enemy still has
+to fight, tokens drawn for leveling up, ...) is part of the state, each in a
+slot of its own, so a game waiting on a seat's decision is an ordinary state
+that can be snapshotted, viewed and resumed by whoever answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from domain.fallout.model import SPECIAL
+
+MAX_HP = 16
+MAX_RADS = 16
+ACTIONS_PER_TURN = 2
+MOVEMENT_POINTS = 2
+CAMP_RECOVERY = 3
+STARTING_CAPS = 3
+SHOP_SIZE = 4
+WELL_RESTED = "well_rested"
+
+#: The node an enemy occupies while it stands on a face-down tile.
+FACE_DOWN = "place:"
+
+
+def face_down_node(place_id: str) -> str:
+    return FACE_DOWN + place_id
+
+
+def trait_key(side: str) -> str:
+    """Trait sides compared by name, whatever spelling a pack uses."""
+    return side.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+@dataclass(frozen=True)
+class SurvivorState:
+    seat: int
+    survivor: str | None = None  # None until chosen (setup step 7)
+    space: str | None = None  # None while killed and not yet placed again
+    hp: int = MAX_HP  # the red peg
+    rads: int = 0  # the green peg
+    xp: str | None = None  # the letter the XP peg sits under; None: the leftmost hole
+    special: tuple[tuple[str, str], ...] = ()  # (letter, token id), in S.P.E.C.I.A.L. order
+    traits: tuple[tuple[str, str], ...] = ()  # (trait token id, side face up)
+    agendas: tuple[str, ...] = ()
+    caps: int = 0
+    equipped: tuple[str, ...] = ()  # at most one weapon, one apparel, one companion
+    inventory: tuple[str, ...] = ()
+    abilities: tuple[str, ...] = ()  # character cards that are not items
+    exhausted: tuple[str, ...] = ()
+    perks: tuple[str, ...] = ()
+    eliminated: bool = False
+
+    @property
+    def remaining_hp(self) -> int:
+        return self.hp - self.rads
+
+    @property
+    def letters(self) -> tuple[str, ...]:
+        return tuple(letter for letter, _ in self.special)
+
+    @property
+    def on_map(self) -> bool:
+        return self.space is not None and not self.eliminated
+
+    def has_trait(self, side: str) -> bool:
+        key = trait_key(side)
+        return any(trait_key(s) == key for _, s in self.traits)
+
+
+def with_letter(special: tuple[tuple[str, str], ...], letter: str, token: str) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(special + ((letter, token),), key=lambda lt: SPECIAL.index(lt[0])))
+
+
+@dataclass(frozen=True)
+class EnemyState:
+    id: str  # the instance on the map ("e7"); the token id stays hidden while inactive
+    type: str
+    token: str
+    space: str  # a space id, or face_down_node(place) on a face-down tile
+    active: bool
+    faction: str | None = None  # a faction token standing for an enemy
+
+
+@dataclass(frozen=True)
+class PlaceState:
+    id: str
+    tile: str | None  # known to the game even while face down; views hide it
+    back: str | None
+    faceup: bool
+
+
+@dataclass(frozen=True)
+class Turn:
+    seat: int
+    actions: int = ACTIONS_PER_TURN
+    movement: int = 0  # unspent points; the points of two move actions pool
+    ending: bool = False  # the active survivor was killed: the turn ends once resolved
+
+
+@dataclass(frozen=True)
+class Test:
+    letters: tuple[str, ...]
+    difficulty: int
+    then: dict[str, Any] = field(default_factory=dict)  # what part 2 resolves on the result
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Three V.A.T.S. dice on the table, in a fight or a test."""
+
+    seat: int
+    faces: tuple[int, ...]  # face index per die
+    rerolls: int
+    well_rested: bool  # Well Rested may still be given up for one reroll
+    kept: bool
+    test: Test | None = None  # None: the roll of the fight in progress
+
+
+@dataclass(frozen=True)
+class Fight:
+    seat: int
+    enemy: str
+    cause: str  # "action", "aggressive", "activation"
+    at_range: bool
+
+
+@dataclass(frozen=True)
+class Attackers:
+    """Enemies a survivor must still fight, in the order the survivor picks."""
+
+    seat: int
+    enemies: tuple[str, ...]
+    cause: str
+
+
+@dataclass(frozen=True)
+class Leveling:
+    seat: int
+    drawn: tuple[str, ...]  # S.P.E.C.I.A.L. token ids
+    letter: str | None = None  # set once a duplicate letter turned into a perk choice
+
+
+@dataclass(frozen=True)
+class Placing:
+    """Enemies that stood on a tile when it was explored, still to be placed."""
+
+    seat: int
+    place: str
+    enemies: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Decision:
+    seat: int
+    kind: str
+    choices: tuple[dict[str, Any], ...]
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RoundEnd:
+    card: str
+    types: tuple[str, ...]  # enemy types still to activate; the first is activating
+    acting: tuple[str, ...] | None = None  # enemies of that type yet to act; None: not begun
+    placed: tuple[str, ...] = ()  # placed face down during this activation: not flipped
+
+
+@dataclass(frozen=True)
+class GameState:
+    pack: str = ""
+    scenario: str = ""
+    players: int = 0
+    phase: str = "new"  # "new", "choosing", "playing", "over"
+    result: str | None = None
+    survivors: tuple[SurvivorState, ...] = ()
+    first_player: int = 0
+    round: int = 0
+    turn: Turn | None = None
+    next_seat: int | None = None
+    round_end_due: bool = False
+    round_end: RoundEnd | None = None
+    places: tuple[PlaceState, ...] = ()
+    enemies: tuple[EnemyState, ...] = ()
+    next_enemy: int = 1
+    enemy_stacks: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    enemy_discards: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    special_supply: tuple[str, ...] = ()
+    agenda_deck: tuple[str, ...] = ()
+    agenda_discard: tuple[str, ...] = ()
+    perk_deck: tuple[str, ...] = ()
+    loot_deck: tuple[str, ...] = ()
+    loot_discard: tuple[str, ...] = ()
+    asset_deck: tuple[str, ...] = ()
+    asset_discard: tuple[str, ...] = ()
+    shop: tuple[str, ...] = ()
+    power: tuple[int, ...] = ()  # each scenario faction's position; 0 is the top space
+    pending: Decision | None = None
+    roll: Roll | None = None
+    fight: Fight | None = None
+    attackers: Attackers | None = None
+    respawning: tuple[int, ...] = ()
+    replacing: tuple[tuple[str, str], ...] = ()  # (enemy type, space it was killed in)
+    level_ups: tuple[int, ...] = ()  # one seat per level still to resolve
+    leveling: Leveling | None = None
+    placing: Placing | None = None
+
+    # -- lookups -----------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    def survivor(self, seat: int) -> SurvivorState:
+        return self.survivors[seat]
+
+    def enemy(self, enemy_id: str) -> EnemyState | None:
+        for enemy in self.enemies:
+            if enemy.id == enemy_id:
+                return enemy
+        return None
+
+    def place(self, place_id: str) -> PlaceState | None:
+        for place in self.places:
+            if place.id == place_id:
+                return place
+        return None
+
+    def faceup_places(self) -> frozenset[str]:
+        return frozenset(p.id for p in self.places if p.faceup)
+
+    def clockwise(self, seat: int) -> list[int]:
+        """Living seats in turn order starting with ``seat`` (itself included if alive)."""
+        n = self.players
+        return [
+            (seat + i) % n for i in range(n) if not self.survivors[(seat + i) % n].eliminated
+        ]
+
+    def turn_order(self) -> list[int]:
+        """Living seats from the first player clockwise: who comes first in a tie."""
+        return self.clockwise(self.first_player)
+
+    # -- updates (used by the folds only) ----------------------------------
+
+    def with_survivor(self, seat: int, **changes: Any) -> GameState:
+        survivors = list(self.survivors)
+        survivors[seat] = replace(survivors[seat], **changes)
+        return replace(self, survivors=tuple(survivors))
+
+    def with_enemy(self, enemy_id: str, **changes: Any) -> GameState:
+        return replace(
+            self,
+            enemies=tuple(replace(e, **changes) if e.id == enemy_id else e for e in self.enemies),
+        )
+
+    def without_enemy(self, enemy_id: str) -> GameState:
+        return replace(self, enemies=tuple(e for e in self.enemies if e.id != enemy_id))

@@ -1,0 +1,69 @@
+"""Turns and actions: two actions a turn, clockwise from the first player.
+
+A round ends right before the first player's next turn. When the first player
+changes (the agenda deck passed to the right), whose turn is next does not
+change, so the round end simply moves to before the new first player's turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from domain.fallout.state import GameState, Turn
+from domain.game import RuleViolation
+
+if TYPE_CHECKING:
+    from domain.fallout.resolution import Resolution
+
+RULE_ACTIONS = "Actions"
+RULE_TURNS = "Turns"
+
+
+def next_seat(state: GameState, seat: int) -> int | None:
+    living = state.clockwise((seat + 1) % state.players)
+    return living[0] if living else None
+
+
+def start_turn(res: Resolution, seat: int) -> None:
+    res.emit("TurnStarted", seat=seat, round=res.state.round)
+
+
+def end_turn(res: Resolution) -> None:
+    turn = res.state.turn
+    assert turn is not None
+    nxt = next_seat(res.state, turn.seat)
+    if nxt is None:
+        return
+    due = nxt == res.state.first_player
+    res.emit("TurnEnded", seat=turn.seat, next=nxt, round_end_due=due)
+    if not due:
+        start_turn(res, nxt)
+
+
+def need_action(state: GameState, rule: str = RULE_ACTIONS) -> Turn:
+    turn = state.turn
+    assert turn is not None
+    if turn.actions <= 0:
+        raise RuleViolation("no_actions_left", "Both actions of this turn are spent.", rule=rule)
+    return turn
+
+
+def end_turn_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
+    """Skipping the remaining actions: skipped actions are lost."""
+    end_turn(res)
+
+
+def _turn_started(state: GameState, data: dict) -> GameState:
+    return replace(state, turn=Turn(data["seat"]), next_seat=None)
+
+
+def _turn_ended(state: GameState, data: dict) -> GameState:
+    return replace(state, turn=None, next_seat=data["next"], round_end_due=data["round_end_due"])
+
+
+def _round_started(state: GameState, data: dict) -> GameState:
+    return replace(state, round=data["round"], phase="playing", round_end_due=False)
+
+
+FOLDS = {"TurnStarted": _turn_started, "TurnEnded": _turn_ended, "RoundStarted": _round_started}
