@@ -1,0 +1,239 @@
+"""Fights and the fight action.
+
+A fight is five steps: roll, reroll (one reroll per letter on the equipped
+weapon that the survivor has), the enemy's hits (times its level, after
+apparel armor cancels hits), the survivor's hits (one per die showing a filled
+area the enemy has), and XP for a kill. Fighting across a space needs a ranged
+weapon (or a ranged enemy activating); whoever fights at range without the
+other being ranged inflicts one additional hit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from domain.fallout import enemies, killed, vats, xp
+from domain.fallout.content import catalog
+from domain.fallout.model import Card
+from domain.fallout.state import Attackers, Fight, GameState
+from domain.game import RuleViolation
+
+if TYPE_CHECKING:
+    from domain.fallout.state import Decision
+    from domain.fallout.resolution import Resolution
+
+RULE = "Fight"
+RULE_ACTION = "Fight Action"
+
+
+def equipped(state: GameState, seat: int, kind: str) -> Card | None:
+    cards = catalog(state.pack).cards
+    for card_id in state.survivor(seat).equipped:
+        card = cards.get(card_id)
+        if card is not None and card.kind == kind:
+            return card
+    return None
+
+
+def has_ranged_weapon(state: GameState, seat: int) -> bool:
+    weapon = equipped(state, seat, "weapon")
+    return weapon is not None and weapon.ranged
+
+
+def targets(state: GameState, seat: int) -> list[tuple[str, bool]]:
+    """Enemies the fight action may target: (enemy id, at range)."""
+    from domain.fallout.board import board_of
+
+    survivor = state.survivor(seat)
+    if survivor.space is None:
+        return []
+    out = [(e.id, False) for e in state.enemies if e.active and e.space == survivor.space]
+    if has_ranged_weapon(state, seat):
+        near = set(board_of(state).adjacent_spaces(survivor.space, state.faceup_places()))
+        out += [(e.id, True) for e in state.enemies if e.active and e.space in near]
+    return sorted(out, key=lambda t: enemies.enemy_sort_key(t[0]))
+
+
+def fight_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
+    from domain.fallout import turns
+
+    state = res.state
+    enemy_id = command.get("enemy")
+    enemy = state.enemy(enemy_id) if isinstance(enemy_id, str) else None
+    if enemy is None:
+        raise RuleViolation("no_such_enemy", f"There is no enemy {enemy_id!r} on the map.", rule=RULE_ACTION)
+    turns.need_action(state, RULE_ACTION)
+    if not enemy.active:
+        raise RuleViolation(
+            "enemy_inactive", "Inactive enemies cannot be fought until they activate.", rule="Enemies"
+        )
+    reach = dict(targets(state, seat))
+    if enemy_id not in reach:
+        raise RuleViolation(
+            "enemy_out_of_reach",
+            "Fight an enemy in your space, or in an adjacent space with a ranged weapon.",
+            rule=RULE_ACTION,
+        )
+    start(res, seat, enemy_id, "action", reach[enemy_id])
+
+
+def start(res: Resolution, seat: int, enemy_id: str, cause: str, at_range: bool) -> None:
+    res.emit("FightStarted", seat=seat, enemy=enemy_id, cause=cause, at_range=at_range)
+    weapon = equipped(res.state, seat, "weapon")
+    letters = res.state.survivor(seat).letters
+    rerolls = sum(1 for letter in (weapon.special if weapon else ()) if letter in letters)
+    vats.start_roll(res, seat, rerolls)
+
+
+def resolve(res: Resolution) -> None:
+    """Steps 3 to 5, once the dice are kept."""
+    state = res.state
+    fight, roll = state.fight, state.roll
+    assert fight is not None and roll is not None
+    pack = res.catalog.pack
+    enemy = state.enemy(fight.enemy)
+    if enemy is None:  # cannot happen in a consistent game; end the fight quietly
+        res.emit("FightResolved", seat=fight.seat, enemy=fight.enemy, enemy_hits=0, canceled=0, damage=0,
+                 rads=0, hits=0, needed=0, enemy_killed=False)
+        return
+    token = enemies.token_of(state, enemy)
+    lvl = enemies.level(state, token)
+    ranged_weapon = has_ranged_weapon(state, fight.seat)
+    ranged_enemy = "ranged" in token.abilities
+    enemy_hits = vats.hits(pack, roll.faces)
+    if fight.at_range and ranged_enemy and not ranged_weapon:
+        enemy_hits += 1
+    apparel = equipped(state, fight.seat, "apparel")
+    canceled = min(enemy_hits, apparel.armor if apparel else 0)
+    damage = (enemy_hits - canceled) * lvl
+    rads = lvl if damage > 0 and "radiation" in token.abilities else 0
+    survivor = state.survivor(fight.seat)
+    survives = killed.clamp_hp(survivor.hp - damage) > killed.clamp_rads(survivor.rads + rads)
+    hits = needed = 0
+    if survives:
+        hits = sum(1 for a in vats.areas(pack, roll.faces) if a & token.vulnerable)
+        if fight.at_range and ranged_weapon and not ranged_enemy:
+            hits += 1
+        needed = lvl + (1 if "armor" in token.abilities else 0)
+    enemy_killed = survives and hits >= needed
+    res.emit(
+        "FightResolved", seat=fight.seat, enemy=enemy.id, enemy_hits=enemy_hits, canceled=canceled,
+        damage=damage, rads=rads, hits=hits, needed=needed, enemy_killed=enemy_killed,
+    )
+    if not survives:
+        # Killed: the fight ends; an enemy not killed stays active where it is.
+        killed.check(res, fight.seat)
+        return
+    if enemy_killed:
+        replace_it = enemy.faction is None
+        res.emit("EnemyKilled", enemy=enemy.id, seat=fight.seat, token=enemy.token, type=enemy.type, replace=replace_it)
+        if "loot" in token.abilities:
+            draw_loot(res, fight.seat)
+        xp.gain(res, fight.seat, lvl)
+    elif "retreat" in token.abilities:
+        if enemy.faction is not None:
+            res.emit("EnemyDiscarded", enemy=enemy.id, reason="retreat")
+        else:
+            res.emit("EnemyRetreated", enemy=enemy.id)
+
+
+def draw_loot(res: Resolution, seat: int) -> None:
+    """Loot: the loot deck arrives with part 2; until then the draw is recorded as empty."""
+    deck = res.state.loot_deck
+    if not deck and res.state.loot_discard:
+        res.emit("LootDeckReshuffled", order=res.rng.shuffled(list(res.state.loot_discard)))
+        deck = res.state.loot_deck
+    res.emit("LootDrawn", seat=seat, card=deck[0] if deck else None)
+
+
+def next_attacker(res: Resolution) -> None:
+    """The survivor fights the enemies that must fight it, in the order it picks."""
+    attackers = res.state.attackers
+    assert attackers is not None
+    state = res.state
+    survivor = state.survivor(attackers.seat)
+    valid = [
+        e for e in attackers.enemies
+        if (enemy := state.enemy(e)) is not None and enemy.active and enemy.space == survivor.space
+    ]
+    if not valid or not survivor.on_map:
+        res.emit("AttacksEnded", seat=attackers.seat)
+    elif len(valid) == 1:
+        start(res, attackers.seat, valid[0], attackers.cause, at_range=False)
+    else:
+        res.request(
+            attackers.seat, "order_attacks", [{"type": "order_attacks", "enemy": e} for e in valid],
+            cause=attackers.cause,
+        )
+
+
+def answer_order(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
+    if decision.context.get("cause") == "activation":
+        from domain.fallout import activation
+
+        activation.answer_order(res, command, decision)
+        return
+    attackers = res.state.attackers
+    assert attackers is not None
+    start(res, attackers.seat, command["enemy"], attackers.cause, at_range=False)
+
+
+# -- folds -------------------------------------------------------------------
+
+
+def _started(state: GameState, data: dict) -> GameState:
+    changes: dict[str, Any] = dict(
+        fight=Fight(data["seat"], data["enemy"], data["cause"], data["at_range"])
+    )
+    if data["cause"] == "action" and state.turn is not None:
+        changes["turn"] = replace(state.turn, actions=state.turn.actions - 1)
+    attackers = state.attackers
+    if attackers is not None and attackers.seat == data["seat"] and data["enemy"] in attackers.enemies:
+        rest = tuple(e for e in attackers.enemies if e != data["enemy"])
+        changes["attackers"] = replace(attackers, enemies=rest) if rest else None
+    re = state.round_end
+    if re is not None and re.acting is not None and data["enemy"] in re.acting:
+        changes["round_end"] = replace(re, acting=tuple(e for e in re.acting if e != data["enemy"]))
+    return replace(state, **changes)
+
+
+def _resolved(state: GameState, data: dict) -> GameState:
+    seat = data["seat"]
+    survivor = state.survivor(seat)
+    state = state.with_survivor(
+        seat,
+        hp=killed.clamp_hp(survivor.hp - data["damage"]),
+        rads=killed.clamp_rads(survivor.rads + data["rads"]),
+    )
+    return replace(state, fight=None, roll=None)
+
+
+def _attacks_ended(state: GameState, data: dict) -> GameState:
+    return replace(state, attackers=None)
+
+
+def _loot_drawn(state: GameState, data: dict) -> GameState:
+    card = data.get("card")
+    if card is None:
+        return state
+    seat = data["seat"]
+    state = state.with_survivor(seat, inventory=state.survivor(seat).inventory + (card,))
+    return replace(state, loot_deck=tuple(c for c in state.loot_deck if c != card))
+
+
+def _loot_reshuffled(state: GameState, data: dict) -> GameState:
+    return replace(state, loot_deck=tuple(data["order"]), loot_discard=())
+
+
+def aggressive_attackers(seat: int, enemy_ids: list[str]) -> Attackers:
+    return Attackers(seat, tuple(enemy_ids), "aggressive")
+
+
+FOLDS = {
+    "FightStarted": _started,
+    "FightResolved": _resolved,
+    "AttacksEnded": _attacks_ended,
+    "LootDrawn": _loot_drawn,
+    "LootDeckReshuffled": _loot_reshuffled,
+}

@@ -1,0 +1,174 @@
+"""V.A.T.S. dice: rolling, rerolls, and tests.
+
+A roll stays on the table (``GameState.roll``) while its owner spends rerolls,
+one at a time, each on any subset of the three dice; Well Rested may be given
+up for one more. Every reroll is a pending decision listing each non-empty
+subset, so a client never has to know the rule to offer it.
+
+``start_test`` is the entry point part 2's encounters and quests call: the
+result comes back as a ``TestResolved`` event carrying the caller's ``then``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from domain.fallout.model import Pack
+from domain.fallout.state import WELL_RESTED, GameState, Roll, Test
+from domain.fallout import traits
+
+if TYPE_CHECKING:
+    from domain.fallout.state import Decision
+    from domain.fallout.resolution import Resolution
+
+RULE_TESTS = "Tests"
+RULE_FIGHT = "Fight"
+
+SUBSETS = tuple(
+    [list(c) for n in (1, 2, 3) for c in combinations(range(3), n)]
+)
+
+
+def roll(res: Resolution, dice: list[int] | None = None) -> list[int]:
+    pack = res.catalog.pack
+    which = range(len(pack.dice)) if dice is None else dice
+    return [res.rng.below(len(pack.dice[i].faces)) for i in which]
+
+
+def hits(pack: Pack, faces: tuple[int, ...] | list[int]) -> int:
+    return sum(pack.dice[i].faces[f].hits for i, f in enumerate(faces))
+
+
+def areas(pack: Pack, faces: tuple[int, ...] | list[int]) -> list[frozenset[str]]:
+    return [pack.dice[i].faces[f].areas for i, f in enumerate(faces)]
+
+
+def start_roll(res: Resolution, seat: int, rerolls: int, test: dict[str, Any] | None = None) -> None:
+    well_rested = res.state.survivor(seat).has_trait(WELL_RESTED)
+    res.emit("DiceRolled", seat=seat, faces=roll(res), rerolls=rerolls, well_rested=well_rested, test=test)
+
+
+def start_test(
+    res: Resolution, seat: int, letters: list[str], difficulty: int, then: dict[str, Any] | None = None
+) -> None:
+    """Tests: one reroll per listed letter the survivor has; succeed on hits >= difficulty."""
+    held = res.state.survivor(seat).letters
+    rerolls = sum(1 for letter in letters if letter in held)
+    start_roll(
+        res, seat, rerolls, test={"letters": list(letters), "difficulty": difficulty, "then": then or {}}
+    )
+
+
+def reroll_choices(state: GameState) -> list[dict[str, Any]]:
+    r = state.roll
+    assert r is not None
+    choices: list[dict[str, Any]] = []
+    if r.rerolls > 0:
+        choices += [{"type": "reroll", "dice": subset} for subset in SUBSETS]
+    if r.well_rested:
+        choices.append({"type": "give_up_well_rested"})
+    choices.append({"type": "keep_dice"})
+    return choices
+
+
+def request_reroll(res: Resolution) -> None:
+    r = res.state.roll
+    assert r is not None
+    res.request(r.seat, "reroll", reroll_choices(res.state), faces=list(r.faces), rerolls=r.rerolls)
+
+
+def answer(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
+    r = res.state.roll
+    assert r is not None
+    kind = command["type"]
+    if kind == "reroll":
+        dice = list(command["dice"])
+        res.emit("DiceRerolled", seat=r.seat, dice=dice, faces=roll(res, dice))
+    elif kind == "give_up_well_rested":
+        found = traits.token_for(res, WELL_RESTED)
+        res.emit("WellRestedGivenUp", seat=r.seat, token=found[0] if found else None)
+    else:
+        res.emit("DiceKept", seat=r.seat, faces=list(r.faces))
+
+
+def finish_test(res: Resolution) -> None:
+    r = res.state.roll
+    assert r is not None and r.test is not None
+    total = hits(res.catalog.pack, r.faces)
+    res.emit(
+        "TestResolved",
+        seat=r.seat,
+        faces=list(r.faces),
+        hits=total,
+        difficulty=r.test.difficulty,
+        success=total >= r.test.difficulty,
+        then=dict(r.test.then),
+    )
+
+
+# -- folds -------------------------------------------------------------------
+
+
+def _kept(rerolls: int, well_rested: bool) -> bool:
+    return rerolls <= 0 and not well_rested
+
+
+def _rolled(state: GameState, data: dict) -> GameState:
+    test = data.get("test")
+    return replace(
+        state,
+        roll=Roll(
+            seat=data["seat"],
+            faces=tuple(data["faces"]),
+            rerolls=data["rerolls"],
+            well_rested=data["well_rested"],
+            kept=_kept(data["rerolls"], data["well_rested"]),
+            test=None
+            if test is None
+            else Test(tuple(test["letters"]), test["difficulty"], dict(test.get("then") or {})),
+        ),
+    )
+
+
+def _rerolled(state: GameState, data: dict) -> GameState:
+    r = state.roll
+    if r is None:
+        return state
+    faces = list(r.faces)
+    for die, face in zip(data["dice"], data["faces"]):
+        faces[die] = face
+    rerolls = r.rerolls - 1
+    return replace(
+        state, roll=replace(r, faces=tuple(faces), rerolls=rerolls, kept=_kept(rerolls, r.well_rested))
+    )
+
+
+def _well_rested_given_up(state: GameState, data: dict) -> GameState:
+    seat = data["seat"]
+    state = state.with_survivor(
+        seat, traits=tuple(t for t in state.survivor(seat).traits if t[0] != data["token"])
+    )
+    r = state.roll
+    if r is None:
+        return state
+    return replace(state, roll=replace(r, rerolls=r.rerolls + 1, well_rested=False, kept=False))
+
+
+def _dice_kept(state: GameState, data: dict) -> GameState:
+    r = state.roll
+    return state if r is None else replace(state, roll=replace(r, kept=True))
+
+
+def _test_resolved(state: GameState, data: dict) -> GameState:
+    return replace(state, roll=None)
+
+
+FOLDS = {
+    "DiceRolled": _rolled,
+    "DiceRerolled": _rerolled,
+    "WellRestedGivenUp": _well_rested_given_up,
+    "DiceKept": _dice_kept,
+    "TestResolved": _test_resolved,
+}
