@@ -1,0 +1,182 @@
+"""Activating enemies, one enemy type at a time, at the end of a round.
+
+Each active enemy of the type either fights (a survivor in its space, or
+adjacent when it is ranged: the one with the least remaining HP, then the one
+earliest in turn order from the first player) or moves one space toward the
+nearest survivor, ignoring terrain and crossing face-down tiles as single
+spaces. Fights go first; a survivor attacked by several enemies picks their
+order, and the first player picks among equally short moves. Afterwards the
+type's inactive enemies flip face up without acting, except those placed face
+down during this very activation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from domain.fallout import enemies, fight
+from domain.fallout.board import board_of
+from domain.fallout.state import Decision, EnemyState, GameState, SurvivorState
+
+if TYPE_CHECKING:
+    from domain.fallout.resolution import Resolution
+
+RULE = "Activating Enemies"
+
+
+def _priority(state: GameState, survivor: SurvivorState) -> tuple[int, int]:
+    """Ties go to the least remaining HP, then to the earliest in turn order."""
+    order = state.turn_order()
+    return survivor.remaining_hp, order.index(survivor.seat) if survivor.seat in order else len(order)
+
+
+def fight_target(state: GameState, enemy: EnemyState) -> tuple[int, bool] | None:
+    """The survivor this enemy fights instead of moving, and whether across a space."""
+    on_map = [s for s in state.survivors if s.on_map]
+    candidates = [(s, False) for s in on_map if s.space == enemy.space]
+    if enemies.has(state, enemy, "ranged"):
+        near = set(board_of(state).enemy_neighbours(enemy.space, state.faceup_places()))
+        candidates += [(s, True) for s in on_map if s.space in near]
+    if not candidates:
+        return None
+    survivor, at_range = min(candidates, key=lambda c: _priority(state, c[0]))
+    return survivor.seat, at_range
+
+
+def move_plan(state: GameState, enemy: EnemyState) -> tuple[int, list[str]] | None:
+    """The survivor this enemy heads for, and the spaces one step closer to it."""
+    board = board_of(state)
+    faceup = state.faceup_places()
+    dist = board.distances(enemy.space, faceup)
+    reachable = [s for s in state.survivors if s.on_map and s.space in dist]
+    if not reachable:
+        return None
+    target = min(reachable, key=lambda s: (dist[s.space], *_priority(state, s)))
+    d = dist[target.space]
+    if d == 0:
+        return None
+    back = board.distances(target.space, faceup)
+    steps = [n for n in board.enemy_neighbours(enemy.space, faceup) if back.get(n) == d - 1]
+    return target.seat, sorted(steps)
+
+
+def step(res: Resolution) -> None:
+    state = res.state
+    re = state.round_end
+    assert re is not None and re.types
+    enemy_type = re.types[0]
+    if re.acting is None:
+        acting = sorted(
+            (e.id for e in state.enemies if e.type == enemy_type and e.active), key=enemies.enemy_sort_key
+        )
+        res.emit("EnemyTypeActivated", type=enemy_type, enemies=acting)
+        return
+    acting = [e for e in re.acting if (en := state.enemy(e)) is not None and en.active]
+    if not acting:
+        flips = [
+            {"enemy": e.id, "token": e.token}
+            for e in sorted(state.enemies, key=lambda e: enemies.enemy_sort_key(e.id))
+            if e.type == enemy_type and not e.active and e.id not in re.placed
+        ]
+        res.emit("EnemiesFlipped", type=enemy_type, enemies=flips)
+        return
+    fighters = []
+    for enemy_id in acting:
+        target = fight_target(state, state.enemy(enemy_id))
+        if target is not None:
+            fighters.append((enemy_id, target[0]))
+    if fighters:
+        seat = fighters[0][1]
+        group = [e for e, s in fighters if s == seat]
+        if len(group) > 1:
+            res.request(
+                seat, "order_attacks", [{"type": "order_attacks", "enemy": e} for e in group], cause="activation"
+            )
+        else:
+            fight_enemy(res, group[0], seat)
+        return
+    mover = state.enemy(acting[0])
+    plan = move_plan(state, mover)
+    if plan is None or not plan[1]:
+        res.emit("EnemyIdle", enemy=mover.id)
+        return
+    target, spaces = plan
+    if len(spaces) > 1:
+        res.request(
+            state.first_player,
+            "enemy_move",
+            [{"type": "choose_space", "space": s} for s in spaces],
+            enemy=mover.id,
+            toward=target,
+        )
+        return
+    move_enemy(res, mover.id, spaces[0])
+
+
+def fight_enemy(res: Resolution, enemy_id: str, seat: int) -> None:
+    enemy = res.state.enemy(enemy_id)
+    assert enemy is not None
+    at_range = enemy.space != res.state.survivor(seat).space
+    fight.start(res, seat, enemy_id, "activation", at_range)
+
+
+def move_enemy(res: Resolution, enemy_id: str, to: str) -> None:
+    state = res.state
+    enemy = state.enemy(enemy_id)
+    assert enemy is not None
+    res.emit("EnemyMoved", enemy=enemy_id, **{"from": enemy.space}, to=to)
+    if enemies.has(res.state, enemy, "aggressive"):
+        here = [s for s in res.state.survivors if s.on_map and s.space == to]
+        if here:
+            target = min(here, key=lambda s: _priority(res.state, s))
+            fight.start(res, target.seat, enemy_id, "aggressive", at_range=False)
+
+
+def answer_order(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
+    fight_enemy(res, command["enemy"], decision.seat)
+
+
+def answer_move(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
+    move_enemy(res, decision.context["enemy"], command["space"])
+
+
+# -- folds -------------------------------------------------------------------
+
+
+def _type_activated(state: GameState, data: dict) -> GameState:
+    re = state.round_end
+    assert re is not None
+    return replace(state, round_end=replace(re, acting=tuple(data["enemies"]), placed=()))
+
+
+def _acted(state: GameState, enemy_id: str) -> GameState:
+    re = state.round_end
+    if re is None or re.acting is None:
+        return state
+    return replace(state, round_end=replace(re, acting=tuple(e for e in re.acting if e != enemy_id)))
+
+
+def _moved(state: GameState, data: dict) -> GameState:
+    return _acted(state.with_enemy(data["enemy"], space=data["to"]), data["enemy"])
+
+
+def _idle(state: GameState, data: dict) -> GameState:
+    return _acted(state, data["enemy"])
+
+
+def _flipped(state: GameState, data: dict) -> GameState:
+    flipping = {f["enemy"] for f in data["enemies"]}
+    state = replace(state, enemies=tuple(replace(e, active=True) if e.id in flipping else e for e in state.enemies))
+    re = state.round_end
+    if re is None:
+        return state
+    return replace(state, round_end=replace(re, types=re.types[1:], acting=None, placed=()))
+
+
+FOLDS = {
+    "EnemyTypeActivated": _type_activated,
+    "EnemyMoved": _moved,
+    "EnemyIdle": _idle,
+    "EnemiesFlipped": _flipped,
+}

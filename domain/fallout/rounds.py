@@ -1,0 +1,120 @@
+"""The round end: reveal an agenda card, activate its enemy types, discard it.
+
+When the last agenda card has been drawn, the discards are shuffled into a new
+deck (the order is in the event), the deck passes to the right and its holder
+becomes the first player, and both factions advance one space (solo: only the
+weaker one, unless they are tied). A faction on the final space ends the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from domain.fallout import activation, killed, turns
+from domain.fallout.state import GameState, RoundEnd
+
+if TYPE_CHECKING:
+    from domain.fallout.resolution import Resolution
+
+RULE = "Rounds"
+RULE_AGENDA = "Agenda Cards"
+
+
+def ready(state: GameState) -> bool:
+    """The round end is due, or waits to carry on after a seat's decision."""
+    if state.phase != "playing" or state.pending is not None:
+        return False
+    if not (state.round_end_due or state.round_end is not None):
+        return False
+    busy = (
+        state.roll, state.fight, state.attackers, state.respawning, state.replacing, state.level_ups,
+        state.leveling, state.placing,
+    )
+    return not any(busy)
+
+
+def step(res: Resolution) -> None:
+    state = res.state
+    re = state.round_end
+    if re is None:
+        if not state.agenda_deck:
+            finish(res)
+            return
+        card = state.agenda_deck[0]
+        types = res.catalog.agendas[card].activation
+        res.emit("AgendaRevealed", seat=state.first_player, card=card, activation=list(types))
+        return
+    if re.types:
+        activation.step(res)
+        return
+    finish(res)
+
+
+def finish(res: Resolution) -> None:
+    state = res.state
+    re = state.round_end
+    if re is not None:
+        res.emit("AgendaDiscarded", card=re.card)
+        if not res.state.agenda_deck:
+            deplete(res)
+            if res.state.over:
+                return
+    state = res.state
+    nxt = state.next_seat
+    if nxt is None or state.survivors[nxt].eliminated:
+        living = state.clockwise(nxt if nxt is not None else state.first_player)
+        if not living:
+            return
+        nxt = living[0]
+    res.emit("RoundStarted", round=state.round + 1)
+    turns.start_turn(res, nxt)
+
+
+def deplete(res: Resolution) -> None:
+    state = res.state
+    order = res.rng.shuffled(list(state.agenda_discard))
+    res.emit("AgendaDeckReshuffled", order=order)
+    res.emit("FirstPlayerPassed", seat=killed.right_of(state, state.first_player))
+    power = list(state.power)
+    if state.players == 1 and len(set(power)) > 1:
+        weakest = power.index(min(power))
+        power[weakest] += 1
+    else:
+        power = [p + 1 for p in power]
+    res.emit("FactionsAdvanced", power=power)
+    final = len(res.scenario.power_track) - 1
+    winners = [res.scenario.factions[i].key for i, p in enumerate(power) if p >= final]
+    if winners:
+        res.emit(
+            "GameEnded", result="lost", reason="a faction took over the wasteland", factions=winners
+        )
+
+
+def _revealed(state: GameState, data: dict) -> GameState:
+    return replace(
+        state,
+        agenda_deck=state.agenda_deck[1:],
+        round_end=RoundEnd(card=data["card"], types=tuple(data["activation"])),
+        round_end_due=False,
+    )
+
+
+def _discarded(state: GameState, data: dict) -> GameState:
+    return replace(state, agenda_discard=state.agenda_discard + (data["card"],), round_end=None)
+
+
+def _reshuffled(state: GameState, data: dict) -> GameState:
+    return replace(state, agenda_deck=tuple(data["order"]), agenda_discard=())
+
+
+def _advanced(state: GameState, data: dict) -> GameState:
+    return replace(state, power=tuple(data["power"]))
+
+
+FOLDS = {
+    "AgendaRevealed": _revealed,
+    "AgendaDiscarded": _discarded,
+    "AgendaDeckReshuffled": _reshuffled,
+    "FactionsAdvanced": _advanced,
+}

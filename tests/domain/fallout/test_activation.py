@@ -1,0 +1,155 @@
+"""Rounds, Activating Enemies, Agenda Cards, Faction Power Track, Solo Play."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from domain.fallout.game import FALLOUT
+from domain.game import SYSTEM
+from tests.domain.fallout.fixtures import (
+    BLANK, BODY, HIT, ScriptedRng, add_enemy, play, quiet_game, survivor, types,
+)
+
+
+def due(state, card: str):
+    """The round end is due and ``card`` is on top of the agenda deck."""
+    deck = (card,) + tuple(c for c in state.agenda_deck if c != card)
+    return replace(state, turn=None, round_end_due=True, next_seat=state.first_player, agenda_deck=deck)
+
+
+def data(events, type_):
+    return [e.data for e in events if e.type == type_]
+
+
+def round_end(state, rng=None):
+    return play(state, SYSTEM, {"type": "round_end"}, rng)
+
+
+def test_activating_enemies_move_one_space_toward_the_nearest_survivor() -> None:
+    """Activating Enemies: an active enemy moves one space toward the nearest survivor."""
+    state = survivor(quiet_game(1), 0, space="camp.a")
+    state, rat = add_enemy(state, "rat", "ruins.a")
+    state, events = round_end(due(state, "ag1"))
+    assert data(events, "EnemyMoved") == [{"enemy": rat, "from": "ruins.a", "to": "ruins.c"}]
+    assert [d["type"] for d in data(events, "EnemyTypeActivated")] == ["critter", "human"]  # left to right
+    assert data(events, "AgendaDiscarded") == [{"card": "ag1"}]
+    assert "ag1" in state.agenda_discard and state.turn.seat == 0
+
+
+def test_activating_enemies_least_remaining_hp_is_the_target() -> None:
+    """Activating Enemies: a tie for nearest goes to least remaining HP, then turn order from the first player."""
+    state = quiet_game(2, first=0)
+    state = survivor(survivor(state, 0, space="camp.a", hp=12), 1, space="camp.b", hp=9)
+    state, rat = add_enemy(state, "rat", "camp.c")
+    _, events = round_end(due(state, "ag1"))
+    assert data(events, "EnemyMoved")[0]["to"] == "camp.b"
+    state = survivor(state, 1, hp=12)
+    for first, expected in ((0, "camp.a"), (1, "camp.b")):
+        _, events = round_end(due(replace(state, first_player=first), "ag1"))
+        assert data(events, "EnemyMoved")[0]["to"] == expected
+
+
+def test_activating_enemies_first_player_chooses_among_equal_moves() -> None:
+    """Activating Enemies: when several spaces bring the enemy equally closer, the first player chooses."""
+    state = survivor(quiet_game(1), 0, space="ruins.b")
+    state, rat = add_enemy(state, "rat", "camp.c")
+    state, events = round_end(due(state, "ag1"))
+    assert state.pending.kind == "enemy_move" and state.pending.seat == state.first_player
+    assert [c["space"] for c in state.pending.choices] == ["camp.a", "camp.b"]
+    assert FALLOUT.system_command(state) is None
+    state, events = play(state, 0, {"type": "choose_space", "space": "camp.b"})
+    assert state.enemy(rat).space == "camp.b"
+    assert FALLOUT.system_command(state) == {"type": "round_end"}  # the worker carries on
+    state, events = round_end(state)
+    assert "AgendaDiscarded" in types(events)
+
+
+def test_activating_enemies_face_down_tiles_count_as_one_space() -> None:
+    """Activating Enemies: enemies cross face-down tiles, each a single space."""
+    state = survivor(quiet_game(1), 0, space="camp.b")
+    state, rat = add_enemy(state, "rat", "ruins.b")
+    state, events = round_end(due(state, "ag1"))
+    assert data(events, "EnemyMoved")[0]["to"] == "place:se"
+    state = replace(due(state, "ag3"))
+    state, events = round_end(state)
+    assert data(events, "EnemyMoved")[0]["to"] == "camp.b"
+
+
+def test_activating_enemies_fight_instead_of_moving_and_survivor_orders_attacks() -> None:
+    """Activating Enemies: enemies in a survivor's space fight it; the survivor orders several attacks."""
+    state = survivor(quiet_game(1, ["keeper"]), 0, space="camp.a", special=(("E", "e1"), ("L", "l1")))
+    state, a = add_enemy(state, "rat", "camp.a")
+    state, b = add_enemy(state, "beetle", "camp.a")
+    state, _ = round_end(due(state, "ag1"))
+    assert state.pending.kind == "order_attacks" and state.pending.seat == 0
+    state, events = play(state, 0, {"type": "order_attacks", "enemy": b}, ScriptedRng(BLANK, BLANK, BLANK))
+    assert data(events, "FightStarted")[0] == {"seat": 0, "enemy": b, "cause": "activation", "at_range": False}
+    state, events = round_end(state, ScriptedRng(BLANK, BLANK, BLANK))
+    assert data(events, "FightStarted")[0]["enemy"] == a
+    assert "EnemyMoved" not in types(events)
+
+
+def test_enemy_abilities_ranged_enemy_attacks_adjacent_with_an_extra_hit() -> None:
+    """Enemy Abilities (ranged): it fights an adjacent survivor; without a ranged weapon, one extra hit."""
+    state = survivor(quiet_game(1, ["keeper"]), 0, space="camp.a", special=(("E", "e1"), ("L", "l1")))
+    state, sniper = add_enemy(state, "sniper", "ruins.c")
+    state, events = round_end(due(state, "ag2"), ScriptedRng(BLANK, BLANK, HIT))
+    started = data(events, "FightStarted")[0]
+    assert started["at_range"] and started["cause"] == "activation"
+    resolved = data(events, "FightResolved")[0]
+    assert resolved["enemy_hits"] == 2 and resolved["canceled"] == 1 and resolved["damage"] == 1
+
+
+def test_enemy_abilities_aggressive_enemy_moving_in_fights_least_remaining_hp() -> None:
+    """Enemy Abilities (aggressive): moving into a survivor's space it fights the one with least remaining HP."""
+    state = quiet_game(2)
+    state = survivor(survivor(state, 0, space="camp.a", hp=12), 1, space="camp.a", hp=8)
+    state, roach = add_enemy(state, "roach", "ruins.c")
+    state, events = round_end(due(state, "ag1"), ScriptedRng(BLANK, BLANK, BLANK))
+    assert data(events, "EnemyMoved")[0]["to"] == "camp.a"
+    assert data(events, "FightStarted")[0]["seat"] == 1 and data(events, "FightStarted")[0]["cause"] == "aggressive"
+
+
+def test_activating_enemies_inactive_flip_without_acting_but_not_newly_placed() -> None:
+    """Activating Enemies, Enemies: inactive ones flip face up without acting; one placed face down
+    during its type's activation is not flipped."""
+    state = survivor(quiet_game(1, ["keeper"]), 0, space="camp.a", special=(("E", "e1"), ("L", "l1")))
+    state, sleeper = add_enemy(state, "beetle", "camp.c", active=False)
+    state, rat = add_enemy(state, "rat", "camp.a")
+    state, events = round_end(due(state, "ag1"), ScriptedRng(BODY, BLANK, BLANK))
+    placed = data(events, "EnemyPlaced")[0]
+    assert placed["space"] == "ruins.a" and not placed["active"]
+    flipped = data(events, "EnemiesFlipped")[0]
+    assert flipped["type"] == "critter" and flipped["enemies"] == [{"enemy": sleeper, "token": "beetle"}]
+    assert state.enemy(sleeper).active and state.enemy(sleeper).space == "camp.c"
+    assert not state.enemy(placed["enemy"]).active
+
+
+def test_agenda_cards_deck_runs_out_reshuffle_pass_right_factions_advance() -> None:
+    """Agenda Cards: after the final card, shuffle the discards into a new deck, pass it right, factions advance."""
+    state = quiet_game(2, first=1)
+    state = replace(due(state, "ag1"), agenda_deck=("ag1",), agenda_discard=("ag2", "ag3"))
+    state, events = round_end(state)
+    reshuffled = data(events, "AgendaDeckReshuffled")[0]
+    assert sorted(reshuffled["order"]) == ["ag1", "ag2", "ag3"]
+    assert state.first_player == 0 and state.power == (1, 1)
+    assert state.agenda_discard == ()
+
+
+def test_solo_play_only_the_weaker_faction_advances() -> None:
+    """Solo Play: when the agenda deck is depleted only the faction with less power advances, unless tied."""
+    state = replace(due(quiet_game(1), "ag1"), agenda_deck=("ag1",), power=(1, 0))
+    state, _ = round_end(state)
+    assert state.power == (1, 1)
+    state = replace(due(state, "ag1"), agenda_deck=("ag1",))
+    state, _ = round_end(state)
+    assert state.power == (2, 2)
+
+
+def test_faction_power_track_final_space_ends_the_game() -> None:
+    """Faction Power Track: a faction reaching the final space ends the game (everyone loses in part 1)."""
+    state = replace(due(quiet_game(2), "ag1"), agenda_deck=("ag1",), power=(2, 1))
+    state, events = round_end(state)
+    assert FALLOUT.is_over(state) and state.result == "lost"
+    assert data(events, "GameEnded")[0]["factions"] == ["star"]
+    assert FALLOUT.system_command(state) is None and FALLOUT.waiting_for(state) == []

@@ -1,0 +1,120 @@
+"""Hidden information: views and redacted events (Agenda Cards, Enemies, Map Tiles), and snapshots."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from domain.fallout.game import FALLOUT
+from domain.game import SYSTEM
+from domain.rng import Rng
+from tests.domain.fallout.fixtures import add_enemy, fold, quiet_game
+
+
+def strings(value) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(strings(v) for v in value.values()), *(strings(k) for k in value)) if value else set()
+    if isinstance(value, (list, tuple)):
+        return set().union(*(strings(v) for v in value)) if value else set()
+    return set()
+
+
+def random_game(seed: str, players: int = 3, commands: int = 300):
+    log = FALLOUT.setup({"pack": "mini", "scenario": "test", "players": players}, Rng(seed))
+    state = fold(FALLOUT.initial_state(), log)
+    pick = Rng("pick" + seed)
+    for n in range(commands):
+        if FALLOUT.is_over(state):
+            break
+        command = FALLOUT.system_command(state)
+        seat = SYSTEM if command else FALLOUT.waiting_for(state)[0]
+        command = command or pick.choice(FALLOUT.legal_actions(state, seat))
+        events = FALLOUT.decide(state, seat, command, Rng(seed, str(n)))
+        state = fold(state, events)
+        log += events
+        yield state, events
+
+
+def test_agenda_cards_no_view_or_event_shows_another_seats_agenda() -> None:
+    """Agenda Cards: the cards in a hand are hidden; their number is public."""
+    for state, events in random_game("hidden"):
+        for a in range(state.players):
+            seen = strings(FALLOUT.view(state, a))
+            for event in events:
+                seen |= strings(FALLOUT.redact(event, a).data)
+            json.dumps(FALLOUT.view(state, a))
+            for b in range(state.players):
+                if a != b and not FALLOUT.is_over(state):
+                    assert not set(state.survivor(b).agendas) & seen
+        if FALLOUT.is_over(state):
+            break
+        view = FALLOUT.view(state, 0)
+        assert view["survivors"][1]["agendas"] is None
+        assert view["survivors"][1]["agenda_count"] == len(state.survivor(1).agendas)
+        assert view["survivors"][0]["agendas"] == list(state.survivor(0).agendas)
+
+
+def test_map_tiles_face_down_tiles_and_deck_orders_stay_hidden() -> None:
+    """Map Tiles, Agenda Cards, Enemies: face-down tiles show only their back; no deck order is shown."""
+    log = FALLOUT.setup({"pack": "mini", "scenario": "test", "players": 2}, Rng("s"))
+    state = fold(FALLOUT.initial_state(), log)
+    setup = FALLOUT.redact(log[0], 0).data
+    assert all(p["tile"] is None for p in setup["places"] if not p["faceup"])
+    assert all(t is None for ids in setup["enemy_stacks"].values() for t in ids)
+    assert all(t is None for t in setup["agenda_deck"])
+    assert setup["agendas"][0] == log[0].data["agendas"][0] and setup["agendas"][1] == [None]
+    view = FALLOUT.view(state, None)
+    assert {m["place"] for m in view["map"] if m["tile"] is None} == {"ne", "se", "w"}
+    seen = strings(view)
+    assert not seen & set(state.agenda_deck)
+    assert not seen & {t for ids in state.enemy_stacks.values() for t in ids}
+
+
+def test_enemies_inactive_faces_are_hidden_from_everyone() -> None:
+    """Enemies: nobody may look at the face of an inactive enemy; its type shows."""
+    state, sleeper = add_enemy(quiet_game(1), "beetle", "camp.c", active=False)
+    for seat in (0, None):
+        entry = next(e for e in FALLOUT.view(state, seat)["enemies"] if e["enemy"] == sleeper)
+        assert entry == {"enemy": sleeper, "type": "critter", "space": "camp.c", "active": False}
+    from domain.game import Event
+
+    placed = Event("EnemyPlaced", {"enemy": "e9", "type": "critter", "token": "beetle", "space": "x", "active": False})
+    assert FALLOUT.redact(placed, 0).data["token"] is None
+
+
+def test_view_reveals_everything_once_the_game_is_over() -> None:
+    """Influence / Faction Power Track: after the game ends nothing is hidden."""
+    state = replace(quiet_game(2), phase="over", result="lost")
+    state, sleeper = add_enemy(state, "beetle", "camp.c", active=False)
+    view = FALLOUT.view(state, 0)
+    assert view["survivors"][1]["agendas"] == list(state.survivor(1).agendas)
+    assert all(m["tile"] for m in view["map"])
+    assert next(e for e in view["enemies"] if e["enemy"] == sleeper)["token"] == "beetle"
+
+
+def test_snapshots_round_trip_along_a_game() -> None:
+    """Snapshots: load_state(dump_state(s)) == s at every step, and the dump is JSON."""
+    for state, _ in random_game("snap", players=2, commands=150):
+        dumped = FALLOUT.dump_state(state)
+        assert FALLOUT.load_state(json.loads(json.dumps(dumped))) == state
+
+
+def test_events_are_json_ready() -> None:
+    """Events: data holds only JSON types, so the store can keep them as they are."""
+    for _, events in random_game("json", players=4, commands=150):
+        for event in events:
+            assert json.loads(json.dumps(event.data)) == event.data
+            assert event.type[0].isupper()
+
+
+def test_replay_reproduces_the_game() -> None:
+    """Randomness lives in events: folding the log again reproduces the state exactly."""
+    log = []
+    state = None
+    setup = FALLOUT.setup({"pack": "mini", "scenario": "test", "players": 2}, Rng("replay"))
+    log += setup
+    for state, events in random_game("replay", players=2, commands=200):
+        log += events
+    assert fold(FALLOUT.initial_state(), log) == state
