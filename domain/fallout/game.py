@@ -104,7 +104,9 @@ class FalloutGame:
         if decision is not None:
             if decision.seat != seat:
                 raise RuleViolation(
-                    "not_your_decision", f"The game waits for seat {decision.seat} ({decision.kind})."
+                    "not_your_decision",
+                    f"The game waits for seat {decision.seat} ({decision.kind}).",
+                    rule=_rule(decision),
                 )
             choice = matching_choice(decision, command)
             if choice is None:
