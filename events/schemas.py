@@ -113,8 +113,103 @@ def _game_created_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+class _Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class _SeatOrSystem(fields.Field):
+    """A seat number, or ``"system"`` for the commands nobody at the table sends."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value == "system" or (type(value) is int and value >= 0):
+            return value
+        raise ValidationError("a seat number or 'system'")
+
+
+# The lobby: who sits where. The seat's token lives in the game's secrets,
+# never in the log, which every seat reads.
+class SeatJoinedV1(_Strict):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+
+
+class SeatLeftV1(_Strict):
+    seat = fields.Integer(required=True)
+    removed = fields.Boolean(required=True)  # True: the creator removed the player
+
+
+class SeatHandedToBotV1(_Strict):
+    seat = fields.Integer(required=True)
+    bot = fields.String(required=True)
+
+
+class GameStartedV1(_Strict):
+    pass
+
+
+# Provable fairness: each batch a command caused opens with the command and its
+# seat, so an auditor can re-run the decision (docs/audit.md); the seed is
+# revealed in the batch that ends the game.
+class CommandAcceptedV1(_Strict):
+    seat = _SeatOrSystem(required=True)
+    command = fields.Dict(required=True)
+
+
+class SeedRevealedV1(_Strict):
+    seed = fields.String(required=True)
+
+
+# Rewind and fork by agreement of every human seat.
+class ProposalMadeV1(_Strict):
+    kind = fields.String(required=True)  # "rewind" or "fork"
+    to_version = fields.Integer(required=True)
+    by = fields.Integer(required=True)
+
+
+class ProposalAnsweredV1(_Strict):
+    proposal = fields.Integer(required=True)  # the version of its ProposalMade
+    by = fields.Integer(required=True)
+
+
+class GameRewoundV1(_Strict):
+    to_version = fields.Integer(required=True)
+    proposal = fields.Integer(load_default=None, allow_none=True)
+
+
+class GameForkedV1(_Strict):
+    fork_game_id = fields.String(required=True)
+    at_version = fields.Integer(required=True)
+    proposal = fields.Integer(load_default=None, allow_none=True)
+
+
+class ForkedFromV1(_Strict):
+    """The first rules state of a fork: the origin's state at ``version``."""
+
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    hash = fields.String(required=True)  # the origin's event at ``version``, to check against its log
+    state_format = fields.String(required=True)
+    state = fields.Dict(required=True)
+
+
 def default_registry() -> SchemaRegistry:
     registry = SchemaRegistry()
     registry.register("GameCreated", 2, GameCreatedV2())
     registry.upcaster("GameCreated", 1)(_game_created_v1_to_v2)
+    for name, schema in {
+        "SeatJoined": SeatJoinedV1,
+        "SeatLeft": SeatLeftV1,
+        "SeatHandedToBot": SeatHandedToBotV1,
+        "GameStarted": GameStartedV1,
+        "CommandAccepted": CommandAcceptedV1,
+        "SeedRevealed": SeedRevealedV1,
+        "ProposalMade": ProposalMadeV1,
+        "ProposalAccepted": ProposalAnsweredV1,
+        "ProposalDeclined": ProposalAnsweredV1,
+        "GameRewound": GameRewoundV1,
+        "GameForked": GameForkedV1,
+        "ForkedFrom": ForkedFromV1,
+    }.items():
+        registry.register(name, 1, schema())
     return registry

@@ -290,6 +290,14 @@ class EventStore:
         envelopes = [Envelope.from_json(fields[b"e"]) for _, fields in rows]
         return [self._upcast(e) for e in envelopes] if upcast else envelopes
 
+    def wait(self, game_id: str, after_version: int, block_ms: int, count: int = 100) -> list[Envelope]:
+        """Events after ``after_version``, waiting up to ``block_ms`` for the first one."""
+        answer = self.redis.xread(
+            {stream_key(game_id): f"0-{after_version}"}, count=count, block=max(block_ms, 1)
+        )
+        rows = answer[0][1] if answer else []
+        return [self._upcast(Envelope.from_json(fields[b"e"])) for _, fields in rows]
+
     def _upcast(self, envelope: Envelope) -> Envelope:
         version, data = self.registry.upcast(envelope.type, envelope.schema_version, envelope.data)
         if version == envelope.schema_version:

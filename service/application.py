@@ -8,25 +8,32 @@ no Flask and no rq: follow-up work goes through the ``FollowUps`` it is given.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 import uuid
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import redis
 
 from domain import registry
-from domain.game import SYSTEM, Event, GameModule, RuleViolation
+from domain.game import SYSTEM, Event, RuleViolation
 from domain.rng import Rng
-from events.envelope import Envelope, NewEvent
+from events.envelope import NewEvent
 from events.snapshots import Loaded, SnapshotStore, fold
 from events.store import AppendResult, ConcurrencyError, EventStore
+from service.record import HUMAN, META_EVENTS, OPEN, GameNotFound, Record, RecordFolder, StaleSnapshot, apply
+from service.tokens import CREATOR, SEAT, Holder, Tokens, secrets_key
+
+__all__ = ["Acted", "Created", "GameNotFound", "Games", "Record", "RecordFolder", "apply", "secrets_key"]
 
 #: Save a snapshot once a load had to fold this many events past the last one.
 SNAPSHOT_EVERY = 200
-#: How often a system command retries after losing a race with a player.
+#: How often a system command (or a lobby change) retries after losing a race.
 SYSTEM_RETRIES = 5
+
+#: Decides the events to append on top of a record at a version.
+Decision = Callable[[Record, int], Sequence[NewEvent]]
 
 
 class FollowUps(Protocol):
@@ -41,79 +48,6 @@ class NoFollowUps:
         return None
 
 
-class GameNotFound(Exception):
-    def __init__(self, game_id: str):
-        super().__init__(f"no game {game_id}")
-        self.game_id = game_id
-
-
-class StaleSnapshot(Exception):
-    pass
-
-
-@dataclass(frozen=True)
-class Record:
-    """A game as the service folds it: its creation facts and its rules state."""
-
-    game: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-    seats: tuple[dict[str, Any], ...] = ()
-    seed_commitment: str | None = None
-    state: Any = None
-
-    @property
-    def module(self) -> GameModule:
-        if self.game is None:
-            raise GameNotFound("(not created)")
-        return registry.game_module(self.game)
-
-
-class RecordFolder:
-    format = "record/1"
-
-    def initial(self) -> Record:
-        return Record()
-
-    def apply(self, record: Record, envelope: Envelope) -> Record:
-        return apply(record, envelope.type, envelope.data)
-
-    def dump(self, record: Record) -> dict[str, Any]:
-        module = record.module
-        return {
-            "game": record.game,
-            "options": record.options,
-            "seats": list(record.seats),
-            "seed_commitment": record.seed_commitment,
-            "state_format": getattr(module, "state_format", "1"),
-            "state": module.dump_state(record.state),
-        }
-
-    def load(self, data: dict[str, Any]) -> Record:
-        module = registry.game_module(data["game"])
-        if data["state_format"] != getattr(module, "state_format", "1"):
-            raise StaleSnapshot(data["state_format"])
-        return Record(
-            game=data["game"],
-            options=data["options"],
-            seats=tuple(data["seats"]),
-            seed_commitment=data["seed_commitment"],
-            state=module.load_state(data["state"]),
-        )
-
-
-def apply(record: Record, event_type: str, data: dict[str, Any]) -> Record:
-    if event_type == "GameCreated":
-        module = registry.game_module(data["game"])
-        return Record(
-            game=data["game"],
-            options=data["options"],
-            seats=tuple(data["seats"]),
-            seed_commitment=data["seed_commitment"],
-            state=module.initial_state(),
-        )
-    return replace(record, state=record.module.evolve(record.state, Event(event_type, data)))
-
-
 @dataclass(frozen=True)
 class Created:
     game_id: str
@@ -125,17 +59,10 @@ class Created:
 @dataclass(frozen=True)
 class Acted:
     game_id: str
-    version: int
-    events: tuple[Event, ...]
+    version: int  # the last version the command appended
+    events: tuple[Event, ...]  # what the rules decided
     duplicate: bool = False
-
-
-def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def secrets_key(game_id: str) -> str:
-    return f"game:{{{game_id}}}:secrets"
+    first_version: int = 0  # the batch's first (its CommandAccepted)
 
 
 class Games:
@@ -152,57 +79,69 @@ class Games:
         self.store = store or EventStore(client)
         self.snapshots = snapshots if snapshots is not None else SnapshotStore(client)
         self.follow_ups = follow_ups or NoFollowUps()
-        self.folder = RecordFolder()
+        self.tokens = Tokens(client)
+        # A rewind folds to the state at an earlier version: load it the same way.
+        self.folder = RecordFolder(lambda game_id, version: self.load(game_id, at=version).state)
 
     # -- creating ------------------------------------------------------------
 
-    def create(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]]) -> Created:
-        """Set up a new game: its secret seed, seat tokens and first events."""
+    def create(
+        self,
+        game: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        *,
+        start: bool | None = None,
+    ) -> Created:
+        """Set up a new game: its secret seed, tokens and first events.
+
+        ``seats`` name each seat's ``kind`` (human, bot or open); every human
+        seat gets a token now. The game starts at once when ``start`` is true,
+        or by default when no seat is open; otherwise it waits in the lobby.
+        """
         module = registry.game_module(game)
+        open_seats = [s["seat"] for s in seats if s["kind"] == OPEN]
+        if start and open_seats:
+            raise RuleViolation("seats_open", f"seats {open_seats} are still open", status=422)
         game_id = uuid.uuid4().hex
         # The seed stays secret until the game ends; the log carries only its
         # sha256 so anyone can later check every outcome was derived from it.
-        seed = str(options.get("seed")) if options.get("seed") is not None else secrets.token_hex(32)
+        seed = str(options["seed"]) if options.get("seed") is not None else secrets.token_hex(32)
         commitment = hashlib.sha256(seed.encode()).hexdigest()
-        setup_events = module.setup({**options, "players": len(seats)}, Rng.for_position(seed, 0))
-        seat_tokens = {seat["seat"]: secrets.token_urlsafe(24) for seat in seats}
-        creator_token = secrets.token_urlsafe(24)
-        self.redis.hset(
-            secrets_key(game_id),
-            mapping={
-                "seed": seed,
-                "creator": _token_hash(creator_token),
-                **{f"seat:{s}": _token_hash(t) for s, t in seat_tokens.items()},
-            },
-        )
+        # Setup sees exactly what the log records (not the seed option), so an
+        # auditor can run it again from GameCreated alone.
+        public = {k: v for k, v in options.items() if k != "seed"}
+        setup_events = module.setup({**public, "players": len(seats)}, Rng.for_position(seed, 0))
+        seat_tokens = {
+            s["seat"]: self.tokens.issue(game_id, Holder(SEAT, s["seat"])) for s in seats if s["kind"] == HUMAN
+        }
+        creator_token = self.tokens.issue(game_id, Holder(CREATOR))
         created = NewEvent(
             "GameCreated",
             {
                 "game": game,
-                "options": {k: v for k, v in options.items() if k != "seed"},
+                "options": public,
                 "seats": seats,
                 "seed_commitment": commitment,
             },
         )
-        result = self.store.append(
-            game_id,
-            0,
-            [created, *(NewEvent(e.type, e.data) for e in setup_events)],
-            actor=SYSTEM,
-        )
-        self._follow_up(game_id, result.last_version, None)
+        batch = [created, *(NewEvent(e.type, e.data) for e in setup_events)]
+        if start is None and not open_seats or start:
+            batch.append(NewEvent("GameStarted", {}))
+        result = self.open(game_id, seed, batch)
         return Created(game_id, result.last_version, seat_tokens, creator_token)
+
+    def open(self, game_id: str, seed: str, batch: Sequence[NewEvent]) -> AppendResult:
+        """Write a new game's secret seed and its first events (a creation or a fork)."""
+        self.redis.hset(secrets_key(game_id), "seed", seed)
+        result = self.store.append(game_id, 0, batch, actor=SYSTEM)
+        self._follow_up(game_id, result.last_version, None)
+        return result
 
     def seat_for_token(self, game_id: str, token: str) -> int | None:
         """The seat a bearer token holds, compared in constant time."""
-        stored = self.redis.hgetall(secrets_key(game_id))
-        offered = _token_hash(token)
-        seat = None
-        for name, value in stored.items():
-            name = name.decode()
-            if name.startswith("seat:") and hmac.compare_digest(value.decode(), offered):
-                seat = int(name.split(":", 1)[1])
-        return seat
+        holder = self.tokens.holder(game_id, token)
+        return holder.seat if holder is not None and holder.kind == SEAT else None
 
     def seed(self, game_id: str) -> str:
         value = self.redis.hget(secrets_key(game_id), "seed")
@@ -225,6 +164,23 @@ class Games:
 
     # -- acting ----------------------------------------------------------------
 
+    def transact(self, game_id: str, decide: Decision, *, actor: str = SYSTEM) -> tuple[AppendResult, Record]:
+        """Append what ``decide`` makes of the latest record, retrying lost races.
+
+        For the service's own changes (the lobby, proposals), which hold no
+        randomness and may simply be decided again on the newer version.
+        Returns the append and the record it was decided on.
+        """
+        for attempt in range(SYSTEM_RETRIES + 1):
+            loaded = self.load(game_id)
+            events = decide(loaded.state, loaded.version)
+            try:
+                return self.store.append(game_id, loaded.version, events, actor=actor), loaded.state
+            except ConcurrencyError:
+                if attempt == SYSTEM_RETRIES:
+                    raise
+        raise AssertionError("unreachable")
+
     def act(
         self,
         game_id: str,
@@ -235,44 +191,65 @@ class Games:
         idempotency_key: str | None = None,
         correlation_id: str | None = None,
         follow_up: bool = True,
+        actor: str | None = None,
     ) -> Acted:
         """Decide ``command`` for ``seat`` and append what it decided.
 
+        The batch opens with a ``CommandAccepted`` naming the seat and the
+        command, so anyone holding the seed can re-run the decision (the
+        audit), and closes with ``SeedRevealed`` when it ends the game.
         Raises RuleViolation (nothing appended) or ConcurrencyError when the
         game is not at ``expected_version`` or moved on while deciding.
         """
-        if idempotency_key:
-            prior = self.store.recall(game_id, idempotency_key)
+        # Keys are scoped to the seat: two seats may well pick the same key.
+        scoped_key = f"{seat}:{idempotency_key}" if idempotency_key else None
+        if scoped_key:
+            prior = self.store.recall(game_id, scoped_key)
             if prior is not None:
                 events = self.store.read(game_id, prior.first_version, prior.last_version)
                 return Acted(
                     game_id,
                     prior.last_version,
-                    tuple(Event(e.type, e.data) for e in events),
+                    tuple(Event(e.type, e.data) for e in events if e.type not in META_EVENTS),
                     duplicate=True,
+                    first_version=prior.first_version,
                 )
         loaded = self.load(game_id)
         if expected_version is not None and expected_version != loaded.version:
             raise ConcurrencyError(game_id, expected_version, loaded.version)
         record = loaded.state
-        rng = Rng.for_position(self.seed(game_id), loaded.version)
+        _check_may_act(record, seat)
+        seed = self.seed(game_id)
+        rng = Rng.for_position(seed, loaded.version)
         decided = record.module.decide(record.state, seat, command, rng)
         if not decided:
             raise RuleViolation("nothing_to_do", "the command changed nothing", status=409)
+        after = record
+        for event in decided:
+            after = apply(after, event.type, event.data)
+        batch = [
+            NewEvent("CommandAccepted", {"seat": seat, "command": command}),
+            *(NewEvent(e.type, e.data) for e in decided),
+        ]
+        if after.over:
+            batch.append(NewEvent("SeedRevealed", {"seed": seed}))
         result = self.store.append(
             game_id,
             loaded.version,
-            [NewEvent(e.type, e.data) for e in decided],
-            actor=f"seat:{seat}" if seat != SYSTEM else SYSTEM,
+            batch,
+            actor=actor or (f"seat:{seat}" if seat != SYSTEM else SYSTEM),
             correlation_id=correlation_id,
-            idempotency_key=idempotency_key,
+            idempotency_key=scoped_key,
         )
         if follow_up:
-            after = record
-            for event in decided:
-                after = apply(after, event.type, event.data)
             self._follow_up(game_id, result.last_version, after)
-        return Acted(game_id, result.last_version, tuple(decided), duplicate=result.duplicate)
+        return Acted(
+            game_id,
+            result.last_version,
+            tuple(decided),
+            duplicate=result.duplicate,
+            first_version=result.first_version,
+        )
 
     def run_system(self, game_id: str) -> list[Acted]:
         """Carry out automatic work (the round end) until a seat must decide.
@@ -285,6 +262,8 @@ class Games:
         while True:
             loaded = self.load(game_id)
             record = loaded.state
+            if not record.started:
+                return done
             command = record.module.system_command(record.state)
             if command is None:
                 return done
@@ -302,8 +281,24 @@ class Games:
             except RuleViolation:
                 return done
 
+    def follow_up(self, game_id: str, version: int) -> None:
+        """Enqueue whatever automatic work is due now (after a start or a rewind)."""
+        self._follow_up(game_id, version, None)
+
     def _follow_up(self, game_id: str, version: int, record: Record | None) -> None:
         if record is None:
             record = self.load(game_id).state
-        if record.module.system_command(record.state) is not None:
+        if record.started and record.module.system_command(record.state) is not None:
             self.follow_ups.system_due(game_id, version)
+
+
+def _check_may_act(record: Record, seat: int | str) -> None:
+    if not record.started:
+        raise RuleViolation("not_started", "the game has not started yet", status=409)
+    if seat == SYSTEM:
+        return
+    kind = record.kind_of(seat) if isinstance(seat, int) else None
+    if kind is None:
+        raise RuleViolation("no_such_seat", f"the game has no seat {seat!r}", status=422)
+    if kind == OPEN:
+        raise RuleViolation("seat_open", f"seat {seat} is open: nobody plays it", status=409)

@@ -10,24 +10,47 @@ from __future__ import annotations
 import http
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, g, request
 from flask_smorest import Api
 from flask_smorest.spec import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from domain.game import RuleViolation
 from events.store import ConcurrencyError, IdempotencyConflict
+from service.api import audit, health, lobby, log, rewind, stream
 from service.api import games as games_api
-from service.api import health
+from service.api.callers import bearer
 from service.api.problems import PROBLEM_JSON, ProblemSchema, from_http_exception, problem_response
 from service.application import GameNotFound, Games
-from service.config import redis_client, redis_url
+from service.config import api_settings, redis_client, redis_url
 from service.followups import RqFollowUps
+from service.idempotency import IdempotentRequests
+from service.ratelimit import RateLimiter, parse_limit
 
 API_TITLE = "Holotape"
 API_DESCRIPTION = """An event-sourced board-game server for *Fallout: The Board Game*.
 
 Every error is `application/problem+json` (RFC 9457) with a stable `code`.
+
+**Tokens.** Creating a game returns a creator token and a token for each
+seat taken then; joining an open seat returns that seat's token. Each is
+shown once: send it as `Authorization: Bearer <token>`. A seat's token acts
+for and sees as that seat; no token (or the creator's) sees as a spectator.
+
+**Playing.** `GET /games/{id}/state` gives your view and its version as the
+`ETag`; `GET /games/{id}/actions` lists every command you may post now;
+post one with `If-Match: "<version>"` (412 if the game moved on) and an
+`Idempotency-Key` to retry safely. Follow the game live on
+`GET /games/{id}/stream` (Server-Sent Events, resumable with
+`Last-Event-ID`).
+
+**Fairness.** Every random outcome is derived from a secret seed whose
+sha256 is published when the game is created, and the seed is revealed
+when it ends; `GET /games/{id}/audit` re-derives every outcome, and
+docs/audit.md tells how to do it yourself.
+
+Every caller is rate limited (per token, or per address without one):
+past the limit the answer is 429 with `Retry-After`.
 """
 
 
@@ -66,18 +89,70 @@ def create_app(
         JSON_SORT_KEYS=False,
         MAX_CONTENT_LENGTH=64 * 1024,
     )
+    app.config.update(api_settings())
     app.config.update(config or {})
     if games is None:
         client = redis_client(redis_url_ or redis_url())
         games = Games(client, follow_ups=RqFollowUps(client))
     app.extensions["holotape.games"] = games
     app.extensions["holotape.redis"] = games.redis
+    app.extensions["holotape.idempotency"] = IdempotentRequests(games.redis)
+    limit = parse_limit(app.config["RATE_LIMIT"])
+    app.extensions["holotape.ratelimit"] = RateLimiter(games.redis, *limit) if limit else None
 
     api = HolotapeApi(app)
-    api.register_blueprint(health.blp)
-    api.register_blueprint(games_api.blp)
+    api.spec.components.security_scheme(
+        "token", {"type": "http", "scheme": "bearer", "description": "A seat's or the creator's token"}
+    )
+    # A token is optional on reads (no token: a spectator's view) and needed
+    # to act; the problem says which when it is missing.
+    api.spec.options["security"] = [{"token": []}, {}]
+    for module in (health, lobby, games_api, log, stream, rewind, audit):
+        api.register_blueprint(module.blp)
+    _register_rate_limit(app)
+    _register_idempotency(app)
     _register_problem_handlers(app)
     return app
+
+
+def _register_rate_limit(app: Flask) -> None:
+    @app.before_request
+    def rate_limit():
+        limiter: RateLimiter | None = app.extensions["holotape.ratelimit"]
+        if limiter is None or not request.path.startswith("/games"):
+            return None
+        token = bearer()
+        verdict = limiter.hit(f"token:{token}" if token else f"addr:{request.remote_addr}")
+        if verdict.allowed:
+            return None
+        return problem_response(
+            429,
+            "rate_limited",
+            f"too many requests; try again in {verdict.retry_after} s",
+            headers={"Retry-After": str(verdict.retry_after)},
+        )
+
+
+def _register_idempotency(app: Flask) -> None:
+    """Keep the answer to a request that took an Idempotency-Key (service.idempotency)."""
+
+    @app.after_request
+    def keep_answer(response):
+        pending = g.pop("idempotent_request", None)
+        if pending is not None:
+            requests: IdempotentRequests = app.extensions["holotape.idempotency"]
+            if 200 <= response.status_code < 300:
+                headers = {k: v for k, v in response.headers.items() if k in ("Content-Type", "ETag")}
+                requests.finish(*pending, response.status_code, headers, response.get_data(as_text=True))
+            else:
+                requests.release(*pending)
+        return response
+
+    @app.teardown_request
+    def release_key(error):
+        pending = g.pop("idempotent_request", None)
+        if pending is not None:
+            app.extensions["holotape.idempotency"].release(*pending)
 
 
 def _register_problem_handlers(app: Flask) -> None:

@@ -1,119 +1,104 @@
-"""Games over HTTP: create, look, list what you may do, act, read the log.
+"""Playing over HTTP: look at the game, list what you may do, do it.
 
-Who is asking is told by a bearer token: a seat token (handed out once, at
-creation) acts for and sees as that seat; no token sees as a spectator. Every
-view and every event passes through the game's own redaction for that seat.
+Every view passes through the game's own ``view`` for the caller's seat (a
+spectator's without a seat token). Posting an action requires ``If-Match``
+with the version the client decided on, so a client never acts on a game it
+has not seen (428 without it, 412 when the game has moved on), and honours
+``Idempotency-Key`` so a retry after a lost answer acts once
+(``service.idempotency``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, request
+from flask import Response, current_app, g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
+from marshmallow import INCLUDE, Schema, fields, validate
 
-from domain import registry
-from domain.game import Event
 from events.store import ConcurrencyError
+from service.api.callers import caller, games, seat_holder
 from service.api.problems import Problem
-from service.application import Games
+from service.api.schemas import EXAMPLE_EVENT, EXAMPLE_GAME_ID, EventSchema, SeatSchema
+from service.idempotency import IN_FLIGHT, MISMATCH, REPLAY, fingerprint, request_key
+from service.record import Record
+from service.redaction import visible
 
-blp = Blueprint("games", __name__, url_prefix="/games", description="Create and play games")
+blp = Blueprint("games", __name__, url_prefix="/games", description="Play a game")
 
-
-def _games() -> Games:
-    return current_app.extensions["holotape.games"]
-
-
-def _bearer() -> str | None:
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
-def _caller_seat(game_id: str) -> int | None:
-    """The seat the caller's token holds; None for a caller without a token."""
-    token = _bearer()
-    if token is None:
-        return None
-    seat = _games().seat_for_token(game_id, token)
-    if seat is None:
-        _games().load(game_id)  # 404 before 403 for a game that does not exist
-        raise Problem(403, "token_not_for_this_game", "the token holds no seat in this game")
-    return seat
+IF_MATCH = {
+    "in": "header",
+    "name": "If-Match",
+    "required": True,
+    "description": 'The version the command was decided on (the ETag of the state), e.g. `"12"`',
+    "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]{1,12}"?$', "example": '"12"'},
+}
+IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "description": "Any unique string (a UUID): a retry with the same key and body gets the first answer",
+    "schema": {"type": "string", "pattern": "^[!-~]{1,128}$", "example": "5b4a1c52-8d0e-4f43-9a8e-2c1b7d3e6f90"},
+}
+ETAG = {"ETag": {"description": 'The game\'s version, quoted: `"12"`', "schema": {"type": "string"}}}
 
 
-def _acting_seat(game_id: str) -> int:
-    seat = _caller_seat(game_id)
-    if seat is None:
-        raise Problem(
-            401,
-            "token_required",
-            "send the seat token as 'Authorization: Bearer <token>'",
-            headers={"WWW-Authenticate": 'Bearer realm="holotape"'},
-        )
-    return seat
+def etag(version: int) -> dict[str, str]:
+    return {"ETag": f'"{version}"'}
 
 
-def _expected_version() -> int | None:
+def expected_version() -> int:
     value = request.headers.get("If-Match")
     if value is None:
-        return None
+        raise Problem(
+            428, "if_match_required", 'send If-Match with the version you decided on (the state\'s ETag), e.g. "12"'
+        )
     value = value.strip().removeprefix("W/").strip('"')
-    if not value.isdigit():
-        raise Problem(400, "bad_if_match", "If-Match takes the game's version, e.g. \"12\"")
+    if not value.isdigit() or len(value) > 12:
+        raise Problem(400, "bad_if_match", 'If-Match takes the game\'s version, e.g. "12"')
     return int(value)
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 1 <= len(key) <= 128 or not all("!" <= c <= "~" for c in key):
+        raise Problem(400, "bad_idempotency_key", "Idempotency-Key takes 1-128 printable ASCII characters")
+    return key
 
 
 # -- schemas ----------------------------------------------------------------
 
 
-def _unknown_game(name: str) -> bool:
-    raise ValidationError(f"unknown game {name!r}; this server hosts {', '.join(registry.names())}")
+class ProposalSchema(Schema):
+    id = fields.Integer(required=True, metadata={"description": "The version of the proposal's event"})
+    kind = fields.String(required=True, metadata={"description": "rewind or fork"})
+    to_version = fields.Integer(required=True)
+    by = fields.Integer(required=True)
+    accepted = fields.List(fields.Integer(), required=True)
 
 
-
-class CreateGameSchema(Schema):
-    game = fields.String(
-        load_default="fallout",
-        # Checked when called, not at import: hosts may register more games.
-        validate=lambda name: name in registry.names() or _unknown_game(name),
-        metadata={"description": "Which game (`fallout`)", "example": "fallout"},
+class StateArgs(Schema):
+    at = fields.Integer(
+        validate=validate.Range(min=1),
+        metadata={"description": "Time travel: the view as it was right after this version"},
     )
-    seats = fields.Integer(
-        required=True, validate=validate.Range(1, 4), metadata={"description": "Number of seats", "example": 2}
-    )
-    scenario = fields.String(metadata={"description": "Scenario id (default: the pack's first)"})
-    seed = fields.String(
-        validate=validate.Length(1, 128),
-        metadata={"description": "Fix the game's secret seed (tests, replays); default: random"},
-    )
-    survivors = fields.List(
-        fields.String(), metadata={"description": "Survivor ids by seat; seats left out choose in play"}
-    )
-
-
-class SeatTokenSchema(Schema):
-    seat = fields.Integer(required=True)
-    token = fields.String(required=True, metadata={"description": "Shown once; send as a bearer token"})
-
-
-class CreatedSchema(Schema):
-    game_id = fields.String(required=True)
-    version = fields.Integer(required=True)
-    seats = fields.List(fields.Nested(SeatTokenSchema), required=True)
-    creator_token = fields.String(required=True)
 
 
 class StateSchema(Schema):
     game_id = fields.String(required=True)
     game = fields.String(required=True)
     version = fields.Integer(required=True)
+    status = fields.String(required=True, metadata={"description": "lobby, running or ended"})
     seat = fields.Integer(allow_none=True, metadata={"description": "The seat this view is for"})
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
     waiting_for = fields.List(fields.Integer(), required=True)
     over = fields.Boolean(required=True)
+    proposal = fields.Nested(ProposalSchema, allow_none=True, required=True)
+    seed_commitment = fields.String(required=True, metadata={"description": "sha256 of the secret seed"})
+    seed = fields.String(allow_none=True, required=True, metadata={"description": "Revealed when the game ends"})
     view = fields.Dict(required=True, metadata={"description": "The game as this seat may see it"})
 
 
@@ -123,24 +108,16 @@ class CommandSchema(Schema):
     class Meta:
         unknown = INCLUDE
 
-    type = fields.String(required=True, validate=validate.Length(1, 64), metadata={"example": "move"})
+    type = fields.String(required=True, validate=validate.Length(1, 64), metadata={"example": "add"})
 
 
 class ActionsSchema(Schema):
     game_id = fields.String(required=True)
-    version = fields.Integer(required=True)
+    version = fields.Integer(required=True, metadata={"description": "Send it back as If-Match"})
     seat = fields.Integer(allow_none=True)
-    actions = fields.List(fields.Dict(), required=True)
-
-
-class EventSchema(Schema):
-    version = fields.Integer(required=True)
-    type = fields.String(required=True)
-    data = fields.Dict(required=True)
-    timestamp = fields.String(required=True)
-    actor = fields.String(required=True)
-    hash = fields.String(required=True)
-    prev_hash = fields.String(required=True)
+    actions = fields.List(
+        fields.Dict(), required=True, metadata={"description": "Each one a complete body to POST here"}
+    )
 
 
 class ActedSchema(Schema):
@@ -149,163 +126,151 @@ class ActedSchema(Schema):
     events = fields.List(fields.Nested(EventSchema), required=True)
 
 
-class EventPageArgs(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
-    limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
-
-
-class EventPageSchema(Schema):
-    game_id = fields.String(required=True)
-    version = fields.Integer(required=True)
-    events = fields.List(fields.Nested(EventSchema), required=True)
-    next_after = fields.Integer(allow_none=True)
+EXAMPLE_STATE = {
+    "game_id": EXAMPLE_GAME_ID,
+    "game": "counter",
+    "version": 12,
+    "status": "running",
+    "seat": 0,
+    "seats": [
+        {"seat": 0, "kind": "human", "name": "Alice", "bot": None},
+        {"seat": 1, "kind": "human", "name": "Bob", "bot": None},
+    ],
+    "waiting_for": [0],
+    "over": False,
+    "proposal": None,
+    "seed_commitment": "5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
+    "seed": None,
+    "view": {"total": 7, "turn": 0, "secret": "amber-lynx-of-seat-0"},
+}
 
 
 # -- views ------------------------------------------------------------------
 
 
-def _redacted(games: Games, record, envelopes, seat: int | None) -> list[dict[str, Any]]:
+def state_body(game_id: str, record: Record, version: int, seat: int | None) -> dict[str, Any]:
+    """The caller's view of ``record`` (shared by GET state and the stream's first message)."""
     module = record.module
-    over = module.is_over(record.state)
-    out = []
-    for envelope in envelopes:
-        event = Event(envelope.type, envelope.data)
-        if not over and envelope.type != "GameCreated":
-            event = module.redact(event, seat)
-        out.append(
-            {
-                "version": envelope.version,
-                "type": event.type,
-                "data": event.data,
-                "timestamp": envelope.timestamp,
-                "actor": envelope.actor,
-                "hash": envelope.hash,
-                "prev_hash": envelope.prev_hash,
-            }
-        )
-    return out
-
-
-@blp.route("")
-class GameCollection(MethodView):
-    @blp.arguments(CreateGameSchema, example={"game": "fallout", "seats": 2, "seed": "demo"})
-    @blp.response(201, CreatedSchema)
-    def post(self, body):
-        """Create a game; the answer holds one secret token per seat, shown once."""
-        games = _games()
-        seats = [{"seat": i, "kind": "human", "name": None, "bot": None} for i in range(body["seats"])]
-        options = {k: v for k, v in body.items() if k not in ("game", "seats")}
-        created = games.create(body["game"], options, seats)
-        return {
-            "game_id": created.game_id,
-            "version": created.version,
-            "seats": [{"seat": s, "token": t} for s, t in sorted(created.seat_tokens.items())],
-            "creator_token": created.creator_token,
-        }
+    return {
+        "game_id": game_id,
+        "game": record.game,
+        "version": version,
+        "status": record.status,
+        "seat": seat,
+        "seats": [dict(s) for s in record.seats],
+        "waiting_for": module.waiting_for(record.state) if record.started else [],
+        "over": record.over,
+        "proposal": record.proposal,
+        "seed_commitment": record.seed_commitment,
+        "seed": record.seed,
+        "view": module.view(record.state, seat),
+    }
 
 
 @blp.route("/<game_id>/state")
 class GameState(MethodView):
-    @blp.response(200, StateSchema)
-    def get(self, game_id: str):
-        """The game as the caller may see it; the ETag is the game's version."""
-        games = _games()
-        seat = _caller_seat(game_id)
-        loaded = games.load(game_id)
-        record = loaded.state
-        module = record.module
-        body = {
-            "game_id": game_id,
-            "game": record.game,
-            "version": loaded.version,
-            "seat": seat,
-            "waiting_for": module.waiting_for(record.state),
-            "over": module.is_over(record.state),
-            "view": module.view(record.state, seat),
-        }
-        return body, 200, {"ETag": f'"{loaded.version}"'}
+    @blp.arguments(StateArgs, location="query")
+    @blp.response(200, StateSchema, example=EXAMPLE_STATE, headers=ETAG)
+    @blp.alt_response(422, description="`at` is past the game's version")
+    @blp.doc(operationId="getState")
+    def get(self, args, game_id: str):
+        """The game as the caller may see it, now or (`at`) right after an earlier version.
+
+        The ETag is the version; send it back as If-Match when posting an action.
+        """
+        seat = caller(game_id).seat
+        at = args.get("at")
+        if at is not None and at > games().store.version(game_id):
+            games().load(game_id)  # 404 for no such game
+            raise Problem(422, "no_such_version", f"the game has no version {at} yet")
+        loaded = games().load(game_id, at=at)
+        return state_body(game_id, loaded.state, loaded.version, seat), 200, etag(loaded.version)
 
 
 @blp.route("/<game_id>/actions")
 class GameActions(MethodView):
-    @blp.response(200, ActionsSchema)
+    @blp.response(
+        200,
+        ActionsSchema,
+        headers=ETAG,
+        example={
+            "game_id": EXAMPLE_GAME_ID,
+            "version": 12,
+            "seat": 0,
+            "actions": [{"type": "add", "amount": 1}, {"type": "add", "amount": 2}, {"type": "redraw"}],
+        },
+    )
+    @blp.doc(operationId="listActions")
     def get(self, game_id: str):
-        """Every command the caller's seat may post now, each a complete body."""
-        games = _games()
-        seat = _caller_seat(game_id)
-        loaded = games.load(game_id)
+        """Every command the caller's seat may post now, each a complete body (none for a spectator)."""
+        seat = caller(game_id).seat
+        loaded = games().load(game_id)
         record = loaded.state
-        actions = [] if seat is None else record.module.legal_actions(record.state, seat)
+        playing = seat is not None and record.started and not record.over and record.kind_of(seat) != "open"
+        actions = record.module.legal_actions(record.state, seat) if playing else []
         return (
             {"game_id": game_id, "version": loaded.version, "seat": seat, "actions": actions},
             200,
-            {"ETag": f'"{loaded.version}"'},
+            etag(loaded.version),
         )
 
-    @blp.arguments(CommandSchema, example={"type": "move"})
-    @blp.response(200, ActedSchema)
+    @blp.arguments(CommandSchema, example={"type": "add", "amount": 2})
+    @blp.response(
+        200,
+        ActedSchema,
+        headers={**ETAG, "Idempotent-Replayed": {"description": "true: the answer to an earlier request with this key", "schema": {"type": "string"}}},
+        example={"game_id": EXAMPLE_GAME_ID, "version": 14, "events": [EXAMPLE_EVENT]},
+    )
+    @blp.alt_response(400, description="A malformed If-Match or Idempotency-Key")
     @blp.alt_response(401, description="No seat token")
     @blp.alt_response(403, description="The token holds no seat in this game")
-    @blp.alt_response(409, description="Not allowed now (the problem names the rule), or a lost race")
-    @blp.alt_response(412, description="If-Match names a version the game has moved past")
-    @blp.alt_response(422, description="Not a command of this game")
+    @blp.alt_response(409, description="Not allowed now (the problem names the rule), or the same key still in flight")
+    @blp.alt_response(412, description="If-Match names a version the game has moved past (see current_version)")
+    @blp.alt_response(422, description="Not a command of this game, or an Idempotency-Key reused with another body")
+    @blp.alt_response(428, description="No If-Match")
+    @blp.doc(parameters=[IF_MATCH, IDEMPOTENCY_KEY], operationId="postAction")
     def post(self, command, game_id: str):
-        """Post one command for the caller's seat, optionally at the version in If-Match."""
-        games = _games()
-        seat = _acting_seat(game_id)
-        expected = _expected_version()
-        if expected is not None:
-            current = games.store.version(game_id)
-            if current != expected:
-                raise Problem(
-                    412,
-                    "stale_version",
-                    f"the game is at version {current}",
-                    current_version=current,
-                )
+        """Post one command for the caller's seat, decided on the version in If-Match."""
+        seat = seat_holder(game_id)
+        expected = expected_version()
+        key = idempotency_key()
+        if key is not None:
+            replay = _begin_idempotent(game_id, seat, key, dict(command))
+            if replay is not None:
+                return replay
         try:
-            acted = games.act(
-                game_id,
-                seat,
-                dict(command),
-                expected_version=expected,
-                idempotency_key=request.headers.get("Idempotency-Key"),
-            )
+            acted = games().act(game_id, seat, dict(command), expected_version=expected, idempotency_key=key)
         except ConcurrencyError as moved:
-            if expected is None:
-                raise
             raise Problem(
-                412, "stale_version", f"the game is at version {moved.current}", current_version=moved.current
+                412,
+                "stale_version",
+                f"the game is at version {moved.current}, not {expected}",
+                headers=etag(moved.current),
+                current_version=moved.current,
             ) from moved
-        loaded = games.load(game_id)
-        envelopes = games.store.read(game_id, acted.version - len(acted.events) + 1, acted.version)
-        return (
-            {
-                "game_id": game_id,
-                "version": acted.version,
-                "events": _redacted(games, loaded.state, envelopes, seat),
-            },
-            200,
-            {"ETag": f'"{loaded.version}"'},
-        )
-
-
-@blp.route("/<game_id>/events")
-class GameEvents(MethodView):
-    @blp.arguments(EventPageArgs, location="query")
-    @blp.response(200, EventPageSchema)
-    def get(self, args, game_id: str):
-        """The event log as the caller may see it, a page at a time."""
-        games = _games()
-        seat = _caller_seat(game_id)
-        loaded = games.load(game_id)
-        after, limit = args["after"], args["limit"]
-        envelopes = games.store.read(game_id, after + 1, min(after + limit, loaded.version))
-        events = _redacted(games, loaded.state, envelopes, seat)
-        last = events[-1]["version"] if events else after
-        return {
+        record = games().load(game_id).state
+        envelopes = games().store.read(game_id, acted.first_version, acted.version)
+        body = {
             "game_id": game_id,
-            "version": loaded.version,
-            "events": events,
-            "next_after": last if last < loaded.version else None,
+            "version": acted.version,
+            "events": [visible(record, e, seat) for e in envelopes],
         }
+        return body, 200, etag(acted.version)
+
+
+def _begin_idempotent(game_id: str, seat: int, key: str, body: dict):
+    """Start an idempotent request; returns the stored answer to replay, if any."""
+    requests = current_app.extensions["holotape.idempotency"]
+    name = request_key(game_id, f"seat{seat}", key)
+    print_ = fingerprint(request.method, request.path, body)
+    begun = requests.begin(name, print_)
+    if begun.outcome == MISMATCH:
+        raise Problem(422, "idempotency_key_reused", "this Idempotency-Key was used with another request")
+    if begun.outcome == IN_FLIGHT:
+        raise Problem(409, "idempotency_key_in_flight", "a request with this Idempotency-Key is still running")
+    if begun.outcome == REPLAY:
+        stored = begun.response
+        headers = {**stored["headers"], "Idempotent-Replayed": "true"}
+        return Response(stored["body"], status=stored["status"], headers=headers)
+    g.idempotent_request = (name, print_)  # finished or released after the response
+    return None

@@ -29,7 +29,7 @@ def _play_until_tick_due(games: Games, game_id: str) -> int:
 def test_create_appends_game_created_and_the_setup_events_and_hands_out_seat_tokens(games: Games):
     created = games.create("counter", {"seed": "s1"}, _seats(2))
     events = games.store.read(created.game_id)
-    assert [e.type for e in events] == ["GameCreated", "CounterSetUp"]
+    assert [e.type for e in events] == ["GameCreated", "CounterSetUp", "GameStarted"]
     assert "seed" not in events[0].data["options"]
     assert games.seat_for_token(created.game_id, created.seat_tokens[1]) == 1
     assert games.seat_for_token(created.game_id, "not-a-token") is None
@@ -39,8 +39,9 @@ def test_create_appends_game_created_and_the_setup_events_and_hands_out_seat_tok
 def test_act_decides_and_appends_at_the_loaded_version(games: Games):
     created = games.create("counter", {"seed": "s"}, _seats(2))
     first = games.load(created.game_id).state.state.turn
-    acted = games.act(created.game_id, first, {"type": "add", "amount": 2}, expected_version=2)
-    assert acted.version == 3
+    acted = games.act(created.game_id, first, {"type": "add", "amount": 2}, expected_version=3)
+    assert acted.version == 5  # CommandAccepted, then Added
+    assert [e.type for e in games.store.read(created.game_id, 4)] == ["CommandAccepted", "Added"]
     assert games.load(created.game_id).state.state.total == 2
 
 
@@ -50,23 +51,40 @@ def test_a_rule_violation_appends_nothing(games: Games):
     with pytest.raises(RuleViolation) as refused:
         games.act(created.game_id, other, {"type": "add", "amount": 1})
     assert refused.value.code == "not_your_turn"
-    assert games.store.version(created.game_id) == 2
+    assert games.store.version(created.game_id) == 3
 
 
 def test_a_stale_expected_version_is_refused(games: Games):
     created = games.create("counter", {"seed": "s"}, _seats(1))
     games.act(created.game_id, 0, {"type": "add", "amount": 1})
     with pytest.raises(ConcurrencyError) as stale:
-        games.act(created.game_id, 0, {"type": "add", "amount": 1}, expected_version=2)
-    assert stale.value.current == 3
+        games.act(created.game_id, 0, {"type": "add", "amount": 1}, expected_version=3)
+    assert stale.value.current == 5
 
 
 def test_a_retried_command_with_an_idempotency_key_acts_once(games: Games):
     created = games.create("counter", {"seed": "s"}, _seats(1))
     first = games.act(created.game_id, 0, {"type": "add", "amount": 1}, idempotency_key="k1")
     again = games.act(created.game_id, 0, {"type": "add", "amount": 1}, idempotency_key="k1")
-    assert again.duplicate and again.version == first.version == 3
+    assert again.duplicate and again.version == first.version == 5
     assert games.load(created.game_id).state.state.total == 1
+
+
+def test_the_same_key_from_two_seats_is_two_commands(games: Games):
+    created = games.create("counter", {"seed": "s"}, _seats(2))
+    games.act(created.game_id, 0, {"type": "redraw"}, idempotency_key="k")
+    other = games.act(created.game_id, 1, {"type": "redraw"}, idempotency_key="k")
+    assert not other.duplicate and other.events[0].data["seat"] == 1
+
+
+def test_a_game_with_open_seats_waits_in_the_lobby(games: Games):
+    created = games.create("counter", {"seed": "s"}, [*_seats(1), {"seat": 1, "kind": "open", "name": None, "bot": None}])
+    assert set(created.seat_tokens) == {0}
+    record = games.load(created.game_id).state
+    assert record.status == "lobby" and not record.started
+    with pytest.raises(RuleViolation) as refused:
+        games.act(created.game_id, 0, {"type": "redraw"})
+    assert refused.value.code == "not_started"
 
 
 def test_the_same_seed_gives_the_same_game(games: Games):

@@ -1,111 +1,174 @@
-"""The game endpoints, driven over HTTP against a real server and a real worker."""
+"""Playing over HTTP against a real server and a real worker: state, actions, If-Match, idempotency."""
 
 from __future__ import annotations
 
-import pytest
+import threading
 
-from service.api import create_app
-from service.application import Games
+from service.idempotency import IdempotentRequests, fingerprint, request_key
 from tests.conftest import wait_until
-
-
-@pytest.fixture
-def client(games: Games):
-    return create_app(games=games).test_client()
-
-
-def _create(client, seats=2, seed="http"):
-    response = client.post("/games", json={"game": "counter", "seats": seats, "seed": seed})
-    assert response.status_code == 201
-    body = response.get_json()
-    return body["game_id"], {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in body["seats"]}
+from tests.service.tables import act, new_table, play_on_turn, state
 
 
 def test_create_hands_out_one_distinct_token_per_seat(client):
-    response = client.post("/games", json={"game": "counter", "seats": 3})
-    body = response.get_json()
+    body = client.post("/games", json={"game": "counter", "seats": 3}).get_json()
     tokens = [s["token"] for s in body["seats"]]
     assert [s["seat"] for s in body["seats"]] == [0, 1, 2]
     assert len(set(tokens + [body["creator_token"]])) == 4
     assert all(len(t) >= 22 for t in tokens)  # at least 128 bits, url-safe base64
+    assert body["status"] == "running"
 
 
 def test_bad_create_requests_are_problems_that_change_nothing(client, redis_client):
     before = redis_client.dbsize()
-    for body in ({"game": "chess", "seats": 2}, {"seats": 0}, {"seats": "two"}, {}):
+    for body in ({"game": "chess", "seats": 2}, {"seats": 0}, {"seats": "two"}, {},
+                 {"game": "counter", "seats": 1, "players": ["a", "b"]}):  # fmt: skip
         response = client.post("/games", json=body)
-        assert response.status_code == 422
+        assert response.status_code == 422, body
         assert response.content_type == "application/problem+json"
-        assert response.get_json()["code"] == "invalid_request"
     assert redis_client.dbsize() == before
 
 
 def test_a_seat_plays_the_listed_actions_and_the_state_follows(client, games):
-    game_id, seats = _create(client)
-    state = client.get(f"/games/{game_id}/state")
-    assert state.headers["ETag"] == '"2"'
-    turn = state.get_json()["waiting_for"][0]
-    actions = client.get(f"/games/{game_id}/actions", headers=seats[turn]).get_json()["actions"]
-    assert {"type": "add", "amount": 2} in actions
-    acted = client.post(f"/games/{game_id}/actions", json=actions[1], headers=seats[turn])
-    assert acted.status_code == 200
-    assert acted.get_json()["events"][0]["type"] == "Added"
-    after = client.get(f"/games/{game_id}/state", headers=seats[turn]).get_json()
-    assert after["version"] == 3 and after["view"]["total"] == 2
-    assert after["view"] == games.load(game_id).state.module.view(games.load(game_id).state.state, turn)
+    table = new_table(client)
+    first = client.get(table.url("/state"))
+    assert first.headers["ETag"] == '"3"'
+    turn = first.get_json()["waiting_for"][0]
+    listed = client.get(table.url("/actions"), headers=table.seats[turn])
+    assert listed.headers["ETag"] == '"3"'
+    actions = listed.get_json()["actions"]
+    assert {"type": "add", "amount": 2} in actions and {"type": "redraw"} in actions
+    acted = act(client, table, turn, actions[1], version=3)
+    assert acted.status_code == 200 and acted.headers["ETag"] == '"5"'
+    assert [e["type"] for e in acted.get_json()["events"]] == ["CommandAccepted", "Added"]
+    after = state(client, table, turn)
+    assert after["version"] == 5 and after["view"]["total"] == 2
+    record = games.load(table.game_id).state
+    assert after["view"] == record.module.view(record.state, turn)
+
+
+def test_a_spectator_sees_no_actions_and_cannot_act(client):
+    table = new_table(client)
+    assert client.get(table.url("/actions")).get_json()["actions"] == []
+    assert client.get(table.url("/actions"), headers=table.creator).get_json()["actions"] == []
+    response = client.post(table.url("/actions"), json={"type": "redraw"}, headers={**table.creator, "If-Match": '"3"'})
+    assert response.status_code == 403 and response.get_json()["code"] == "not_a_seat_token"
 
 
 def test_acting_needs_the_token_of_a_seat_of_this_game(client):
-    game_id, seats = _create(client)
-    other_game, other_seats = _create(client, seed="other")
-    no_token = client.post(f"/games/{game_id}/actions", json={"type": "add", "amount": 1})
+    table = new_table(client)
+    other = new_table(client, seed="other")
+    no_token = client.post(table.url("/actions"), json={"type": "redraw"}, headers={"If-Match": '"3"'})
     assert no_token.status_code == 401 and no_token.get_json()["code"] == "token_required"
-    wrong_game = client.post(f"/games/{game_id}/actions", json={"type": "add", "amount": 1}, headers=other_seats[0])
+    assert no_token.headers["WWW-Authenticate"].startswith("Bearer")
+    wrong_game = client.post(table.url("/actions"), json={"type": "redraw"}, headers={**other.seats[0], "If-Match": '"3"'})
     assert wrong_game.status_code == 403 and wrong_game.get_json()["code"] == "token_not_for_this_game"
-    assert client.get(f"/games/{game_id}/state").get_json()["version"] == 2
+    assert state(client, table)["version"] == 3
 
 
 def test_an_illegal_command_is_a_problem_naming_its_code_and_changes_nothing(client):
-    game_id, seats = _create(client)
-    turn = client.get(f"/games/{game_id}/state").get_json()["waiting_for"][0]
-    wrong = client.post(f"/games/{game_id}/actions", json={"type": "add", "amount": 1}, headers=seats[1 - turn])
+    table = new_table(client)
+    turn = state(client, table)["waiting_for"][0]
+    wrong = act(client, table, 1 - turn, {"type": "add", "amount": 1})
     assert wrong.status_code == 409 and wrong.get_json()["code"] == "not_your_turn"
-    unknown = client.post(f"/games/{game_id}/actions", json={"type": "fly"}, headers=seats[turn])
+    unknown = act(client, table, turn, {"type": "fly"})
     assert unknown.status_code == 422 and unknown.get_json()["code"] == "unknown_command"
-    assert client.get(f"/games/{game_id}/state").get_json()["version"] == 2
+    assert state(client, table)["version"] == 3
 
 
-def test_if_match_refuses_a_stale_version_with_412(client):
-    game_id, seats = _create(client, seats=1)
-    ok = client.post(f"/games/{game_id}/actions", json={"type": "add", "amount": 1},
-                     headers={**seats[0], "If-Match": '"2"'})  # fmt: skip
-    assert ok.status_code == 200
-    stale = client.post(f"/games/{game_id}/actions", json={"type": "add", "amount": 1},
-                        headers={**seats[0], "If-Match": '"2"'})  # fmt: skip
+def test_posting_needs_if_match_and_a_stale_one_is_412_with_the_version_now(client):
+    table = new_table(client, seats=1)
+    missing = client.post(table.url("/actions"), json={"type": "redraw"}, headers=table.seats[0])
+    assert missing.status_code == 428 and missing.get_json()["code"] == "if_match_required"
+    bad = client.post(table.url("/actions"), json={"type": "redraw"}, headers={**table.seats[0], "If-Match": "x"})
+    assert bad.status_code == 400 and bad.get_json()["code"] == "bad_if_match"
+    assert act(client, table, 0, {"type": "add", "amount": 1}, version=3).status_code == 200
+    stale = act(client, table, 0, {"type": "add", "amount": 1}, version=3)
+    assert stale.status_code == 412 and stale.get_json()["current_version"] == 5
+    assert stale.headers["ETag"] == '"5"'
+    assert state(client, table)["version"] == 5
+
+
+def test_two_seats_racing_for_one_version_one_wins_the_other_gets_412(app, client):
+    table = new_table(client)
+    answers = []
+    start = threading.Barrier(2)
+
+    def post(seat):
+        own = app.test_client()
+        start.wait()
+        answers.append(act(own, table, seat, {"type": "redraw"}, version=3).status_code)
+
+    threads = [threading.Thread(target=post, args=(s,)) for s in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(answers) == [200, 412]
+    assert state(client, table)["version"] == 5
+
+
+def test_a_retry_with_the_same_idempotency_key_gets_the_same_answer_and_acts_once(client):
+    table = new_table(client, seats=1)
+    first = act(client, table, 0, {"type": "add", "amount": 2}, version=3, **{"Idempotency-Key": "k-1"})
+    again = act(client, table, 0, {"type": "add", "amount": 2}, version=3, **{"Idempotency-Key": "k-1"})
+    assert first.status_code == again.status_code == 200
+    assert again.get_json() == first.get_json() and again.headers["Idempotent-Replayed"] == "true"
+    assert state(client, table)["view"]["total"] == 2
+    other_body = act(client, table, 0, {"type": "add", "amount": 3}, version=5, **{"Idempotency-Key": "k-1"})
+    assert other_body.status_code == 422 and other_body.get_json()["code"] == "idempotency_key_reused"
+    assert state(client, table)["version"] == 5
+
+
+def test_an_error_releases_the_key_so_a_corrected_retry_may_use_it(client):
+    table = new_table(client, seats=1)
+    stale = act(client, table, 0, {"type": "redraw"}, version=1, **{"Idempotency-Key": "k-2"})
     assert stale.status_code == 412
-    assert stale.get_json()["current_version"] == 3
+    fresh = act(client, table, 0, {"type": "redraw"}, version=3, **{"Idempotency-Key": "k-2"})
+    assert fresh.status_code == 200
+
+
+def test_the_same_key_still_in_flight_is_409(client, redis_client):
+    table = new_table(client, seats=1)
+    # What a first request holding the key does while it runs.
+    key = request_key(table.game_id, "seat0", "k-3")
+    IdempotentRequests(redis_client).begin(key, fingerprint("POST", table.url("/actions"), {"type": "redraw"}))
+    response = act(client, table, 0, {"type": "redraw"}, **{"Idempotency-Key": "k-3"})
+    assert response.status_code == 409 and response.get_json()["code"] == "idempotency_key_in_flight"
+    assert state(client, table)["version"] == 3
+
+
+def test_time_travel_shows_the_view_after_an_earlier_version(client):
+    table = new_table(client, seats=1)
+    play_on_turn(client, table, 2)
+    play_on_turn(client, table, 3)
+    back = client.get(table.url("/state?at=5"), headers=table.seats[0])
+    assert back.status_code == 200 and back.headers["ETag"] == '"5"'
+    assert back.get_json()["view"]["total"] == 2 and back.get_json()["version"] == 5
+    future = client.get(table.url("/state?at=99"))
+    assert future.status_code == 422 and future.get_json()["code"] == "no_such_version"
 
 
 def test_an_unknown_game_is_a_404_problem(client):
-    response = client.get("/games/nope/state")
-    assert response.status_code == 404 and response.get_json()["code"] == "game_not_found"
+    for path in ("/state", "/actions", "/events", "/export", "/audit", "/stream", ""):
+        response = client.get(f"/games/nope{path}")
+        assert response.status_code == 404 and response.get_json()["code"] == "game_not_found", path
 
 
-def test_the_event_log_pages(client):
-    game_id, seats = _create(client, seats=1)
-    for _ in range(3):
-        client.post(f"/games/{game_id}/actions", json={"type": "add", "amount": 1}, headers=seats[0])
-    first = client.get(f"/games/{game_id}/events?limit=2").get_json()
-    assert [e["version"] for e in first["events"]] == [1, 2] and first["next_after"] == 2
-    rest = client.get(f"/games/{game_id}/events?after=2").get_json()
-    assert [e["version"] for e in rest["events"]] == [3, 4, 5] and rest["next_after"] is None
-    assert rest["events"][0]["prev_hash"] == first["events"][-1]["hash"]
-
-
-def test_the_worker_carries_out_the_system_step_after_a_seat_acts(client, worker, games):
-    game_id, seats = _create(client, seats=1)
+def test_the_worker_carries_out_the_system_step_after_a_seat_acts(client, worker):
+    table = new_table(client, seats=1)
     for _ in range(4):
-        client.post(f"/games/{game_id}/actions", json={"type": "add", "amount": 3}, headers=seats[0])
-    wait_until(lambda: client.get(f"/games/{game_id}/state").get_json()["view"]["ticks"] == 1, message="tick")
-    state = client.get(f"/games/{game_id}/state").get_json()
-    assert state["waiting_for"] == [0]
+        play_on_turn(client, table, 3)
+    wait_until(lambda: state(client, table)["view"]["ticks"] == 1, message="tick")
+    assert state(client, table)["waiting_for"] == [0]
+
+
+def test_too_many_requests_are_429_with_retry_after(games):
+    from service.api import create_app
+
+    client = create_app(games=games, config={"RATE_LIMIT": "3/60"}).test_client()
+    table = new_table(client, seats=1)
+    answers = [client.get(table.url("/state"), headers=table.seats[0]) for _ in range(4)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert answers[-1].get_json()["code"] == "rate_limited" and 1 <= int(answers[-1].headers["Retry-After"]) <= 60
+    # Another token has its own allowance.
+    assert client.get(table.url("/state"), headers=table.creator).status_code == 200

@@ -42,8 +42,8 @@ def test_the_index_catches_up_incrementally_without_repeating(redis_client):
     seat = [{"seat": 0, "kind": "human", "name": None, "bot": None}]
     first = games.create("counter", {"seed": "a"}, seat).game_id
     index = GameIndex(redis_client, games.store)
-    assert index.catch_up() == 2
+    assert index.catch_up() == 3  # GameCreated, CounterSetUp, GameStarted
     games.act(first, 0, {"type": "add", "amount": 1})
-    assert index.catch_up() == 1
+    assert index.catch_up() == 2  # CommandAccepted, Added
     assert index.catch_up() == 0
-    assert index.row(first)["version"] == 3
+    assert index.row(first)["version"] == 5

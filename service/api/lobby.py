@@ -1,0 +1,366 @@
+"""The lobby over HTTP: create and list games, take and leave seats, start.
+
+Creating a game hands out, once, a creator token (start the game, remove a
+player before the start, give a seat to a bot) and a token for each seat
+taken at creation. Anyone may take an open seat under a display name and
+gets that seat's token, once. Listing reads the game index projection,
+caught up first, so a game shows up as soon as its creation is answered.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+
+from flask import url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, ValidationError, fields, validate
+
+from domain import registry
+from events.projections import GameIndex
+from service.api.callers import creator, games, token_holder
+from service.api.problems import Problem
+from service.api.schemas import EXAMPLE_GAME_ID, ChangedSchema, SeatSchema
+from service.lobby import Lobby
+from service.record import HUMAN, OPEN
+
+blp = Blueprint("lobby", __name__, url_prefix="/games", description="Create, find and join games")
+
+NAME = validate.Length(1, 40)
+EXAMPLE_TOKEN = "q8Vv3mT0b1xYcR7n2LkP9sWd4FgH6jZa"
+EXAMPLE_SEATS = [
+    {"seat": 0, "kind": "human", "name": "Alice", "bot": None},
+    {"seat": 1, "kind": "open", "name": None, "bot": None},
+]
+
+
+def _unknown_game(name: str) -> bool:
+    raise ValidationError(f"unknown game {name!r}; this server hosts {', '.join(registry.names())}")
+
+
+class CreateGameSchema(Schema):
+    game = fields.String(
+        load_default="fallout",
+        # Checked when called, not at import: hosts may register more games.
+        validate=lambda name: name in registry.names() or _unknown_game(name),
+        metadata={"description": "Which game (`fallout`)", "example": "fallout"},
+    )
+    seats = fields.Integer(
+        required=True, validate=validate.Range(1, 4), metadata={"description": "Number of seats", "example": 2}
+    )
+    players = fields.List(
+        fields.String(validate=NAME),
+        validate=validate.Length(max=4),
+        metadata={
+            "description": "Display names of the seats taken now, from seat 0; the other seats stay "
+            "open for anyone to join. Left out: every seat is taken now (one device passed around)."
+        },
+    )
+    start = fields.Boolean(
+        metadata={"description": "Start at once (default: when no seat is open); else the creator starts it"}
+    )
+    scenario = fields.String(
+        validate=validate.Length(1, 64), metadata={"description": "Scenario id (default: the pack's first)"}
+    )
+    seed = fields.String(
+        validate=validate.Length(1, 128),
+        metadata={"description": "Fix the game's secret seed (tests, replays); default: random"},
+    )
+    survivors = fields.List(
+        fields.String(validate=validate.Length(1, 64)),
+        validate=validate.Length(max=4),
+        metadata={"description": "Survivor ids by seat; seats left out choose in play"},
+    )
+
+
+class SeatTokenSchema(Schema):
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={"description": "Shown once; send as a bearer token"})
+
+
+class CreatedSchema(Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True, metadata={"description": "lobby, running or ended"})
+    seats = fields.List(
+        fields.Nested(SeatTokenSchema), required=True, metadata={"description": "Tokens of the seats taken now"}
+    )
+    creator_token = fields.String(required=True, metadata={"description": "Shown once"})
+
+
+class GameSummarySchema(Schema):
+    game_id = fields.String(required=True)
+    game = fields.String(required=True)
+    scenario = fields.String(allow_none=True)
+    status = fields.String(required=True, metadata={"description": "lobby, running or ended"})
+    version = fields.Integer(required=True)
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    open_seats = fields.Integer(required=True)
+    created_at = fields.String(required=True)
+    updated_at = fields.String(required=True)
+
+
+class GameListArgs(Schema):
+    game = fields.String(validate=validate.Length(1, 64))
+    scenario = fields.String(validate=validate.Length(1, 64))
+    status = fields.String(validate=validate.OneOf(["lobby", "running", "ended"]))
+    open_seats = fields.Integer(
+        validate=validate.Range(0, 4), metadata={"description": "Only games with at least this many open seats"}
+    )
+    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+    cursor = fields.String(
+        validate=validate.Length(1, 200), metadata={"description": "`next_cursor` of the page before"}
+    )
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+    next_cursor = fields.String(allow_none=True, metadata={"description": "null on the last page"})
+
+
+class JoinSchema(Schema):
+    name = fields.String(required=True, validate=NAME, metadata={"example": "Bob"})
+    seat = fields.Integer(
+        validate=validate.Range(0, 3), metadata={"description": "Which seat (default: the first open one)"}
+    )
+
+
+class JoinedSchema(Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={"description": "Shown once; send as a bearer token"})
+
+
+class BotSchema(Schema):
+    bot = fields.String(
+        load_default="standard",
+        validate=validate.Length(1, 32),
+        metadata={"description": "The bot's level", "example": "standard"},
+    )
+
+
+class RotatedSchema(Schema):
+    game_id = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": "The new token, shown once"})
+    seat = fields.Integer(allow_none=True, metadata={"description": "The seat it holds; null for the creator"})
+
+
+def _summary(row: dict) -> dict:
+    names = row.get("names") or [None] * row["seats"]
+    return {
+        "game_id": row["game_id"],
+        "game": row["game"],
+        "scenario": row.get("scenario"),
+        "status": row.get("status", "running"),
+        "version": row["version"],
+        "seats": [
+            {"seat": i, "kind": kind, "name": names[i], "bot": None}
+            for i, kind in enumerate(row.get("seat_kinds") or ["human"] * row["seats"])
+        ],
+        "open_seats": row.get("open_seats", 0),
+        "created_at": row["created_at"],
+        "updated_at": row["updated_at"],
+    }
+
+
+def _encode_cursor(key: tuple[str, str]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(list(key)).encode()).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> tuple[str, str]:
+    try:
+        key = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        if isinstance(key, list) and len(key) == 2 and all(isinstance(k, str) for k in key):
+            return key[0], key[1]
+    except (binascii.Error, ValueError):
+        pass
+    raise Problem(400, "bad_cursor", "cursor is not a next_cursor this server gave out")
+
+
+def _index() -> GameIndex:
+    index = GameIndex(games().redis, games().store)
+    index.catch_up()
+    return index
+
+
+@blp.route("")
+class GameCollection(MethodView):
+    @blp.arguments(
+        CreateGameSchema,
+        example={"game": "fallout", "seats": 2, "players": ["Alice"], "seed": "demo"},
+    )
+    @blp.response(
+        201,
+        CreatedSchema,
+        example={
+            "game_id": EXAMPLE_GAME_ID,
+            "version": 2,
+            "status": "lobby",
+            "seats": [{"seat": 0, "token": EXAMPLE_TOKEN}],
+            "creator_token": "Zc5uX2pQ8rT1vN4mK7jH0gF3dS6aL9wE",
+        },
+    )
+    @blp.doc(
+        responses={
+            201: {
+                "links": {
+                    "GetState": {"operationId": "getState", "parameters": {"game_id": "$response.body#/game_id"}},
+                    "GetGame": {"operationId": "getGame", "parameters": {"game_id": "$response.body#/game_id"}},
+                    "JoinGame": {"operationId": "joinGame", "parameters": {"game_id": "$response.body#/game_id"}},
+                    "ListActions": {
+                        "operationId": "listActions",
+                        "parameters": {"game_id": "$response.body#/game_id"},
+                    },
+                    "GetEvents": {"operationId": "getEvents", "parameters": {"game_id": "$response.body#/game_id"}},
+                    "GetAudit": {"operationId": "getAudit", "parameters": {"game_id": "$response.body#/game_id"}},
+                }
+            }
+        },
+        operationId="createGame",
+    )
+    def post(self, body):
+        """Create a game; the answer holds the creator's token and those of the seats taken now, shown once."""
+        seats_count = body["seats"]
+        names = body.get("players")
+        if names is not None and len(names) > seats_count:
+            raise Problem(422, "too_many_players", f"{len(names)} players for {seats_count} seats")
+        if names is None:
+            seats = [{"seat": i, "kind": HUMAN, "name": None, "bot": None} for i in range(seats_count)]
+        else:
+            seats = [
+                {"seat": i, "kind": HUMAN if i < len(names) else OPEN, "name": names[i] if i < len(names) else None,
+                 "bot": None}
+                for i in range(seats_count)
+            ]  # fmt: skip
+        options = {k: v for k, v in body.items() if k not in ("game", "seats", "players", "start")}
+        created = games().create(body["game"], options, seats, start=body.get("start"))
+        status = games().load(created.game_id).state.status
+        headers = {"Location": url_for("games.GameState", game_id=created.game_id)}
+        return (
+            {
+                "game_id": created.game_id,
+                "version": created.version,
+                "status": status,
+                "seats": [{"seat": s, "token": t} for s, t in sorted(created.seat_tokens.items())],
+                "creator_token": created.creator_token,
+            },
+            201,
+            headers,
+        )
+
+    @blp.arguments(GameListArgs, location="query")
+    @blp.response(200, GameListSchema, example={"games": [], "next_cursor": None})
+    @blp.doc(operationId="listGames")
+    def get(self, args):
+        """Find games, newest first: filter by game, scenario, status and open seats; page with `cursor`."""
+        rows, last = _index().page(
+            game=args.get("game"),
+            scenario=args.get("scenario"),
+            status=args.get("status"),
+            min_open_seats=args.get("open_seats"),
+            after=_decode_cursor(args["cursor"]) if "cursor" in args else None,
+            limit=args["limit"],
+        )
+        return {"games": [_summary(r) for r in rows], "next_cursor": _encode_cursor(last) if last else None}
+
+
+@blp.route("/<game_id>")
+class GameSummary(MethodView):
+    @blp.response(
+        200,
+        GameSummarySchema,
+        example={
+            "game_id": EXAMPLE_GAME_ID,
+            "game": "fallout",
+            "scenario": "saltmarsh_reach",
+            "status": "lobby",
+            "version": 2,
+            "seats": EXAMPLE_SEATS,
+            "open_seats": 1,
+            "created_at": "2026-11-21T10:15:00.000000Z",
+            "updated_at": "2026-11-21T10:15:00.000000Z",
+        },
+    )
+    @blp.doc(operationId="getGame")
+    def get(self, game_id: str):
+        """One game's lobby entry: its seats, who sits where, and its status."""
+        record = games().load(game_id).state  # 404 for no such game
+        row = _index().row(game_id)
+        if row is None or "game_id" not in row:
+            raise Problem(503, "index_behind", "the game index has not caught up; try again")
+        summary = _summary(row)
+        summary["seats"] = [dict(s) for s in record.seats]  # bots' levels too
+        return summary
+
+
+@blp.route("/<game_id>/seats")
+class Seats(MethodView):
+    @blp.arguments(JoinSchema, example={"name": "Bob"})
+    @blp.response(
+        201,
+        JoinedSchema,
+        example={"game_id": EXAMPLE_GAME_ID, "version": 3, "seat": 1, "token": EXAMPLE_TOKEN},
+    )
+    @blp.doc(operationId="joinGame")
+    def post(self, body, game_id: str):
+        """Take an open seat under a display name; the answer holds the seat's token, shown once."""
+        seat, token, version = Lobby(games()).join(game_id, body["name"], body.get("seat"))
+        return {"game_id": game_id, "version": version, "seat": seat, "token": token}, 201
+
+
+@blp.route("/<game_id>/seats/<int:seat>")
+class SeatResource(MethodView):
+    @blp.response(200, ChangedSchema, example={"game_id": EXAMPLE_GAME_ID, "version": 4})
+    @blp.doc(operationId="leaveSeat")
+    def delete(self, game_id: str, seat: int):
+        """Leave your seat (with its token), or remove its player before the start (creator token).
+
+        The seat opens again and its token stops working.
+        """
+        who = token_holder(game_id)
+        if who.is_creator:
+            version = Lobby(games()).leave(game_id, seat, removed=True)
+        else:
+            if who.seat != seat:
+                raise Problem(403, "not_your_seat", "a seat token may only leave its own seat")
+            version = Lobby(games()).leave(game_id, seat)
+        return {"game_id": game_id, "version": version}
+
+
+@blp.route("/<game_id>/seats/<int:seat>/bot")
+class SeatBot(MethodView):
+    @blp.arguments(BotSchema, example={"bot": "standard"})
+    @blp.response(200, ChangedSchema, example={"game_id": EXAMPLE_GAME_ID, "version": 4})
+    @blp.doc(operationId="handSeatToBot")
+    def put(self, body, game_id: str, seat: int):
+        """Hand a seat to a bot (creator token): any seat before the start, an open seat after it."""
+        creator(game_id)
+        return {"game_id": game_id, "version": Lobby(games()).hand_to_bot(game_id, seat, body["bot"])}
+
+
+@blp.route("/<game_id>/start")
+class Start(MethodView):
+    @blp.response(200, ChangedSchema, example={"game_id": EXAMPLE_GAME_ID, "version": 5})
+    @blp.doc(operationId="startGame")
+    def post(self, game_id: str):
+        """Start the game (creator token) once every seat is taken by a player or a bot."""
+        creator(game_id)
+        return {"game_id": game_id, "version": Lobby(games()).start(game_id)}
+
+
+@blp.route("/<game_id>/token")
+class Token(MethodView):
+    @blp.response(200, RotatedSchema, example={"game_id": EXAMPLE_GAME_ID, "token": EXAMPLE_TOKEN, "seat": 1})
+    @blp.doc(operationId="rotateToken")
+    def post(self, game_id: str):
+        """Replace the caller's token with a new one; the old one stops working at once."""
+        who = token_holder(game_id)
+        rotated = games().tokens.rotate(game_id, who.token)
+        if rotated is None:
+            raise Problem(403, "token_not_for_this_game", "the token was revoked meanwhile")
+        holder, token = rotated
+        return {"game_id": game_id, "token": token, "seat": holder.seat}
+

@@ -1,0 +1,109 @@
+"""Rewind and fork over HTTP: propose, accept, decline (``service.rewind``)."""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from service.api.callers import games, seat_holder
+from service.api.games import ProposalSchema
+from service.api.schemas import EXAMPLE_GAME_ID
+from service.rewind import FORK, REWIND, Outcome, Proposals
+
+blp = Blueprint("rewind", __name__, url_prefix="/games", description="Rewind or fork a game by agreement")
+
+
+class ProposeSchema(Schema):
+    kind = fields.String(required=True, validate=validate.OneOf([REWIND, FORK]), metadata={"example": "rewind"})
+    to_version = fields.Integer(
+        required=True,
+        validate=validate.Range(min=1),
+        metadata={"description": "The version to return to (rewind) or to fork at"},
+    )
+
+
+class OutcomeSchema(Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    outcome = fields.String(required=True, metadata={"description": "pending, declined, rewound or forked"})
+    proposal = fields.Nested(ProposalSchema, allow_none=True, required=True)
+    fork_game_id = fields.String(allow_none=True, required=True, metadata={"description": "The new game of a fork"})
+
+
+EXAMPLE_PENDING = {
+    "game_id": EXAMPLE_GAME_ID,
+    "version": 15,
+    "outcome": "pending",
+    "proposal": {"id": 15, "kind": "rewind", "to_version": 9, "by": 0, "accepted": [0]},
+    "fork_game_id": None,
+}
+EXAMPLE_REWOUND = {
+    "game_id": EXAMPLE_GAME_ID,
+    "version": 17,
+    "outcome": "rewound",
+    "proposal": None,
+    "fork_game_id": None,
+}
+
+
+def _body(game_id: str, outcome: Outcome) -> dict:
+    return {
+        "game_id": game_id,
+        "version": outcome.version,
+        "outcome": outcome.outcome,
+        "proposal": outcome.proposal,
+        "fork_game_id": outcome.fork_game_id,
+    }
+
+
+@blp.route("/<game_id>/proposals")
+class ProposalCollection(MethodView):
+    @blp.arguments(ProposeSchema, example={"kind": "rewind", "to_version": 9})
+    @blp.response(201, OutcomeSchema, example=EXAMPLE_PENDING)
+    @blp.doc(
+        operationId="propose",
+        responses={
+            201: {
+                "links": {
+                    "AcceptProposal": {
+                        "operationId": "acceptProposal",
+                        "parameters": {"game_id": "$request.path.game_id", "proposal_id": "$response.body#/proposal/id"},
+                    },
+                    "DeclineProposal": {
+                        "operationId": "declineProposal",
+                        "parameters": {"game_id": "$request.path.game_id", "proposal_id": "$response.body#/proposal/id"},
+                    },
+                }
+            }
+        },
+    )
+    def post(self, body, game_id: str):
+        """Propose to rewind the game to a version, or to fork it there (seat token).
+
+        Every other player must accept; with none (or for a finished game's
+        fork) it happens at once.
+        """
+        seat = seat_holder(game_id)
+        outcome = Proposals(games()).propose(game_id, seat, body["kind"], body["to_version"])
+        return _body(game_id, outcome), 201
+
+
+@blp.route("/<game_id>/proposals/<int:proposal_id>/accept")
+class AcceptProposal(MethodView):
+    @blp.response(200, OutcomeSchema, example=EXAMPLE_REWOUND)
+    @blp.doc(operationId="acceptProposal")
+    def post(self, game_id: str, proposal_id: int):
+        """Accept the open proposal (seat token); the last acceptance carries it out."""
+        seat = seat_holder(game_id)
+        return _body(game_id, Proposals(games()).answer(game_id, seat, proposal_id, accept=True))
+
+
+@blp.route("/<game_id>/proposals/<int:proposal_id>/decline")
+class DeclineProposal(MethodView):
+    @blp.response(200, OutcomeSchema, example={**EXAMPLE_REWOUND, "outcome": "declined"})
+    @blp.doc(operationId="declineProposal")
+    def post(self, game_id: str, proposal_id: int):
+        """Decline the open proposal, or withdraw your own (seat token)."""
+        seat = seat_holder(game_id)
+        return _body(game_id, Proposals(games()).answer(game_id, seat, proposal_id, accept=False))

@@ -1,0 +1,63 @@
+"""Wire shapes several endpoints share: an event as a caller sees it, a version."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields
+
+EXAMPLE_GAME_ID = "3f2c9a7e5b1d4e6f8a0b2c4d6e8f0a1b"
+EXAMPLE_HASH = "9b1e3a60c2f4d8e7a5b3c1d9e7f5a3b1c9d7e5f3a1b9c7d5e3f1a9b7c5d3e1f0"
+
+
+class EventSchema(Schema):
+    """One event of the log, as the caller may see it.
+
+    Every envelope field is here, so once the game is over (nothing
+    redacted) anyone can recompute each ``hash`` (docs/audit.md).
+    """
+
+    event_id = fields.String(required=True)
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    schema_version = fields.Integer(required=True)
+    data = fields.Dict(required=True)
+    timestamp = fields.String(required=True)
+    actor = fields.String(required=True, metadata={"description": "seat:<n>, bot:<level> or system"})
+    causation_id = fields.String(allow_none=True)
+    correlation_id = fields.String(allow_none=True)
+    prev_hash = fields.String(required=True)
+    hash = fields.String(required=True)
+    redacted = fields.Boolean(
+        required=True, metadata={"description": "True: data was hidden in part from this caller"}
+    )
+
+
+EXAMPLE_EVENT = {
+    "event_id": "5d0c1f7e-2a4b-4c6d-8e0f-1a2b3c4d5e6f",
+    "game_id": EXAMPLE_GAME_ID,
+    "version": 5,
+    "type": "Added",
+    "schema_version": 1,
+    "data": {"seat": 0, "amount": 2},
+    "timestamp": "2026-11-21T10:15:02.123456Z",
+    "actor": "seat:0",
+    "causation_id": None,
+    "correlation_id": None,
+    "prev_hash": EXAMPLE_HASH,
+    "hash": EXAMPLE_HASH,
+    "redacted": False,
+}
+
+
+class ChangedSchema(Schema):
+    """What a change to a game returns: the version it left the game at."""
+
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer(required=True)
+    kind = fields.String(required=True, metadata={"description": "human, bot or open"})
+    name = fields.String(allow_none=True, metadata={"description": "The player's display name"})
+    bot = fields.String(allow_none=True, metadata={"description": "The bot's level, for a bot's seat"})

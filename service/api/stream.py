@@ -1,0 +1,141 @@
+"""GET /games/{id}/stream: the log live, as Server-Sent Events.
+
+The first message (``event: state``) is the caller's view now; it carries no
+``id`` so it never moves a client's Last-Event-ID. Then every event after
+``Last-Event-ID`` (or ``?after=``; by default after the version of that
+view) arrives as ``event: event`` with ``id:`` its version, redacted for the
+caller exactly as GET /games/{id}/events would show it. A client that
+reconnects with the last id it saw loses nothing and gets nothing twice.
+
+A stream holds a server thread and a Redis connection while it waits, so it
+ends after ``STREAM_MAX_SECONDS`` or ``STREAM_IDLE_SECONDS`` without an
+event (the client reconnects; ``retry:`` tells it how soon), and sends a
+keep-alive comment every ``STREAM_KEEPALIVE_SECONDS`` so proxies keep it open.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, current_app, request, stream_with_context
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from service.api.callers import caller, games
+from service.api.games import state_body
+from service.api.problems import Problem
+from service.redaction import visible
+
+blp = Blueprint("stream", __name__, url_prefix="/games", description="The log, live")
+
+EVENT_STREAM = "text/event-stream"
+RETRY_MS = 1000
+EXAMPLE = (
+    "retry: 1000\n\n"
+    'event: state\ndata: {"game_id": "3f2c…", "version": 12, "view": {"total": 7}, "…": "…"}\n\n'
+    'id: 13\nevent: event\ndata: {"version": 13, "type": "CommandAccepted", "…": "…"}\n\n'
+    ": keep-alive\n\n"
+)
+
+
+class StreamArgs(Schema):
+    after = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "Send events after this version (Last-Event-ID wins when both are sent)"},
+    )
+
+
+LAST_EVENT_ID = {
+    "in": "header",
+    "name": "Last-Event-ID",
+    "required": False,
+    "description": "The `id` of the last event received, to resume without a gap",
+    "schema": {"type": "string", "pattern": "^[0-9]{1,12}$", "example": "13"},
+}
+
+
+def sse(event: str, data: Any, id_: int | None = None) -> str:
+    lines = [f"id: {id_}"] if id_ is not None else []
+    lines += [f"event: {event}", f"data: {json.dumps(data, sort_keys=True)}"]
+    return "\n".join(lines) + "\n\n"
+
+
+def _resume_point(args: dict, current: int) -> int:
+    header = request.headers.get("Last-Event-ID")
+    if header is not None:
+        if not header.strip().isdigit() or len(header.strip()) > 12:
+            raise Problem(400, "bad_last_event_id", "Last-Event-ID takes the id (a version) of an event")
+        after = int(header)
+    else:
+        after = args.get("after", current)
+    if after > current:
+        raise Problem(422, "no_such_version", f"the game has no version {after} yet")
+    return after
+
+
+@blp.route("/<game_id>/stream")
+class GameStream(MethodView):
+    @blp.arguments(StreamArgs, location="query")
+    @blp.doc(
+        operationId="streamGame",
+        parameters=[LAST_EVENT_ID],
+        responses={
+            "200": {
+                "description": "An event stream: first the caller's view, then each event as it is appended",
+                "content": {EVENT_STREAM: {"schema": {"type": "string"}, "example": EXAMPLE}},
+            }
+        },
+    )
+    def get(self, args, game_id: str):
+        """Follow the game live (Server-Sent Events), resumable with Last-Event-ID."""
+        seat = caller(game_id).seat
+        loaded = games().load(game_id)
+        after = _resume_point(args, loaded.version)
+        config = current_app.config
+        first = state_body(game_id, loaded.state, loaded.version, seat)
+        messages = _messages(
+            game_id,
+            seat,
+            first,
+            after,
+            float(config["STREAM_MAX_SECONDS"]),
+            float(config["STREAM_IDLE_SECONDS"]),
+            float(config["STREAM_KEEPALIVE_SECONDS"]),
+        )
+        return Response(
+            stream_with_context(messages),
+            mimetype=EVENT_STREAM,
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+
+def _messages(
+    game_id: str, seat: int | None, first: dict, after: int, longest: float, idle: float, keepalive: float
+) -> Iterator[str]:
+    store = games().store
+    yield f"retry: {RETRY_MS}\n\n"
+    yield sse("state", first)
+    last = after
+    began = time.monotonic()
+    quiet_since = began
+    while True:
+        now = time.monotonic()
+        left = min(began + longest, quiet_since + idle) - now
+        if left <= 0:
+            yield ": closing; reconnect with Last-Event-ID to go on\n\n"
+            return
+        batch = store.wait(game_id, last, int(min(keepalive, left) * 1000))
+        if not batch:
+            yield ": keep-alive\n\n"
+            continue
+        # Redact with the game as it is now, as GET /events does: once it is
+        # over, everything shows.
+        record = games().load(game_id).state
+        for envelope in batch:
+            yield sse("event", visible(record, envelope, seat), envelope.version)
+            last = envelope.version
+        quiet_since = time.monotonic()

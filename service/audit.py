@@ -1,0 +1,135 @@
+"""The audit: is this log intact, and was every random outcome fairly derived?
+
+Two checks, both from the log alone (docs/audit.md states the algorithm so a
+client can run it without us):
+
+1. the hash chain: versions contiguous from 1, each ``prev_hash`` the hash
+   before it, each ``hash`` the sha256 of the event's canonical JSON;
+2. once the seed is revealed (the game is over): its sha256 is the
+   ``seed_commitment`` of ``GameCreated``, and every batch of rules events
+   is exactly what the rules decide again from the seed: setup from
+   ``GameCreated`` with ``Rng.for_position(seed, 0)``, and each command
+   (``CommandAccepted`` at version v) with the state after v-1 and
+   ``Rng.for_position(seed, v - 1)``.
+
+While the game runs the seed is secret, so only the chain is checked and the
+verdict is ``pending``. The verdict holds counts and hashes, never event
+data, so it shows no seat anything hidden.
+
+The replay folds the events it reads itself, never a snapshot: a snapshot is
+a cache, and the audit must not trust a cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from domain import registry
+from domain.game import Event, RuleViolation
+from domain.rng import Rng
+from events.envelope import Envelope, canonical_json
+from events.store import EventStore
+from service.record import META_EVENTS, Record, apply
+
+FAIR, PENDING, BROKEN, UNFAIR = "fair", "pending", "chain_broken", "unfair"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    game_id: str
+    verdict: str  # FAIR, PENDING (seed not revealed yet), BROKEN or UNFAIR
+    version: int
+    head_hash: str
+    chain_ok: bool
+    chain_broken_at: int | None
+    seed_revealed: bool
+    seed_matches_commitment: bool | None
+    decisions_checked: int
+    first_mismatch: int | None  # the version of the first batch the rules do not reproduce
+    reason: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def audit(store: EventStore, game_id: str) -> Verdict:
+    envelopes = store.read(game_id)
+    chain = store.verify(game_id)
+    version, head = store.head(game_id)
+    base = {
+        "game_id": game_id,
+        "version": version,
+        "head_hash": head,
+        "chain_ok": chain.ok,
+        "chain_broken_at": chain.broken_at,
+    }
+    revealed = [e for e in envelopes if e.type == "SeedRevealed"]
+    if not chain.ok:
+        return Verdict(**base, verdict=BROKEN, seed_revealed=bool(revealed), seed_matches_commitment=None,
+                       decisions_checked=0, first_mismatch=None, reason=chain.reason)  # fmt: skip
+    if not revealed:
+        return Verdict(**base, verdict=PENDING, seed_revealed=False, seed_matches_commitment=None,
+                       decisions_checked=0, first_mismatch=None,
+                       reason="the seed is revealed when the game ends")  # fmt: skip
+    seed = revealed[-1].data["seed"]
+    commitment = envelopes[0].data["seed_commitment"]
+    matches = hashlib.sha256(seed.encode()).hexdigest() == commitment
+    checked, mismatch, reason = replay(envelopes, seed)
+    if not matches:
+        mismatch, reason = revealed[-1].version, "the revealed seed does not match the commitment"
+    return Verdict(**base, verdict=FAIR if mismatch is None else UNFAIR, seed_revealed=True,
+                   seed_matches_commitment=matches, decisions_checked=checked,
+                   first_mismatch=mismatch, reason=reason)  # fmt: skip
+
+
+def replay(envelopes: list[Envelope], seed: str) -> tuple[int, int | None, str | None]:
+    """Re-decide every batch; returns (batches checked, first mismatch, why)."""
+    # The states a GameRewound returns to, kept as the fold passes them.
+    targets = {e.data["to_version"] for e in envelopes if e.type == "GameRewound"}
+    kept: dict[int, Record] = {}
+    record = Record()
+    checked = 0
+    i = 0
+    while i < len(envelopes):
+        header = envelopes[i]
+        run_end = i + 1
+        while run_end < len(envelopes) and envelopes[run_end].type not in META_EVENTS:
+            run_end += 1
+        run = envelopes[i + 1 : run_end]
+        expected = _decided(record, header, envelopes[run_end] if run_end < len(envelopes) else None, seed)
+        if expected is None and run:
+            return checked, run[0].version, f"{run[0].type} follows {header.type}, which decides nothing"
+        if expected is not None:
+            if _canonical(expected) != _canonical([Event(e.type, e.data) for e in run]):
+                return checked, header.version, f"the rules decide otherwise for the batch at {header.version}"
+            checked += 1
+        for envelope in envelopes[i:run_end]:
+            record = apply(record, envelope.type, envelope.data, envelope.version, kept.__getitem__)
+            if envelope.version in targets:
+                kept[envelope.version] = record
+        i = run_end
+    return checked, None, None
+
+
+def _decided(record: Record, header: Envelope, after_run: Envelope | None, seed: str) -> list[Event] | None:
+    """What the rules decide for the batch ``header`` opens; None: it is not a decision."""
+    data = header.data
+    if header.type == "GameCreated":
+        if after_run is not None and after_run.type == "ForkedFrom":
+            return None  # a fork: its state comes from its origin, not from setup
+        module = registry.game_module(data["game"])
+        return module.setup({**data["options"], "players": len(data["seats"])}, Rng.for_position(seed, 0))
+    if header.type == "CommandAccepted":
+        try:
+            return record.module.decide(
+                record.state, data["seat"], data["command"], Rng.for_position(seed, header.version - 1)
+            )
+        except RuleViolation as refused:
+            return [Event("Refused", {"code": refused.code})]  # never equal to a stored batch
+    return None
+
+
+def _canonical(events: list[Event]) -> str:
+    return canonical_json([[e.type, e.data] for e in events])

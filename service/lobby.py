@@ -1,0 +1,121 @@
+"""The lobby: taking and leaving seats, handing seats to bots, starting a game.
+
+Every change of seat is an event in the game's own stream, so the log shows
+who sat where and when. Tokens are not: they live, hashed, in the game's
+secrets (``service.tokens``). A seat's token is written just after its
+``SeatJoined`` is appended, because only then do we know the seat is ours; a
+crash in between leaves a seat taken with no token, which the creator can
+free again (remove the player) — better than the other order, which could
+overwrite the token of a player who won the seat in a race.
+
+The rules of the lobby:
+
+- a person may take any open seat, before or after the start (a replacement
+  for a player who left) but not once the game is over;
+- a player may leave at any time before the end; the seat opens again;
+- the creator may remove a player before the start, hand any seat to a bot
+  before the start and an open seat after it, and start the game once no
+  seat is open.
+"""
+
+from __future__ import annotations
+
+from domain.game import RuleViolation
+from events.envelope import NewEvent
+from service.application import Games
+from service.record import BOT, HUMAN, OPEN, Record
+from service.tokens import SEAT, Holder
+
+
+class Lobby:
+    def __init__(self, games: Games):
+        self.games = games
+
+    def join(self, game_id: str, name: str, seat: int | None = None) -> tuple[int, str, int]:
+        """Take ``seat`` (or the first open one); returns the seat, its token and the version."""
+        taken: list[int] = []
+
+        def decide(record: Record, version: int) -> list[NewEvent]:
+            _not_over(record)
+            chosen = _first_open(record) if seat is None else seat
+            _seat_exists(record, chosen)
+            if record.kind_of(chosen) != OPEN:
+                raise RuleViolation("seat_taken", f"seat {chosen} is not open", status=409)
+            taken[:] = [chosen]
+            return [NewEvent("SeatJoined", {"seat": chosen, "name": name})]
+
+        result, _ = self.games.transact(game_id, decide)
+        token = self.games.tokens.issue(game_id, Holder(SEAT, taken[0]))
+        return taken[0], token, result.last_version
+
+    def leave(self, game_id: str, seat: int, *, removed: bool = False) -> int:
+        """The player at ``seat`` leaves (or, ``removed``, the creator removes them)."""
+
+        def decide(record: Record, version: int) -> list[NewEvent]:
+            _not_over(record)
+            _seat_exists(record, seat)
+            if record.kind_of(seat) != HUMAN:
+                raise RuleViolation("no_player", f"nobody sits at seat {seat}", status=409)
+            if removed and record.started:
+                raise RuleViolation(
+                    "already_started", "a player can be removed only before the start", status=409
+                )
+            return [NewEvent("SeatLeft", {"seat": seat, "removed": removed})]
+
+        return self._and_revoke(game_id, seat, decide)
+
+    def hand_to_bot(self, game_id: str, seat: int, bot: str) -> int:
+        def decide(record: Record, version: int) -> list[NewEvent]:
+            _not_over(record)
+            _seat_exists(record, seat)
+            if record.kind_of(seat) == BOT:
+                raise RuleViolation("already_a_bot", f"a bot already holds seat {seat}", status=409)
+            if record.started and record.kind_of(seat) != OPEN:
+                raise RuleViolation(
+                    "seat_taken", "after the start only an open seat can go to a bot", status=409
+                )
+            return [NewEvent("SeatHandedToBot", {"seat": seat, "bot": bot})]
+
+        return self._and_revoke(game_id, seat, decide)
+
+    def start(self, game_id: str) -> int:
+        def decide(record: Record, version: int) -> list[NewEvent]:
+            if record.started:
+                raise RuleViolation("already_started", "the game has started", status=409)
+            if record.seats_of(OPEN):
+                raise RuleViolation(
+                    "seats_open",
+                    f"seats {record.seats_of(OPEN)} are open: fill them or hand them to bots",
+                    status=409,
+                )
+            return [NewEvent("GameStarted", {})]
+
+        result, _ = self.games.transact(game_id, decide)
+        self.games.follow_up(game_id, result.last_version)
+        return result.last_version
+
+    def _and_revoke(self, game_id: str, seat: int, decide) -> int:
+        """Append a change that frees ``seat``, then revoke the token it had."""
+        holder = Holder(SEAT, seat)
+        held = self.games.tokens.current(game_id, holder)
+        result, _ = self.games.transact(game_id, decide)
+        if held is not None:
+            self.games.tokens.revoke(game_id, holder, expected=held)
+        return result.last_version
+
+
+def _not_over(record: Record) -> None:
+    if record.over:
+        raise RuleViolation("game_over", "the game is over", status=409)
+
+
+def _seat_exists(record: Record, seat: int) -> None:
+    if record.kind_of(seat) is None:
+        raise RuleViolation("no_such_seat", f"the game has no seat {seat}", status=404)
+
+
+def _first_open(record: Record) -> int:
+    open_seats = record.seats_of(OPEN)
+    if not open_seats:
+        raise RuleViolation("no_open_seat", "every seat is taken", status=409)
+    return open_seats[0]

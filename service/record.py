@@ -1,0 +1,195 @@
+"""A game as the service folds it: creation facts, seats, proposals, and the rules state.
+
+The log holds two kinds of events. The game module's own (``Added``,
+``Moved``…) go to its ``evolve``; the service's own (``META_EVENTS``: the
+lobby, the start, the command that caused each batch, the seed, rewinds and
+forks) are folded here and never reach the module, which knows nothing of
+them.
+
+``GameRewound`` is the one event that does not build on the state before it:
+it makes the rules state the state after an earlier version, so folding it
+needs a way to get that state (``state_at``). The result is an ordinary fold
+at that version, so a snapshot taken after a rewind is as correct as any.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from domain import registry
+from domain.game import Event, GameModule
+from events.envelope import Envelope
+
+META_EVENTS = frozenset(
+    {
+        "GameCreated",
+        "SeatJoined",
+        "SeatLeft",
+        "SeatHandedToBot",
+        "GameStarted",
+        "CommandAccepted",
+        "SeedRevealed",
+        "ProposalMade",
+        "ProposalAccepted",
+        "ProposalDeclined",
+        "GameRewound",
+        "GameForked",
+        "ForkedFrom",
+    }
+)
+
+#: The kinds of seat: taken by a person, held by a bot, or waiting for a player.
+HUMAN, BOT, OPEN = "human", "bot", "open"
+
+
+class GameNotFound(Exception):
+    def __init__(self, game_id: str):
+        super().__init__(f"no game {game_id}")
+        self.game_id = game_id
+
+
+class StaleSnapshot(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Record:
+    game: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: tuple[dict[str, Any], ...] = ()
+    seed_commitment: str | None = None
+    state: Any = None
+    started_at: int | None = None  # the version of GameStarted
+    proposal: dict[str, Any] | None = None  # a pending rewind or fork
+    seed: str | None = None  # revealed when the game ends
+    forked_from: dict[str, Any] | None = None
+
+    @property
+    def module(self) -> GameModule:
+        if self.game is None:
+            raise GameNotFound("(not created)")
+        return registry.game_module(self.game)
+
+    @property
+    def started(self) -> bool:
+        return self.started_at is not None
+
+    @property
+    def over(self) -> bool:
+        return self.started and self.module.is_over(self.state)
+
+    @property
+    def status(self) -> str:
+        return "ended" if self.over else "running" if self.started else "lobby"
+
+    def seats_of(self, kind: str) -> list[int]:
+        return [s["seat"] for s in self.seats if s["kind"] == kind]
+
+    def kind_of(self, seat: int) -> str | None:
+        return self.seats[seat]["kind"] if 0 <= seat < len(self.seats) else None
+
+
+StateAt = Callable[[int], Record]
+
+
+def _seat(record: Record, seat: int, **changes: Any) -> Record:
+    seats = list(record.seats)
+    seats[seat] = {**seats[seat], **changes}
+    return replace(record, seats=tuple(seats))
+
+
+def apply(
+    record: Record, event_type: str, data: dict[str, Any], version: int = 0, state_at: StateAt | None = None
+) -> Record:
+    """The record after one event (``version``: where it stands in the log)."""
+    if event_type not in META_EVENTS:
+        return replace(record, state=record.module.evolve(record.state, Event(event_type, data)))
+    if event_type == "GameCreated":
+        return Record(
+            game=data["game"],
+            options=data["options"],
+            seats=tuple(data["seats"]),
+            seed_commitment=data["seed_commitment"],
+            state=registry.game_module(data["game"]).initial_state(),
+        )
+    if event_type == "SeatJoined":
+        return _seat(record, data["seat"], kind=HUMAN, name=data["name"], bot=None)
+    if event_type == "SeatLeft":
+        return _seat(record, data["seat"], kind=OPEN, name=None, bot=None)
+    if event_type == "SeatHandedToBot":
+        return _seat(record, data["seat"], kind=BOT, name=None, bot=data["bot"])
+    if event_type == "GameStarted":
+        return replace(record, started_at=version)
+    if event_type == "SeedRevealed":
+        return replace(record, seed=data["seed"])
+    if event_type == "ProposalMade":
+        proposal = {"id": version, "kind": data["kind"], "to_version": data["to_version"], "by": data["by"]}
+        return replace(record, proposal={**proposal, "accepted": [data["by"]]})
+    if event_type == "ProposalAccepted":
+        accepted = [*record.proposal["accepted"], data["by"]] if record.proposal else []
+        return replace(record, proposal={**record.proposal, "accepted": accepted} if record.proposal else None)
+    if event_type in ("ProposalDeclined", "GameForked"):
+        return replace(record, proposal=None)
+    if event_type == "GameRewound":
+        if state_at is None:
+            raise ValueError("folding a GameRewound needs the state at its version")
+        return replace(record, state=state_at(data["to_version"]).state, proposal=None)
+    if event_type == "ForkedFrom":
+        return replace(
+            record,
+            state=record.module.load_state(data["state"]),
+            forked_from={k: data[k] for k in ("game_id", "version", "hash")},
+        )
+    return record  # CommandAccepted: a fact for the auditor, no change of state
+
+
+class RecordFolder:
+    """Folds a game's stream into a ``Record``; ``state_at`` serves rewinds."""
+
+    format = "record/2"
+
+    def __init__(self, state_at: Callable[[str, int], Record] | None = None):
+        self.state_at = state_at
+
+    def initial(self) -> Record:
+        return Record()
+
+    def apply(self, record: Record, envelope: Envelope) -> Record:
+        state_at = None
+        if self.state_at is not None:
+            loader = self.state_at
+            state_at = lambda version: loader(envelope.game_id, version)  # noqa: E731
+        return apply(record, envelope.type, envelope.data, envelope.version, state_at)
+
+    def dump(self, record: Record) -> dict[str, Any]:
+        module = record.module
+        return {
+            "game": record.game,
+            "options": record.options,
+            "seats": list(record.seats),
+            "seed_commitment": record.seed_commitment,
+            "started_at": record.started_at,
+            "proposal": record.proposal,
+            "seed": record.seed,
+            "forked_from": record.forked_from,
+            "state_format": getattr(module, "state_format", "1"),
+            "state": module.dump_state(record.state),
+        }
+
+    def load(self, data: dict[str, Any]) -> Record:
+        module = registry.game_module(data["game"])
+        if data["state_format"] != getattr(module, "state_format", "1"):
+            raise StaleSnapshot(data["state_format"])
+        return Record(
+            game=data["game"],
+            options=data["options"],
+            seats=tuple(data["seats"]),
+            seed_commitment=data["seed_commitment"],
+            started_at=data["started_at"],
+            proposal=data["proposal"],
+            seed=data["seed"],
+            forked_from=data["forked_from"],
+            state=module.load_state(data["state"]),
+        )
