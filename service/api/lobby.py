@@ -36,15 +36,19 @@ EXAMPLE_SEATS = [
 ]
 
 
-def _unknown_game(name: str) -> bool:
-    raise ValidationError(f"unknown game {name!r}; this server hosts {', '.join(registry.names())}")
+def _known_game(name: str) -> bool:
+    try:
+        registry.game_module(name)  # also finds the games HOLOTAPE_GAMES adds
+    except registry.UnknownGame:
+        raise ValidationError(f"unknown game {name!r}; this server hosts {', '.join(registry.names())}") from None
+    return True
 
 
 class CreateGameSchema(Schema):
     game = fields.String(
         load_default="fallout",
         # Checked when called, not at import: hosts may register more games.
-        validate=lambda name: name in registry.names() or _unknown_game(name),
+        validate=_known_game,
         metadata={"description": "Which game (`fallout`)", "example": "fallout"},
     )
     seats = fields.Integer(

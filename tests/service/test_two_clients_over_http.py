@@ -1,0 +1,264 @@
+"""Two separate HTTP clients play a whole game against gunicorn, as a third party would.
+
+Nothing of the project is imported here: the server is ``gunicorn
+service.wsgi:app`` in its own process on the harness's Redis, the worker is
+the harness's real rq worker, and the clients speak HTTP with the standard
+library, using only what openapi.yaml documents. The game is the counter
+test game (``HOLOTAPE_GAMES``), which hides a secret per seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _until(predicate, timeout: float = 20.0, what: str = ""):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class Server:
+    def __init__(self, port: int):
+        self.port = port
+
+    def request(self, method: str, path: str, body=None, headers=None):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
+        try:
+            payload = json.dumps(body) if body is not None else None
+            sent = {"Content-Type": "application/json"} if payload else {}
+            connection.request(method, path, body=payload, headers={**sent, **(headers or {})})
+            response = connection.getresponse()
+            raw = response.read().decode()
+            kind = response.getheader("Content-Type", "")
+            parsed = json.loads(raw) if kind.split(";")[0] in ("application/json", "application/problem+json") else raw
+            return response.status, dict(response.getheaders()), parsed
+        finally:
+            connection.close()
+
+
+@pytest.fixture
+def server(redis_url: str, redis_client, worker, tmp_path: Path) -> Iterator[Server]:
+    port = _free_port()
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "HOLOTAPE_GAMES": "tests.games.counter:COUNTER",
+        "HOLOTAPE_RATE_LIMIT": "100000/60",
+        "HOLOTAPE_STREAM_IDLE_SECONDS": "1.5",
+        "HOLOTAPE_STREAM_MAX_SECONDS": "60",
+        "HOLOTAPE_STREAM_KEEPALIVE_SECONDS": "0.5",
+    }
+    log = open(tmp_path / "gunicorn.log", "wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4",
+         "service.wsgi:app"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    server = Server(port)
+
+    def healthy():
+        try:
+            return server.request("GET", "/healthz")[0] == 200
+        except OSError:
+            return False
+
+    try:
+        _until(healthy, 30, "gunicorn to answer")
+        yield server
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        log.close()
+
+
+class Player:
+    """One client: its own token, its own connections."""
+
+    def __init__(self, server: Server, game_id: str, token: str):
+        self.server, self.game_id, self.auth = server, game_id, {"Authorization": f"Bearer {token}"}
+
+    def get(self, tail: str):
+        return self.server.request("GET", f"/games/{self.game_id}{tail}", headers=self.auth)
+
+    def post(self, tail: str, body=None, **headers):
+        return self.server.request("POST", f"/games/{self.game_id}{tail}", body, {**self.auth, **headers})
+
+    def state(self) -> dict:
+        return self.get("/state")[2]
+
+    def act(self, command: dict, version: int, **headers):
+        return self.post("/actions", command, **{"If-Match": f'"{version}"', **headers})
+
+
+class Listener(threading.Thread):
+    """Reads a game's event stream; stops after ``stop_after`` events or when the server ends it."""
+
+    def __init__(self, player: Player, last_event_id: str | None = None, stop_after: int | None = None):
+        super().__init__(daemon=True)
+        self.player, self.last_event_id, self.stop_after = player, last_event_id, stop_after
+        self.first: dict | None = None
+        self.events: list[tuple[int, str]] = []
+        self.keepalives = 0
+
+    def run(self) -> None:
+        headers = dict(self.player.auth)
+        if self.last_event_id is not None:
+            headers["Last-Event-ID"] = self.last_event_id
+        connection = http.client.HTTPConnection("127.0.0.1", self.player.server.port, timeout=30)
+        connection.request("GET", f"/games/{self.player.game_id}/stream", headers=headers)
+        response = connection.getresponse()
+        assert response.status == 200
+        message: dict[str, str] = {}
+        try:
+            while True:
+                line = response.fp.readline().decode()
+                if not line:
+                    return  # the server ended the stream
+                line = line.rstrip("\n")
+                if line.startswith(":"):
+                    self.keepalives += "keep-alive" in line
+                elif line:
+                    name, _, value = line.partition(": ")
+                    message[name] = value
+                elif message:
+                    if message.get("event") == "state":
+                        self.first = json.loads(message["data"])
+                    elif message.get("event") == "event":
+                        self.events.append((int(message["id"]), json.loads(message["data"])["type"]))
+                        if self.stop_after is not None and len(self.events) >= self.stop_after:
+                            return  # hang up mid-game, as a phone losing its signal would
+                    message = {}
+        finally:
+            connection.close()
+
+
+def test_two_clients_play_a_whole_game_over_http(server: Server):
+    # Alice creates a game with one open seat; Bob finds it in the lobby and joins.
+    status, _, created = server.request(
+        "POST", "/games", {"game": "counter", "seats": 2, "players": ["Alice"]}
+    )
+    assert status == 201 and created["status"] == "lobby"
+    game_id = created["game_id"]
+    creator = Player(server, game_id, created["creator_token"])
+    alice = Player(server, game_id, created["seats"][0]["token"])
+    status, _, lobby = server.request("GET", "/games?status=lobby&open_seats=1&game=counter")
+    assert game_id in [g["game_id"] for g in lobby["games"]]
+    status, _, joined = server.request("POST", f"/games/{game_id}/seats", {"name": "Bob"})
+    assert status == 201 and joined["seat"] == 1
+    bob = Player(server, game_id, joined["token"])
+    assert creator.post("/start")[0] == 200
+    commitment = alice.state()["seed_commitment"]
+
+    # Bob follows the game live, and hangs up after a few events.
+    listening = Listener(bob, stop_after=4)
+    listening.start()
+    time.sleep(0.3)
+
+    # A conflicting double submission: both seats redraw at the same version.
+    version = alice.state()["version"]
+    answers: dict[str, tuple] = {}
+    barrier = threading.Barrier(2)
+
+    def redraw(name: str, player: Player):
+        barrier.wait()
+        answers[name] = player.act({"type": "redraw"}, version)
+
+    racers = [threading.Thread(target=redraw, args=(n, p)) for n, p in (("alice", alice), ("bob", bob))]
+    for racer in racers:
+        racer.start()
+    for racer in racers:
+        racer.join()
+    assert sorted(a[0] for a in answers.values()) == [200, 412]
+    loser = next(a for a in answers.values() if a[0] == 412)
+    assert loser[2]["code"] == "stale_version" and loser[2]["current_version"] == version + 2
+
+    players = {0: alice, 1: bob}
+
+    def whose_turn() -> tuple[Player, dict]:
+        # The worker runs the ticks; wait until a seat must play.
+        now = _until(lambda: (s := alice.state())["waiting_for"] and s or (s["over"] and s), 20, "a seat's turn")
+        return players[now["waiting_for"][0]] if not now["over"] else None, now
+
+    # A retried submission with an Idempotency-Key acts once, answers twice alike.
+    player, now = whose_turn()
+    listed = player.get("/actions")[2]
+    command = next(a for a in listed["actions"] if a.get("amount") == 3)
+    first = player.act(command, listed["version"], **{"Idempotency-Key": "retry-1"})
+    again = player.act(command, listed["version"], **{"Idempotency-Key": "retry-1"})
+    assert first[0] == again[0] == 200 and first[2] == again[2]
+    assert again[1].get("Idempotent-Replayed") == "true"
+    assert alice.state()["view"]["total"] == now["view"]["total"] + 3
+
+    listening.join(timeout=20)
+    assert len(listening.events) == 4 and listening.first["seat"] == 1
+    seen = list(listening.events)
+
+    # A few moves while Bob is away; then a rewind that Bob accepts.
+    for _ in range(3):
+        player, now = whose_turn()
+        assert player.act({"type": "add", "amount": 1}, now["version"])[0] == 200
+    player, now = whose_turn()
+    resting = now["version"]
+    assert player.act({"type": "add", "amount": 2}, resting)[0] == 200
+    status, _, proposal = alice.post("/proposals", {"kind": "rewind", "to_version": resting})
+    assert status == 201 and proposal["outcome"] == "pending"
+    status, _, accepted = bob.post(f"/proposals/{proposal['proposal']['id']}/accept")
+    assert status == 200 and accepted["outcome"] == "rewound"
+    assert alice.state()["view"]["total"] == now["view"]["total"]
+    assert alice.get(f"/state?at={resting}")[2]["view"] == alice.state()["view"]
+
+    # Bob comes back where he left off, and the game is played to its end.
+    resumed = Listener(bob, last_event_id=str(seen[-1][0]))
+    resumed.start()
+    while True:
+        player, now = whose_turn()
+        if player is None:
+            break
+        assert player.act({"type": "add", "amount": 3}, now["version"])[0] == 200
+    resumed.join(timeout=30)
+    assert not resumed.is_alive()
+    final = alice.state()
+    assert final["over"] and final["status"] == "ended"
+    ids = [v for v, _ in seen + resumed.events]
+    assert ids == list(range(ids[0], final["version"] + 1)), "the stream lost or repeated an event"
+    assert resumed.keepalives >= 1
+
+    # The audit: the seed is revealed, matches the commitment, and every outcome checks out.
+    status, _, verdict = bob.get("/audit")
+    assert status == 200 and verdict["verdict"] == "fair", verdict
+    assert verdict["seed_matches_commitment"] and verdict["version"] == final["version"]
+    assert hashlib.sha256(final["seed"].encode()).hexdigest() == commitment
+    status, headers, exported = bob.get("/export")
+    lines = [json.loads(line) for line in exported.splitlines()]
+    assert status == 200 and lines[-1]["hash"] == verdict["head_hash"]
+    assert [e["type"] for e in lines].count("GameRewound") == 1
