@@ -27,7 +27,14 @@ TERRAIN = ("difficult", "irradiated")
 ENCOUNTER_KINDS = ("wasteland", "settlement", "vault84", "vault109")
 TILE_BACKS = ("start", "dangerous", "deadly")
 FACTIONS = ("star", "spade")
-CARD_KINDS = ("weapon", "apparel", "companion", "aid", "drug", "magazine", "ability")
+CARD_KINDS = ("weapon", "apparel", "companion", "aid", "drug", "magazine", "ability", "event")
+#: Where a card comes from and goes back to when discarded. ``None``: a
+#: character card (never discarded to a deck).
+CARD_DECKS = ("loot", "asset", "unique")
+#: Kinds a survivor equips, one of each (Equipping).
+EQUIPPABLE = ("weapon", "apparel", "companion")
+#: Items used from the inventory, discarded once used (Items).
+USABLE = ("aid", "drug", "magazine")
 
 # Pointy-top axial neighbours, clockwise from the north-east edge.
 DIRECTIONS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
@@ -122,7 +129,16 @@ class Card:
     armor: int = 0  # apparel
     cost: int | None = None
     value: int | None = None
-    effects: tuple[dict, ...] = ()  # in the effects vocabulary (part 2)
+    # What the card does when used, in the effects vocabulary (docs/effects.md),
+    # as a list of results: aid, drugs and magazines used from the inventory
+    # (then discarded); equipped cards exhausted for their ability; a one-time
+    # loot event resolved when drawn (then discarded).
+    effects: tuple[dict, ...] = ()
+    deck: str | None = None  # one of CARD_DECKS; None: a character card
+    recruit: dict | None = None  # companion: the condition to recruit it (a trait or letter); None: anyone
+    keep_if: dict | None = None  # companion: the condition checked when it unexhausts; unmet: discarded
+    unexhaust_cost: int = 0  # Caps paid when it would unexhaust; unpaid: it stays exhausted
+    exhaust: bool | None = None  # using the effects exhausts the card; None: yes for equippable kinds
 
 
 @dataclass(frozen=True)
@@ -141,7 +157,9 @@ class AgendaCard:
     activation: tuple[str, ...]  # enemy types, left to right
     faction: str | None = None  # "star", "spade" or None (neutral)
     text: str = ""
-    influence: tuple[dict, ...] = ()  # conditions for extra influence (part 2)
+    # Extra influence beyond the card's own one, in the effects vocabulary
+    # (docs/effects.md, "Influence"): evaluated against the live game.
+    influence: tuple[dict, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -150,7 +168,7 @@ class Perk:
     name: str
     special: str  # the highlighted letter
     text: str = ""
-    effects: tuple[dict, ...] = ()
+    effects: tuple[dict, ...] = ()  # results applied when the perk is used (docs/effects.md)
 
 
 @dataclass(frozen=True)
@@ -175,8 +193,70 @@ class Scenario:
     start_place: str  # the place holding the starting tile
     factions: tuple[Faction, Faction]
     power_track: tuple[PowerStep, ...]  # top (index 0) to the final space
-    staged_quests: tuple[str, ...] = ()  # library card ids (part 2)
-    setup: tuple[dict, ...] = ()  # other setup effects (part 2)
+    # Quest cards staged at setup, by library number ("14") or card id.
+    staged_quests: tuple[str, ...] = ()
+    # Other starting effects (Complete Setup, step 9): results in the effects
+    # vocabulary, resolved in order after the quests are staged.
+    setup: tuple[dict, ...] = ()
+
+
+@dataclass(frozen=True)
+class EncounterOption:
+    """One numbered arrow of an encounter card.
+
+    What is read aloud before the choice: ``label`` (the bold text), and the
+    condition and tasks it shows. Everything else is the outcome, read only
+    once this option is chosen. Effects are in the vocabulary of
+    docs/effects.md, kept here in their plain (YAML) form.
+    """
+
+    label: str
+    condition: dict | None = None  # must hold to choose it (FORCED: forces it)
+    forced: bool = False  # FORCED: resolved instead of the others when the condition holds
+    tasks: tuple[dict, ...] = ()  # tests / draw and fight, left to right; all must succeed
+    text: str = ""  # outcome without tasks
+    results: tuple[dict, ...] = ()  # results without tasks
+    succeed_text: str = ""
+    succeed: tuple[dict, ...] = ()
+    fail_text: str = ""
+    fail: tuple[dict, ...] = ()
+
+
+@dataclass(frozen=True)
+class EncounterCard:
+    id: str
+    deck: str  # one of ENCOUNTER_KINDS: the card back
+    intro: str
+    options: tuple[EncounterOption, ...]
+    number: int | None = None  # None: a starting card (the star); otherwise in the card library
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class QuestObjective:
+    """One objective of a quest card with its results bar.
+
+    Triggered when ``trigger`` is set (it completes by itself when the event
+    happens); otherwise a quest-action objective: ``requirement`` (a condition,
+    most often a space) must hold to perform the quest action, then the
+    ``instructions`` (tasks) are resolved left to right.
+    """
+
+    text: str = ""
+    trigger: dict | None = None
+    requirement: dict | None = None
+    instructions: tuple[dict, ...] = ()
+    results: tuple[dict, ...] = ()
+
+
+@dataclass(frozen=True)
+class QuestCard:
+    id: str
+    number: int  # its card-library number
+    title: str
+    objectives: tuple[QuestObjective, ...]
+    text: str = ""
+    on_stage: tuple[dict, ...] = ()  # the top section: results executed when it is staged
 
 
 @dataclass(frozen=True)
@@ -191,5 +271,7 @@ class Pack:
     trait_tokens: tuple[TraitToken, ...]
     agendas: tuple[AgendaCard, ...]
     perks: tuple[Perk, ...]
-    cards: dict[str, Card]
+    cards: dict[str, Card]  # character, loot, asset and unique asset cards (Card.deck tells them apart)
     spaces: dict[str, Space] = field(default_factory=dict)  # every space of every tile, by id
+    encounters: dict[str, EncounterCard] = field(default_factory=dict)
+    quests: dict[str, QuestCard] = field(default_factory=dict)
