@@ -36,5 +36,11 @@ openapi: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench.store
 
+# schemathesis with at least 100 generated requests per operation, plus the
+# stateful run over the document's links; `make test` runs a few of each.
+FUZZ_EXAMPLES ?= 100
+fuzz: $(STAMP)
+	HOLOTAPE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/service/test_fuzz_api.py $(PYTEST_ARGS)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

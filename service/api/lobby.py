@@ -152,6 +152,21 @@ class RotatedSchema(Schema):
     seat = fields.Integer(allow_none=True, metadata={"description": "The seat it holds; null for the creator"})
 
 
+#: The operations on one game, which a client reaches from its game_id.
+GAME_OPERATIONS = (
+    "getGame", "joinGame", "leaveSeat", "handSeatToBot", "startGame", "rotateToken", "getState",
+    "listActions", "postAction", "getEvents", "exportGame", "streamGame", "propose", "getAudit",
+)  # fmt: skip
+
+
+def _links_to(operations: tuple[str, ...], game_id: str) -> dict:
+    """OpenAPI links from a response naming a game to every operation on it."""
+    return {
+        operation[0].upper() + operation[1:]: {"operationId": operation, "parameters": {"game_id": game_id}}
+        for operation in operations
+    }
+
+
 def _summary(row: dict) -> dict:
     names = row.get("names") or [None] * row["seats"]
     return {
@@ -208,21 +223,7 @@ class GameCollection(MethodView):
         },
     )
     @blp.doc(
-        responses={
-            201: {
-                "links": {
-                    "GetState": {"operationId": "getState", "parameters": {"game_id": "$response.body#/game_id"}},
-                    "GetGame": {"operationId": "getGame", "parameters": {"game_id": "$response.body#/game_id"}},
-                    "JoinGame": {"operationId": "joinGame", "parameters": {"game_id": "$response.body#/game_id"}},
-                    "ListActions": {
-                        "operationId": "listActions",
-                        "parameters": {"game_id": "$response.body#/game_id"},
-                    },
-                    "GetEvents": {"operationId": "getEvents", "parameters": {"game_id": "$response.body#/game_id"}},
-                    "GetAudit": {"operationId": "getAudit", "parameters": {"game_id": "$response.body#/game_id"}},
-                }
-            }
-        },
+        responses={201: {"links": _links_to(GAME_OPERATIONS, "$response.body#/game_id")}},
         operationId="createGame",
     )
     def post(self, body):
@@ -308,7 +309,10 @@ class Seats(MethodView):
         JoinedSchema,
         example={"game_id": EXAMPLE_GAME_ID, "version": 3, "seat": 1, "token": EXAMPLE_TOKEN},
     )
-    @blp.doc(operationId="joinGame")
+    @blp.doc(
+        operationId="joinGame",
+        responses={201: {"links": _links_to(("getState", "listActions", "postAction", "leaveSeat"), "$request.path.game_id")}},
+    )
     def post(self, body, game_id: str):
         """Take an open seat under a display name; the answer holds the seat's token, shown once."""
         seat, token, version = Lobby(games()).join(game_id, body["name"], body.get("seat"))

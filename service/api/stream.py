@@ -42,6 +42,20 @@ EXAMPLE = (
 )
 
 
+#: One message of the stream, as its fields.
+MESSAGE = {
+    "type": "object",
+    "properties": {
+        "event": {"type": "string", "enum": ["state", "event"]},
+        "id": {"type": "string", "description": "The event's version (none on the first, state message)"},
+        "data": {
+            "type": "string",
+            "description": "JSON: the caller's view (as GET state) for `state`, an Event for `event`",
+        },
+    },
+}
+
+
 class StreamArgs(Schema):
     after = fields.Integer(
         validate=validate.Range(min=0),
@@ -86,7 +100,7 @@ class GameStream(MethodView):
         responses={
             "200": {
                 "description": "An event stream: first the caller's view, then each event as it is appended",
-                "content": {EVENT_STREAM: {"schema": {"type": "string"}, "example": EXAMPLE}},
+                "content": {EVENT_STREAM: {"schema": MESSAGE, "example": EXAMPLE}},
             }
         },
     )

@@ -1,0 +1,125 @@
+"""schemathesis against the app, from the committed openapi.yaml: no 5xx, nothing off the document.
+
+Every operation gets generated requests (``HOLOTAPE_FUZZ_EXAMPLES`` each: a
+few in ``make test``, 100 in ``make fuzz``), and the stateful run follows the
+links the document declares (create a game, then look at it, join it, act,
+propose…). Random game ids would only ever meet 404s, so each request is
+aimed, in turn, at one of a few real games (in the lobby, running, over) and
+sent with one of their tokens or none: the generated part is everything else.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from service.api import create_app
+from tests.service.tables import finish, new_table
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = int(os.environ.get("HOLOTAPE_FUZZ_EXAMPLES", "4"))
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    response_headers_conformance,
+]
+FUZZ_CONFIG = {
+    "RATE_LIMIT": "0",
+    "STREAM_MAX_SECONDS": 0.2,
+    "STREAM_IDLE_SECONDS": 0.1,
+    "STREAM_KEEPALIVE_SECONDS": 0.05,
+}
+FUZZ_SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
+    database=None,
+)
+
+
+class Targets:
+    """Real games and tokens to aim generated requests at, taken in turn."""
+
+    def __init__(self, games):
+        app = create_app(games=games, config=FUZZ_CONFIG)
+        client = app.test_client()
+        lobby = new_table(client, seed="fuzz-lobby", players=["Ann"])
+        running = new_table(client, seed="fuzz-running")
+        ended = new_table(client, seed="fuzz-ended")
+        finish(client, ended, games)
+        self.app = app
+        self.tokens = {
+            table.game_id: [table.seats[0], table.creator, {}, table.seats.get(1, {})]
+            for table in (lobby, running, ended)
+        }
+        self.aims = itertools.cycle([(game_id, h) for game_id, held in self.tokens.items() for h in held])
+
+    def aim(self, case) -> None:
+        game_id, headers = next(self.aims)
+        if "game_id" in (case.path_parameters or {}):
+            case.path_parameters["game_id"] = game_id
+        case.headers = {**(case.headers or {}), **headers}
+
+
+@pytest.fixture
+def targets(games) -> Targets:
+    return Targets(games)
+
+
+schema = schemathesis.openapi.from_path(str(ROOT / "openapi.yaml"))
+
+
+@schema.parametrize()
+@FUZZ_SETTINGS
+def test_every_operation_answers_within_the_document(case, targets):
+    targets.aim(case)
+    case.call_and_validate(app=targets.app, checks=CHECKS)
+
+
+def test_the_documented_links_hold_up_statefully(games):
+    targets = Targets(games)
+    base = schemathesis.openapi.from_path(str(ROOT / "openapi.yaml")).as_state_machine()
+    tokens = targets.tokens  # and those of every game the machine creates
+    turns = itertools.count()
+
+    class Machine(base):
+        def call(self, case, **kwargs):
+            # Links carry the game id; the tokens its creation answered ride along.
+            known = tokens.get((case.path_parameters or {}).get("game_id", ""))
+            if known:
+                case.headers = {**(case.headers or {}), **known[next(turns) % len(known)]}
+            return case.call(app=targets.app, **kwargs)
+
+        def after_call(self, response, case):
+            try:
+                body = response.json() if response.status_code == 201 else None
+            except ValueError:
+                body = None
+            if isinstance(body, dict) and "creator_token" in body:
+                held = [body["creator_token"], *(s["token"] for s in body["seats"])]
+                tokens[body["game_id"]] = [{"Authorization": f"Bearer {t}"} for t in held] + [{}]
+
+        def validate_response(self, response, case, **kwargs):
+            case.validate_response(response, checks=CHECKS)
+
+    Machine.run(
+        settings=settings(
+            max_examples=max(EXAMPLES, 2), stateful_step_count=6, deadline=None,
+            suppress_health_check=list(HealthCheck), derandomize=True, database=None,
+        )
+    )  # fmt: skip
