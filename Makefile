@@ -35,6 +35,7 @@ openapi: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench.store
+	$(BIN)/python -m tests.bench.http
 
 # schemathesis with at least 100 generated requests per operation, plus the
 # stateful run over the document's links; `make test` runs a few of each.

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -29,6 +31,8 @@ __all__ = ["Acted", "Created", "GameNotFound", "Games", "Record", "RecordFolder"
 
 #: Save a snapshot once a load had to fold this many events past the last one.
 SNAPSHOT_EVERY = 200
+#: How many games' latest records a process keeps in memory.
+RECENT_GAMES = 1024
 #: How often a system command (or a lobby change) retries after losing a race.
 SYSTEM_RETRIES = 5
 
@@ -65,6 +69,40 @@ class Acted:
     first_version: int = 0  # the batch's first (its CommandAccepted)
 
 
+class _Recent:
+    """The latest record of each game this process loaded lately.
+
+    A cache in front of the snapshots: a load starts from it and folds only
+    the events appended since (one XRANGE, usually empty), so a game being
+    played is not folded again from its last snapshot on every request.
+    Events never change, so a record at version v stays right for version v
+    whatever other processes append after it.
+    """
+
+    def __init__(self, size: int):
+        self.size = size
+        self._records: OrderedDict[str, Loaded[Record]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> Loaded[Record] | None:
+        with self._lock:
+            found = self._records.get(game_id)
+            if found is not None:
+                self._records.move_to_end(game_id)
+            return found
+
+    def put(self, game_id: str, loaded: Loaded[Record]) -> None:
+        if not self.size:
+            return
+        with self._lock:
+            known = self._records.get(game_id)
+            if known is None or known.version <= loaded.version:
+                self._records[game_id] = loaded
+                self._records.move_to_end(game_id)
+            while len(self._records) > self.size:
+                self._records.popitem(last=False)
+
+
 class Games:
     def __init__(
         self,
@@ -73,8 +111,10 @@ class Games:
         follow_ups: FollowUps | None = None,
         snapshots: SnapshotStore | None = None,
         snapshot_every: int = SNAPSHOT_EVERY,
+        recent_games: int = RECENT_GAMES,
     ):
         self.redis = client
+        self.recent = _Recent(recent_games)
         self.snapshot_every = snapshot_every
         self.store = store or EventStore(client)
         self.snapshots = snapshots if snapshots is not None else SnapshotStore(client)
@@ -152,14 +192,25 @@ class Games:
     # -- reading -------------------------------------------------------------
 
     def load(self, game_id: str, at: int | None = None) -> Loaded[Record]:
-        try:
-            loaded = fold(self.store, self.snapshots, self.folder, game_id, at)
-        except StaleSnapshot:
-            loaded = fold(self.store, None, self.folder, game_id, at)
-        if loaded.version == 0:
-            raise GameNotFound(game_id)
-        if at is None and loaded.version - loaded.from_snapshot >= self.snapshot_every:
-            self.snapshots.save(game_id, loaded.version, self.folder.format, self.folder.dump(loaded.state))
+        """The game after version ``at`` (default: the latest)."""
+        cached = self.recent.get(game_id) if at is None else None
+        if cached is not None:
+            record, version = cached.state, cached.version
+            for envelope in self.store.read(game_id, version + 1):
+                record, version = self.folder.apply(record, envelope), envelope.version
+            loaded = Loaded(record, version, cached.from_snapshot)
+        else:
+            try:
+                loaded = fold(self.store, self.snapshots, self.folder, game_id, at)
+            except StaleSnapshot:
+                loaded = fold(self.store, None, self.folder, game_id, at)
+            if loaded.version == 0:
+                raise GameNotFound(game_id)
+        if at is None:
+            if loaded.version - loaded.from_snapshot >= self.snapshot_every:
+                self.snapshots.save(game_id, loaded.version, self.folder.format, self.folder.dump(loaded.state))
+                loaded = Loaded(loaded.state, loaded.version, loaded.version)
+            self.recent.put(game_id, loaded)
         return loaded
 
     # -- acting ----------------------------------------------------------------

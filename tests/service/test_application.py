@@ -121,3 +121,13 @@ def test_the_worker_runs_the_due_system_step_exactly_once(games: Games, worker, 
     assert record.state.ticks == 1
     assert [e.type for e in games.store.read(game_id)].count("Ticked") == 1
     assert games.store.verify(game_id).ok
+
+
+def test_a_process_sees_what_another_appended_after_it_cached_a_game(redis_client):
+    here, there = Games(redis_client), Games(redis_client)
+    game_id = here.create("counter", {"seed": "c"}, _seats(1)).game_id
+    assert here.load(game_id).state.state.total == 0  # now cached here
+    there.act(game_id, 0, {"type": "add", "amount": 2})
+    loaded = here.load(game_id)
+    assert loaded.version == 5 and loaded.state.state.total == 2
+    assert loaded.state == fold(here.store, None, here.folder, game_id).state
