@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from domain.fallout import enemies, fight
+from domain.fallout import enemies, fight, loyalty
 from domain.fallout.board import board_of
 from domain.fallout.state import Decision, EnemyState, GameState, SurvivorState
 
@@ -33,7 +33,8 @@ def _priority(state: GameState, survivor: SurvivorState) -> tuple[int, int]:
 
 def fight_target(state: GameState, enemy: EnemyState) -> tuple[int, bool] | None:
     """The survivor this enemy fights instead of moving, and whether across a space."""
-    on_map = [s for s in state.survivors if s.on_map]
+    # Loyalty: a faction's tokens leave the survivors loyal to it alone.
+    on_map = [s for s in state.survivors if s.on_map and not loyalty.ignores(state, s.seat, enemy)]
     candidates = [(s, False) for s in on_map if s.space == enemy.space]
     if enemies.has(state, enemy, "ranged"):
         near = set(board_of(state).enemy_neighbours(enemy.space, state.faceup_places()))
@@ -49,7 +50,9 @@ def move_plan(state: GameState, enemy: EnemyState) -> tuple[int, list[str]] | No
     board = board_of(state)
     faceup = state.faceup_places()
     dist = board.distances(enemy.space, faceup)
-    reachable = [s for s in state.survivors if s.on_map and s.space in dist]
+    reachable = [
+        s for s in state.survivors if s.on_map and s.space in dist and not loyalty.ignores(state, s.seat, enemy)
+    ]
     if not reachable:
         return None
     target = min(reachable, key=lambda s: (dist[s.space], *_priority(state, s)))
@@ -127,7 +130,10 @@ def move_enemy(res: Resolution, enemy_id: str, to: str) -> None:
     assert enemy is not None
     res.emit("EnemyMoved", enemy=enemy_id, **{"from": enemy.space}, to=to)
     if enemies.has(res.state, enemy, "aggressive"):
-        here = [s for s in res.state.survivors if s.on_map and s.space == to]
+        here = [
+            s for s in res.state.survivors
+            if s.on_map and s.space == to and not loyalty.ignores(res.state, s.seat, enemy)
+        ]
         if here:
             target = min(here, key=lambda s: _priority(res.state, s))
             fight.start(res, target.seat, enemy_id, "aggressive", at_range=False)

@@ -2,20 +2,49 @@
 until it needs a seat's decision or has nothing left to do.
 
 The order of the checks is the order of the rules: finish the dice on the
-table, then the fight they belong to, then whatever the fight left behind (a
-killed survivor's new space, a killed enemy's replacement, levels gained),
-then the next enemy an aggressive space makes the survivor fight, then the
-turn. The round end moves on only for ``SYSTEM``: after a seat answers a
-decision in the middle of it, the worker carries it on.
+table, then the fight they belong to, then what it left behind: a card gained
+is placed (equip or stow) and an overfull hand discards down, a killed
+survivor picks a new space, a killed enemy is replaced, levels are gained,
+the next enemy an aggressive space makes the survivor fight. Then a shop in
+progress asks for its next interaction; the results bar on top of the stack
+resolves its next result; an attempt starts its next task; an encounter or a
+quest action moves on; triggered quest objectives complete. Once all that is
+settled, a survivor with enough influence wins, the shop is reset to four,
+and the turn moves on. The round end moves on only for ``SYSTEM``: after a
+seat answers a decision in the middle of it, the worker carries it on.
 """
 
 from __future__ import annotations
 
-from domain.fallout import enemies, explore, fight, killed, rounds, turns, vats, xp
+from domain.fallout import (
+    encounter,
+    enemies,
+    explore,
+    fight,
+    influence,
+    items,
+    killed,
+    perks,
+    quest,
+    results,
+    rounds,
+    shop,
+    tasks,
+    trade,
+    turns,
+    vats,
+    xp,
+)
 from domain.fallout.resolution import Resolution
+from domain.fallout.state import GameState
 from domain.game import SYSTEM
 
 MAX_STEPS = 10_000
+
+
+def free_to_do(state: GameState, seat: int) -> bool:
+    """Something the survivor may still do with no action left: use a card or a perk, trade."""
+    return bool(items.usable(state, seat) or perks.usable(state, seat) or trade.choices(state, seat))
 
 
 def advance(res: Resolution, actor: int | str) -> None:
@@ -29,6 +58,10 @@ def advance(res: Resolution, actor: int | str) -> None:
             fight.resolve(res)
         elif s.roll is not None:
             vats.finish_test(res)
+        elif s.gaining:
+            items.gain_next(res)
+        elif (over := items.over_limit(s)) is not None:
+            items.request_discard(res, *over)
         elif s.respawning:
             killed.request_respawn(res)
         elif s.replacing:
@@ -41,13 +74,31 @@ def advance(res: Resolution, actor: int | str) -> None:
             explore.request_placement(res)
         elif s.attackers is not None:
             fight.next_attacker(res)
+        elif s.trade is not None and s.trade.proposed:
+            trade.request_answer(res)
+        elif s.shopping is not None:
+            shop.step(res)
+        elif s.resolving:
+            results.step(res)
+        elif s.attempt is not None and s.attempt.outcome is None:
+            tasks.step(res)
+        elif s.encounter is not None:
+            encounter.step(res)
+        elif s.questing is not None:
+            quest.step(res)
+        elif s.triggered:
+            quest.next_triggered(res)
+        elif s.phase == "playing" and influence.check_victory(res):
+            return
+        elif s.phase == "playing" and shop.needs_reset(s):
+            shop.reset(res)
         elif s.turn is not None and s.turn.ending:
             turns.end_turn(res)
         elif s.round_end_due or s.round_end is not None:
             if actor != SYSTEM:
                 return
             rounds.step(res)
-        elif s.turn is not None and s.turn.actions <= 0 and s.turn.movement <= 0:
+        elif s.turn is not None and s.turn.actions <= 0 and s.turn.movement <= 0 and not free_to_do(s, s.turn.seat):
             turns.end_turn(res)
         else:
             return

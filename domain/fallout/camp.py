@@ -1,6 +1,9 @@
-"""The camp action: recover 3 HP, unexhaust all cards, become Well Rested.
+"""The camp action: recover 3 HP, unexhaust all cards, become Well Rested,
+and trade (``trade``) with survivors in the same or an adjacent space.
 
-Not allowed in a space with a face-up enemy. Trading arrives with part 2.
+Not allowed in a space with a face-up enemy (Loyalty: the loyal faction's
+tokens do not count). Unexhausting pays costs and checks companions
+(``items.unexhaust_all``).
 """
 
 from __future__ import annotations
@@ -8,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from domain.fallout import traits, turns
+from domain.fallout import items, loyalty, traits, turns
 from domain.fallout.state import CAMP_RECOVERY, MAX_HP, WELL_RESTED, GameState
 from domain.game import RuleViolation
 
@@ -19,8 +22,7 @@ RULE = "Camp Action"
 
 
 def allowed(state: GameState, seat: int) -> bool:
-    space = state.survivor(seat).space
-    return space is not None and not any(e.active and e.space == space for e in state.enemies)
+    return state.survivor(seat).space is not None and not loyalty.blocked(state, seat)
 
 
 def camp_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
@@ -32,17 +34,22 @@ def camp_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
         "SurvivorCamped",
         seat=seat,
         recovered=min(CAMP_RECOVERY, MAX_HP - survivor.hp),
-        unexhausted=list(survivor.exhausted),
+        unexhausted=[],
     )
+    items.unexhaust_all(res, seat)
     traits.gain(res, seat, WELL_RESTED)
 
 
 def _camped(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     survivor = state.survivor(seat)
-    state = state.with_survivor(seat, hp=min(MAX_HP, survivor.hp + data["recovered"]), exhausted=())
+    back = set(data["unexhausted"])  # part 1 unexhausted here; now items.unexhaust_all does
+    state = state.with_survivor(
+        seat, hp=min(MAX_HP, survivor.hp + data["recovered"]),
+        exhausted=tuple(c for c in survivor.exhausted if c not in back),
+    )
     turn = state.turn
-    return replace(state, turn=replace(turn, actions=turn.actions - 1)) if turn else state
+    return replace(state, turn=replace(turn, actions=turn.actions - 1, camping=True)) if turn else state
 
 
 FOLDS = {"SurvivorCamped": _camped}

@@ -48,6 +48,12 @@ class Catalog:
         self.perks = {p.id: p for p in pack.perks}
         self.traits = {t.id: t for t in pack.trait_tokens}
         self.cards = dict(pack.cards)
+        self.encounters = dict(pack.encounters)
+        self.quests = dict(pack.quests)
+        # The card library, by the number in the upper-left corner (Card Library).
+        self.library: dict[int, str] = {c.number: c.id for c in pack.encounters.values() if c.number is not None}
+        self.library.update({q.number: q.id for q in pack.quests.values()})
+        self.uniques = tuple(sorted(c.id for c in pack.cards.values() if c.deck == "unique"))
 
 
 _CATALOGS: dict[int, Catalog] = {}

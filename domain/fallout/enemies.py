@@ -123,7 +123,9 @@ def _without_token(stack: tuple[str, ...], token: str) -> tuple[str, ...]:
 def _placed(state: GameState, data: dict) -> GameState:
     t = data["type"]
     stacks = {**state.enemy_stacks, t: _without_token(state.enemy_stacks.get(t, ()), data["token"])}
-    enemy = EnemyState(data["enemy"], t, data["token"], data["space"], data["active"], data.get("faction"))
+    enemy = EnemyState(
+        data["enemy"], t, data["token"], data["space"], data["active"], data.get("faction"), bool(data.get("drawn"))
+    )
     digits = int("".join(ch for ch in data["enemy"] if ch.isdigit()) or 0)
     changes: dict[str, Any] = dict(
         enemies=state.enemies + (enemy,), enemy_stacks=stacks, next_enemy=max(state.next_enemy, digits + 1)

@@ -13,15 +13,26 @@ from collections.abc import Callable
 
 from domain.fallout import (
     activation,
+    agendas,
     camp,
     decisions,
+    encounter,
     enemies,
     explore,
     fight,
+    items,
     killed,
+    library,
+    loyalty,
     movement,
+    perks,
+    quest,
+    results,
     rounds,
     setup,
+    shop,
+    tasks,
+    trade,
     traits,
     turns,
     vats,
@@ -34,11 +45,23 @@ Fold = Callable[[GameState, dict], GameState]
 
 FOLDS: dict[str, Fold] = {}
 for _module in (
-    setup, turns, movement, camp, explore, vats, fight, enemies, killed, xp, traits, activation, rounds, decisions
+    setup, turns, movement, camp, explore, vats, fight, enemies, killed, xp, traits, activation, rounds, decisions,
+    results, library, tasks, encounter, quest, items, shop, agendas, loyalty, perks, trade,
 ):
     FOLDS.update(_module.FOLDS)
+
+#: Folds that watch another module's event (a test reporting to an attempt, a
+#: kill completing a triggered quest objective); they run after its own fold.
+WATCHES: dict[str, list[Fold]] = {}
+for _module in (tasks, quest):
+    for _type, _fold in _module.WATCHES.items():
+        WATCHES.setdefault(_type, []).append(_fold)
 
 
 def evolve(state: GameState, event: Event) -> GameState:
     fold = FOLDS.get(event.type)
-    return state if fold is None else fold(state, event.data)
+    if fold is not None:
+        state = fold(state, event.data)
+    for watch in WATCHES.get(event.type, ()):
+        state = watch(state, event.data)
+    return state

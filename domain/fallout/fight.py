@@ -48,10 +48,14 @@ def targets(state: GameState, seat: int) -> list[tuple[str, bool]]:
     survivor = state.survivor(seat)
     if survivor.space is None:
         return []
-    out = [(e.id, False) for e in state.enemies if e.active and e.space == survivor.space]
+    from domain.fallout import loyalty
+
+    # Loyalty: a survivor cannot fight the tokens of the faction they are loyal to.
+    foes = [e for e in state.enemies if e.active and not e.drawn and not loyalty.ignores(state, seat, e)]
+    out = [(e.id, False) for e in foes if e.space == survivor.space]
     if has_ranged_weapon(state, seat):
         near = set(board_of(state).adjacent_spaces(survivor.space, state.faceup_places()))
-        out += [(e.id, True) for e in state.enemies if e.active and e.space in near]
+        out += [(e.id, True) for e in foes if e.space in near]
     return sorted(out, key=lambda t: enemies.enemy_sort_key(t[0]))
 
 
@@ -126,25 +130,30 @@ def resolve(res: Resolution) -> None:
         killed.check(res, fight.seat)
         return
     if enemy_killed:
-        replace_it = enemy.faction is None
-        res.emit("EnemyKilled", enemy=enemy.id, seat=fight.seat, token=enemy.token, type=enemy.type, replace=replace_it)
+        # Faction tokens and "draw and fight" enemies are never replaced.
+        replace_it = enemy.faction is None and not enemy.drawn
+        res.emit(
+            "EnemyKilled", enemy=enemy.id, seat=fight.seat, token=enemy.token, type=enemy.type, replace=replace_it,
+            faction=enemy.faction,
+        )
         if "loot" in token.abilities:
             draw_loot(res, fight.seat)
         xp.gain(res, fight.seat, lvl)
     elif "retreat" in token.abilities:
-        if enemy.faction is not None:
+        if enemy.faction is not None or enemy.drawn:
             res.emit("EnemyDiscarded", enemy=enemy.id, reason="retreat")
         else:
             res.emit("EnemyRetreated", enemy=enemy.id)
 
 
 def draw_loot(res: Resolution, seat: int) -> None:
-    """Loot: the loot deck arrives with part 2; until then the draw is recorded as empty."""
-    deck = res.state.loot_deck
-    if not deck and res.state.loot_discard:
-        res.emit("LootDeckReshuffled", order=res.rng.shuffled(list(res.state.loot_discard)))
-        deck = res.state.loot_deck
-    res.emit("LootDrawn", seat=seat, card=deck[0] if deck else None)
+    """Loot: draw one loot card (an empty loot deck and discard pile: the draw is recorded empty)."""
+    from domain.fallout import items
+
+    if not res.state.loot_deck and not res.state.loot_discard:
+        res.emit("LootDrawn", seat=seat, card=None)
+        return
+    items.draw(res, seat, "loot", 1)
 
 
 def next_attacker(res: Resolution) -> None:
@@ -213,19 +222,6 @@ def _attacks_ended(state: GameState, data: dict) -> GameState:
     return replace(state, attackers=None)
 
 
-def _loot_drawn(state: GameState, data: dict) -> GameState:
-    card = data.get("card")
-    if card is None:
-        return state
-    seat = data["seat"]
-    state = state.with_survivor(seat, inventory=state.survivor(seat).inventory + (card,))
-    return replace(state, loot_deck=tuple(c for c in state.loot_deck if c != card))
-
-
-def _loot_reshuffled(state: GameState, data: dict) -> GameState:
-    return replace(state, loot_deck=tuple(data["order"]), loot_discard=())
-
-
 def aggressive_attackers(seat: int, enemy_ids: list[str]) -> Attackers:
     return Attackers(seat, tuple(enemy_ids), "aggressive")
 
@@ -234,6 +230,4 @@ FOLDS = {
     "FightStarted": _started,
     "FightResolved": _resolved,
     "AttacksEnded": _attacks_ended,
-    "LootDrawn": _loot_drawn,
-    "LootDeckReshuffled": _loot_reshuffled,
 }

@@ -13,14 +13,22 @@ from typing import Any
 
 from domain.fallout import (
     activation,
+    agendas,
     camp,
+    encounter,
     enemies,
     explore,
     fight,
+    items,
     killed,
+    loyalty,
     movement,
+    perks,
+    quest,
     rounds,
     setup as setup_rules,
+    shop,
+    trade,
     turns,
     vats,
     xp,
@@ -39,14 +47,22 @@ from domain.rng import Rng
 Action = Callable[[Resolution, int, dict[str, Any]], None]
 Answer = Callable[[Resolution, dict[str, Any], Decision], None]
 
-#: The actions of a turn. Part 2 adds "encounter" and "quest" here.
+#: The commands of a turn: its actions, and what may come between them.
 ACTIONS: dict[str, Action] = {
     "move": movement.move_command,
     "step": movement.step_command,
     "explore": explore.explore_command,
     "fight": fight.fight_command,
     "camp": camp.camp_command,
+    "encounter": encounter.encounter_command,
+    "quest": quest.quest_command,
+    "use": items.use_command,
+    "use_perk": perks.use_command,
+    "equip": items.equip_command,
+    "declare_loyalty": loyalty.declare_command,
+    "withdraw_loyalty": loyalty.withdraw_command,
     "end_turn": turns.end_turn_command,
+    **{kind: trade.command for kind in trade.COMMANDS},
 }
 
 #: Pending decisions by kind, and who resolves the answer.
@@ -60,14 +76,24 @@ ANSWERS: dict[str, Answer] = {
     "enemy_move": activation.answer_move,
     "choose_special": xp.answer_special,
     "choose_perk": xp.answer_perk,
+    "encounter_option": encounter.answer,
+    "equip_gained": items.answer_gained,
+    "discard_card": items.answer_discard,
+    "discard_agenda": agendas.answer_discard,
+    "shop": shop.answer,
+    "answer_trade": trade.answer,
 }
 
 ANSWER_COMMANDS = frozenset(
     {
         "choose_survivor", "reroll", "keep_dice", "give_up_well_rested", "order_attacks", "choose_space",
-        "respawn", "place_enemy", "choose_special", "choose_perk",
+        "respawn", "place_enemy", "choose_special", "choose_perk", "choose_option", "stow", "discard",
+        "discard_agenda", "equip", "buy", "sell", "recruit", "done_shopping", "accept_trade", "decline_trade",
     }
 )
+# "equip" is both a turn's own command (from the inventory at the start of a
+# turn) and an answer (equipping a card just gained): a pending decision
+# takes it as an answer.
 SYSTEM_COMMANDS = frozenset({"round_end"})
 
 
@@ -117,12 +143,19 @@ class FalloutGame:
             ANSWERS[decision.kind](res, dict(choice), decision)
             advance(res, seat)
             return res.events
-        if kind in ANSWER_COMMANDS:
+        if kind in ANSWER_COMMANDS and kind not in ACTIONS:
             raise RuleViolation("no_decision_pending", "No decision is waiting for an answer.")
         if state.round_end_due or state.round_end is not None:
             raise RuleViolation("round_end_in_progress", "The round is ending; wait for it.", rule="Rounds")
         if state.turn is None or state.turn.seat != seat:
             raise RuleViolation("not_your_turn", "It is not your turn.", rule="Turns")
+        if state.trade is not None and kind not in trade.BUILDING:
+            raise RuleViolation(
+                "trade_in_progress", "Propose or cancel the trade you are putting together first.", rule=trade.RULE
+            )
+        if state.turn.camping and kind not in trade.COMMANDS:
+            # Trading belongs to the camp action: anything else closes it.
+            res.emit("TradingClosed", seat=seat)
         ACTIONS[kind](res, seat, command)
         advance(res, seat)
         return res.events
@@ -171,6 +204,12 @@ _RULES = {
     "enemy_move": "Activating Enemies",
     "choose_special": "Leveling Up",
     "choose_perk": "Leveling Up",
+    "encounter_option": "Encounter Action",
+    "equip_gained": "Equipping",
+    "discard_card": "Inventory",
+    "discard_agenda": "Agenda Cards",
+    "shop": "Shopping",
+    "answer_trade": "Camp Action",
 }
 
 

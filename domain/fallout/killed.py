@@ -83,13 +83,15 @@ def answer_respawn(res: Resolution, command: dict[str, Any], decision: Decision)
 def _killed(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     survivor = state.survivor(seat)
-    changes: dict[str, Any] = dict(space=None, inventory=(), hp=MAX_HP)
+    changes: dict[str, Any] = dict(
+        space=None, inventory=(), hp=MAX_HP, exhausted=tuple(c for c in survivor.exhausted if c not in survivor.inventory)
+    )
     board: dict[str, Any] = {}
     if data["eliminated"]:
         # Everything the eliminated survivor had goes back where it came from.
         changes.update(
             eliminated=True, special=(), agendas=(), perks=(), caps=0, equipped=(), abilities=(), exhausted=(),
-            traits=(), xp=None,
+            traits=(), xp=None, loyalty=None,
         )
         board.update(
             special_supply=state.special_supply + tuple(t for _, t in survivor.special),
@@ -99,6 +101,14 @@ def _killed(state: GameState, data: dict) -> GameState:
     else:
         board["respawning"] = state.respawning + (seat,)
     state = state.with_survivor(seat, **changes)
+    # The discarded cards go to their decks' discard piles (items.to_pile).
+    from domain.fallout import items
+
+    for card in survivor.inventory + (survivor.equipped if data["eliminated"] else ()):
+        state = items.to_pile(state, card)
+    if data["eliminated"]:
+        if state.trade is not None and seat in (state.trade.seat, state.trade.partner):
+            state = replace(state, trade=None)
     if state.attackers is not None and state.attackers.seat == seat:
         board["attackers"] = None
     if data.get("ends_turn") and state.turn is not None:
@@ -122,7 +132,7 @@ def _first_player_passed(state: GameState, data: dict) -> GameState:
 
 
 def _game_ended(state: GameState, data: dict) -> GameState:
-    return replace(state, phase="over", result=data["result"], pending=None)
+    return replace(state, phase="over", result=data["result"], pending=None, winners=tuple(data.get("winners") or ()))
 
 
 FOLDS = {

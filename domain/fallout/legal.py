@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.fallout import camp, explore, fight, movement
+from domain.fallout import camp, encounter, explore, fight, items, loyalty, movement, perks, quest, trade
 from domain.fallout.state import GameState
 
 
@@ -18,13 +18,23 @@ def legal_actions(state: GameState, seat: int) -> list[dict[str, Any]]:
     turn = state.turn
     if turn is None or turn.seat != seat:
         return []
+    if state.trade is not None:
+        return trade.choices(state, seat)
     out: list[dict[str, Any]] = []
+    out += loyalty.choices(state, seat)
+    out += items.equip_choices(state, seat)
     if turn.actions > 0:
         out.append({"type": "move"})
         out += [{"type": "explore", "place": p} for p in explore.explorable(state, seat)]
         out += [{"type": "fight", "enemy": e} for e, _ in fight.targets(state, seat)]
         if camp.allowed(state, seat):
             out.append({"type": "camp"})
+        if encounter.allowed(state, seat):
+            out.append({"type": "encounter"})
+        out += [{"type": "quest", "quest": q, "objective": i} for q, i in quest.objectives(state, seat)]
     out += [{"type": "step", "to": s} for s in movement.steps(state, seat)]
+    out += [{"type": "use", "card": c} for c in items.usable(state, seat)]
+    out += [{"type": "use_perk", "perk": p} for p in perks.usable(state, seat)]
+    out += trade.choices(state, seat)
     out.append({"type": "end_turn"})
     return out

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from domain.fallout import enemies, killed
+from domain.fallout import enemies, killed, loyalty
 from domain.fallout.board import board_of
 from domain.fallout.state import MOVEMENT_POINTS, Attackers, GameState
 from domain.fallout import turns
@@ -66,7 +66,7 @@ def step_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
     space = board.spaces[to]
     attackers = [
         e.id for e in sorted(state.enemies, key=lambda e: enemies.enemy_sort_key(e.id))
-        if e.space == to and e.active and enemies.has(state, e, "aggressive")
+        if e.space == to and e.active and enemies.has(state, e, "aggressive") and not loyalty.ignores(state, seat, e)
     ]
     res.emit(
         "SurvivorMoved", seat=seat, **{"from": here}, to=to, cost=points,

@@ -3,7 +3,7 @@
 When the last agenda card has been drawn, the discards are shuffled into a new
 deck (the order is in the event), the deck passes to the right and its holder
 becomes the first player, and both factions advance one space (solo: only the
-weaker one, unless they are tied). A faction on the final space ends the game.
+weaker one, unless they are tied). A faction on the final space ends the game (``factions.check_end``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ def ready(state: GameState) -> bool:
         return False
     busy = (
         state.roll, state.fight, state.attackers, state.respawning, state.replacing, state.level_ups,
-        state.leveling, state.placing,
+        state.leveling, state.placing, state.resolving, state.gaining, state.shopping, state.attempt,
+        state.encounter, state.questing, state.triggered, state.trade,
     )
     return not any(busy)
 
@@ -83,12 +84,11 @@ def deplete(res: Resolution) -> None:
     else:
         power = [p + 1 for p in power]
     res.emit("FactionsAdvanced", power=power)
-    final = len(res.scenario.power_track) - 1
-    winners = [res.scenario.factions[i].key for i, p in enumerate(power) if p >= final]
-    if winners:
-        res.emit(
-            "GameEnded", result="lost", reason="a faction took over the wasteland", factions=winners
-        )
+    # A faction on (or past) the final space: survivors with enough influence
+    # still win, otherwise everyone loses (Faction Power Track).
+    from domain.fallout import factions
+
+    factions.check_end(res)
 
 
 def _revealed(state: GameState, data: dict) -> GameState:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.fallout import turns
 from domain.fallout.content import DEFAULT_PACK, catalog, pack_named
-from domain.fallout.model import ENEMY_TYPES, Pack
+from domain.fallout.model import ENCOUNTER_KINDS, ENEMY_TYPES, Pack
 from domain.fallout.state import (
     MAX_HP,
     STARTING_CAPS,
@@ -70,6 +70,7 @@ def setup(options: dict[str, Any], rng: Rng) -> list:
 
     res = Resolution(GameState(), rng)
     res.emit("GameSetUp", **_deal(pack, scenario_id, players, rng))
+    starting_effects(res)
     if chosen is None:
         request_choice(res)
     else:
@@ -104,8 +105,15 @@ def _deal(pack: Pack, scenario_id: str, players: int, rng: Rng) -> dict[str, Any
     # Step 5: the agenda deck without cards for more players than are playing.
     agenda_deck = rng.shuffled(sorted(a.id for a in pack.agendas if a.players <= players))
     hands = [[agenda_deck.pop(0)] if agenda_deck else [] for _ in range(players)]
-    # Step 6: the shop (the asset deck arrives with part 2's content).
-    asset_deck: list[str] = []
+    # Step 4: the starting encounter decks (the cards with a star), by back.
+    encounter_decks = {
+        kind: rng.shuffled(sorted(c.id for c in pack.encounters.values() if c.deck == kind and c.number is None))
+        for kind in ENCOUNTER_KINDS
+    }
+    encounter_decks = {kind: deck for kind, deck in encounter_decks.items() if deck}
+    # Steps 5 and 6: the loot and asset decks, the shop of four; the unique assets at hand.
+    loot_deck = rng.shuffled(sorted(c.id for c in pack.cards.values() if c.deck == "loot"))
+    asset_deck = rng.shuffled(sorted(c.id for c in pack.cards.values() if c.deck == "asset"))
     shop = asset_deck[:SHOP_SIZE]
     # Step 9: one random enemy face up on each enemy icon of a face-up tile.
     enemies = []
@@ -135,8 +143,26 @@ def _deal(pack: Pack, scenario_id: str, players: int, rng: Rng) -> dict[str, Any
         "perk_deck": [p.id for p in pack.perks],
         "asset_deck": asset_deck[SHOP_SIZE:],
         "shop": shop,
+        "encounter_decks": encounter_decks,
+        "loot_deck": loot_deck,
+        "unique_deck": sorted(c.id for c in pack.cards.values() if c.deck == "unique"),
         "power": [0 for _ in scenario.factions],
     }
+
+
+def starting_effects(res: Resolution) -> None:
+    """Step 9: stage the scenario's quests (their top sections), then its other effects."""
+    from domain.fallout import library, results
+
+    scenario = res.scenario
+    cat = res.catalog
+    for ref in scenario.staged_quests:
+        number = int(ref) if str(ref).isdigit() else cat.quests[ref].number if ref in cat.quests else None
+        if number is not None:
+            library.stage(res, number, None)
+            results.settle(res)
+    results.push(res, None, scenario.id, "setup", 1, scenario.setup)
+    results.settle(res)
 
 
 def start_spaces(state: GameState) -> list[str]:
@@ -246,6 +272,9 @@ def _set_up(state: GameState, data: dict) -> GameState:
         asset_deck=tuple(data["asset_deck"]),
         shop=tuple(data["shop"]),
         power=tuple(data["power"]),
+        encounter_decks={k: tuple(v) for k, v in (data.get("encounter_decks") or {}).items()},
+        loot_deck=tuple(data.get("loot_deck") or ()),
+        unique_deck=tuple(data.get("unique_deck") or ()),
     )
 
 

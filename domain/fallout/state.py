@@ -58,6 +58,7 @@ class SurvivorState:
     exhausted: tuple[str, ...] = ()
     perks: tuple[str, ...] = ()
     eliminated: bool = False
+    loyalty: str | None = None  # the agenda card revealed to declare loyalty (Loyalty)
 
     @property
     def remaining_hp(self) -> int:
@@ -88,6 +89,7 @@ class EnemyState:
     space: str  # a space id, or face_down_node(place) on a face-down tile
     active: bool
     faction: str | None = None  # a faction token standing for an enemy
+    drawn: bool = False  # drawn to "draw and fight": discarded after the fight, never replaced
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,13 @@ class Turn:
     actions: int = ACTIONS_PER_TURN
     movement: int = 0  # unspent points; the points of two move actions pool
     ending: bool = False  # the active survivor was killed: the turn ends once resolved
+    encountered: tuple[str, ...] = ()  # spaces whose encounter icon was used this turn
+    camping: bool = False  # a camp action was just performed: trading is open until the next action
+
+    @property
+    def at_start(self) -> bool:
+        """No action taken yet: the start of the turn (Equipping, Loyalty)."""
+        return self.actions == ACTIONS_PER_TURN and self.movement == 0 and not self.encountered
 
 
 @dataclass(frozen=True)
@@ -167,6 +176,75 @@ class Decision:
 
 
 @dataclass(frozen=True)
+class Attempt:
+    """Tasks (tests, draw and fight) attempted left to right for an encounter
+    option or a quest objective; the first failure ends the attempt."""
+
+    seat: int
+    tasks: tuple[dict[str, Any], ...]
+    level: int
+    index: int = 0
+    outcome: bool | None = None  # None while running
+    enemy: str | None = None  # the drawn enemy being fought
+
+
+@dataclass(frozen=True)
+class Encounter:
+    """An encounter card being resolved (Encounter Action)."""
+
+    seat: int
+    card: str
+    kind: str  # the deck it came from and returns to
+    space: str
+    level: int
+    option: int | None = None  # None until the acting seat chooses
+    outcome: str | None = None  # "results", "succeed", "fail" once known
+    trashed: bool = False
+
+
+@dataclass(frozen=True)
+class Questing:
+    """A quest action in progress on one objective (Quest Action)."""
+
+    seat: int
+    quest: str
+    objective: int
+    level: int
+    outcome: bool | None = None
+
+
+@dataclass(frozen=True)
+class Resolving:
+    """A results bar being resolved left to right; the stack's last entry is resolved first."""
+
+    seat: int | None
+    source: str  # the card the results are on
+    origin: str  # "encounter", "quest", "loot", "item", "perk", "setup"
+    level: int
+    results: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Shopping:
+    seat: int
+    left: int  # buys, sells and recruits still allowed
+
+
+@dataclass(frozen=True)
+class Trade:
+    """A trade being put together by the camping survivor, then answered by the partner."""
+
+    seat: int
+    partner: int
+    give: tuple[str, ...] = ()  # the proposer's cards (items, companions, agendas)
+    take: tuple[str, ...] = ()  # the partner's items and companions
+    give_caps: int = 0
+    take_caps: int = 0
+    take_agendas: int = 0  # how many agenda cards the partner hands over (the partner picks which)
+    proposed: bool = False
+
+
+@dataclass(frozen=True)
 class RoundEnd:
     card: str
     types: tuple[str, ...]  # enemy types still to activate; the first is activating
@@ -212,6 +290,23 @@ class GameState:
     level_ups: tuple[int, ...] = ()  # one seat per level still to resolve
     leveling: Leveling | None = None
     placing: Placing | None = None
+    # part 2: encounters, quests, the card library, items, the shop, trading, the end
+    encounter_decks: dict[str, tuple[str, ...]] = field(default_factory=dict)  # top first; a kind with no deck is absent
+    library_out: tuple[str, ...] = ()  # library cards retrieved (never retrieved again)
+    trashed: tuple[str, ...] = ()  # back in the box
+    quests: tuple[str, ...] = ()  # staged quest cards, in the play area
+    markers: tuple[tuple[str, str], ...] = ()  # (quest card, space) quest markers on the map
+    unique_deck: tuple[str, ...] = ()
+    unique_discard: tuple[str, ...] = ()
+    encounter: Encounter | None = None
+    questing: Questing | None = None
+    attempt: Attempt | None = None
+    resolving: tuple[Resolving, ...] = ()
+    gaining: tuple[tuple[int, str], ...] = ()  # (seat, card) gained, still to equip or stow
+    shopping: Shopping | None = None
+    trade: Trade | None = None
+    triggered: tuple[tuple[int, str, int], ...] = ()  # (seat, quest, objective) triggered, to complete
+    winners: tuple[int, ...] = ()
 
     # -- lookups -----------------------------------------------------------
 

@@ -1,8 +1,13 @@
 """What one seat may see: of the state (``view``) and of each event (``redact``).
 
-Hidden: other seats' agenda cards (their number is public), every deck's
-order, the tile under each face-down place (only its back shows), and the
-face of every inactive enemy (only its type shows). Once the game is over,
+Hidden: other seats' agenda cards (their number is public; a card revealed
+for loyalty shows), every deck's order and contents (encounter, loot, asset,
+agenda decks: counts only), the card library, the encounter card being
+resolved (only what was read aloud, and the chosen outcome once chosen), the
+tile under each face-down place (only its back shows), and the face of every
+inactive enemy (only its type shows). Decisions whose choices name a seat's
+agenda cards (discarding down, answering a trade) show their choices to that
+seat only. Once the game is over,
 ``view`` hides nothing. ``redact`` sees only the event, not whether the game
 has ended: a caller that wants the whole log revealed after the end skips it.
 """
@@ -11,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.fallout import encounter, influence, trade
 from domain.fallout import enemies
 from domain.fallout.content import catalog
 from domain.fallout.snapshot import dump
@@ -20,6 +26,28 @@ from domain.game import Event
 
 def _hidden(items: list | tuple) -> list[None]:
     return [None] * len(items)
+
+
+#: Decisions whose choices are the deciding seat's own agenda cards.
+PRIVATE_DECISIONS = frozenset({"discard_agenda", "answer_trade"})
+
+
+def _pending(state: GameState, seat: int | None) -> Any:
+    p = state.pending
+    if p is None:
+        return None
+    out = dump(p)
+    if p.kind in PRIVATE_DECISIONS and p.seat != seat and not state.over:
+        out["choices"] = _hidden(p.choices)
+    return out
+
+
+def _resolving(state: GameState) -> list[dict[str, Any]]:
+    """Results bars in progress; an encounter card is not named (it is read aloud only)."""
+    return [
+        {**dump(r), "source": None if r.origin == "encounter" and not state.over else r.source}
+        for r in state.resolving
+    ]
 
 
 def view(state: GameState, seat: int | None) -> dict[str, Any]:
@@ -37,6 +65,8 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         entry["agenda_count"] = len(s.agendas)
         if not over and s.seat != seat:
             entry["agendas"] = None
+        if over or s.seat == seat:
+            entry["influence"] = influence.of(state, s.seat) if s.survivor is not None else 0
         survivors.append(entry)
     enemy_views = []
     for e in state.enemies:
@@ -85,9 +115,26 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
             "enemy_stacks": {t: len(ids) for t, ids in state.enemy_stacks.items()},
             "enemy_discards": {t: len(ids) for t, ids in state.enemy_discards.items()},
             "loot": len(state.loot_deck),
+            "loot_discard": len(state.loot_discard),
             "asset": len(state.asset_deck),
+            "asset_discard": len(state.asset_discard),
+            "encounter": {k: len(v) for k, v in state.encounter_decks.items()},
         },
-        "pending": dump(state.pending),
+        "unique_deck": list(state.unique_deck),  # kept sorted by name, open to all
+        "loot_discard": list(state.loot_discard),
+        "asset_discard": list(state.asset_discard),
+        "quests": list(state.quests),  # staged quest cards lie face up
+        "markers": [list(m) for m in state.markers],
+        "encounter": encounter.view(state),
+        "attempt": dump(state.attempt),
+        "questing": dump(state.questing),
+        "resolving": _resolving(state),
+        "gaining": [list(g) for g in state.gaining],
+        "shopping": dump(state.shopping),
+        "trade": trade.view(state, seat),
+        "winners": list(state.winners),
+        "influence_needed": influence.needed(state.players) if state.players else None,
+        "pending": _pending(state, seat),
         "roll": dump(state.roll),
         "fight": dump(state.fight),
         "attackers": dump(state.attackers),
@@ -98,6 +145,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         out["decks"].update(
             agenda=list(state.agenda_deck),
             enemy_stacks={t: list(ids) for t, ids in state.enemy_stacks.items()},
+            encounter={k: list(v) for k, v in state.encounter_decks.items()},
         )
     return out
 
@@ -110,12 +158,34 @@ def redact(event: Event, seat: int | None) -> Event:
         data["enemy_stacks"] = {t: _hidden(ids) for t, ids in data["enemy_stacks"].items()}
         data["agenda_deck"] = _hidden(data["agenda_deck"])
         data["agendas"] = [hand if i == seat else _hidden(hand) for i, hand in enumerate(data["agendas"])]
+        for deck in ("loot_deck", "asset_deck"):
+            if deck in data:
+                data[deck] = _hidden(data[deck])
+        if "encounter_decks" in data:
+            data["encounter_decks"] = {k: _hidden(v) for k, v in data["encounter_decks"].items()}
     elif event.type == "EnemyPlaced" and not data.get("active"):
         data = {**data, "token": None}
-    elif event.type in ("EnemyStackReshuffled", "AgendaDeckReshuffled", "LootDeckReshuffled"):
+    elif event.type in ("EnemyStackReshuffled", "AgendaDeckReshuffled", "LootDeckReshuffled", "AssetDeckReshuffled"):
         data = {**data, "order": _hidden(data["order"])}
-    elif event.type == "AgendaDrawn" and data.get("seat") != seat:
+    elif event.type in ("AgendaDrawn", "AgendaDiscardedFromHand") and data.get("seat") != seat:
         data = {**data, "card": None}
+    elif event.type == "CardAdded":
+        # The number was read off the result; the card's place in the deck is not known.
+        data = {**data, "card": None, "order": _hidden(data["order"])}
+    elif event.type == "EncounterDrawn":
+        data = {**data, "card": None}
+    elif event.type in ("ResultsQueued", "ResultsResolved") and data.get("origin") == "encounter":
+        data = {**data, "source": None}
+    elif event.type == "CardTrashed" and data.get("origin") == "encounter":
+        data = {**data, "card": None}
+    elif event.type == "DecisionRequested" and data.get("kind") in PRIVATE_DECISIONS and data.get("seat") != seat:
+        data = {**data, "choices": _hidden(data["choices"])}
+    elif event.type == "DecisionMade" and data.get("kind") in PRIVATE_DECISIONS and data.get("seat") != seat:
+        data = {**data, "command": {"type": data["command"].get("type")}}
+    elif event.type == "TradeChanged" and data.get("agenda") and seat not in (data.get("seat"), data.get("partner")):
+        data = {**data, "card": None}
+    elif event.type == "TradeCompleted" and seat not in (data.get("seat"), data.get("partner")):
+        data = {**data, "give_agendas": _hidden(data.get("give_agendas") or []), "agendas": _hidden(data["agendas"])}
     else:
         return event
     return Event(event.type, data)

@@ -117,10 +117,10 @@ def test_enemy_abilities_loot_draws_a_loot_card() -> None:
     state, raider = add_enemy(keeper_game(), "raider", "camp.a")
     state, events = play(state, 0, {"type": "fight", "enemy": raider}, ScriptedRng(HEAD, BODY, BLANK))
     assert data(events, "LootDrawn") == [{"seat": 0, "card": None}]
-    state = replace(state, loot_deck=("loot1",))
+    state = replace(state, loot_deck=("stim",))
     state, raider = add_enemy(state, "raider", "camp.a")
     state, events = play(state, 0, {"type": "fight", "enemy": raider}, ScriptedRng(HEAD, BODY, BLANK))
-    assert state.survivor(0).inventory == ("loot1",)
+    assert state.survivor(0).inventory == ("stim",)
 
 
 def test_enemies_inactive_enemies_cannot_be_fought() -> None:

@@ -172,6 +172,6 @@ def test_first_player_passing_does_not_change_whose_turn_is_next() -> None:
 def test_actions_malformed_commands_are_unknown() -> None:
     """Actions: a command that is not a known action is refused with 422 unknown_command."""
     state = quiet_game(1)
-    for command in ({}, {"type": ["move"]}, {"type": None}, {"type": "encounter"}):
+    for command in ({}, {"type": ["move"]}, {"type": None}, {"type": "teleport"}):
         err = violation(state, 0, command)
         assert err.code == "unknown_command" and err.status == 422

@@ -38,16 +38,20 @@ def random_game(seed: str, players: int = 3, commands: int = 300):
 
 
 def test_agenda_cards_no_view_or_event_shows_another_seats_agenda() -> None:
-    """Agenda Cards: the cards in a hand are hidden; their number is public."""
+    """Agenda Cards, Loyalty, Camp Action: the cards in a hand are hidden (but one revealed for loyalty, or
+    one a seat once held itself and traded away); their number is public."""
+    held: dict[int, set[str]] = {}
     for state, events in random_game("hidden"):
         for a in range(state.players):
+            held.setdefault(a, set()).update(state.survivor(a).agendas)
             seen = strings(FALLOUT.view(state, a))
             for event in events:
                 seen |= strings(FALLOUT.redact(event, a).data)
             json.dumps(FALLOUT.view(state, a))
             for b in range(state.players):
                 if a != b and not FALLOUT.is_over(state):
-                    assert not set(state.survivor(b).agendas) & seen
+                    secret = set(state.survivor(b).agendas) - {state.survivor(b).loyalty} - held[a]
+                    assert not secret & seen
         if FALLOUT.is_over(state):
             break
         view = FALLOUT.view(state, 0)

@@ -1,0 +1,94 @@
+"""Influence and winning (Influence, Agenda Cards, Faction Power Track).
+
+Each agenda card in hand gives 1 influence, plus what its conditions give,
+evaluated on the live game whenever influence is counted. The influence a
+player count needs: 11, 10, 9, 8 for one to four players.
+
+A survivor who reaches it wins at once: the engine declares victory for
+them the moment the game settles after a step (nobody would decline), and
+every other survivor at or above the mark shares the victory. When a faction
+reaches or passes the final space of the power track, survivors with enough
+influence (the excess advance counted) win; otherwise everyone loses.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from domain.fallout import conditions, effects as fx
+from domain.fallout.content import catalog
+from domain.fallout.state import GameState
+
+if TYPE_CHECKING:
+    from domain.fallout.resolution import Resolution
+
+RULE = "Influence"
+NEEDED = {1: 11, 2: 10, 3: 9, 4: 8}
+
+
+def needed(players: int) -> int:
+    return NEEDED.get(players, 8)
+
+
+def count(state: GameState, seat: int, counter: fx.Counter) -> int:
+    s = state.survivor(seat)
+    cards = catalog(state.pack).cards
+    if counter.what == "caps":
+        return s.caps
+    if counter.what == "lead":
+        return max(0, conditions.lead(state, counter.arg or ""))
+    if counter.what == "special":
+        return len(s.special)
+    if counter.what == "perks":
+        return len(s.perks)
+    if counter.what == "items":
+        return len(s.equipped) + len(s.inventory)
+    if counter.what == "kind":
+        return sum(1 for c in s.equipped + s.inventory if cards[c].kind == counter.arg)
+    if counter.what == "traits":
+        return len(s.traits)
+    if counter.what == "agendas":
+        return len(s.agendas)
+    return 0
+
+
+def of(state: GameState, seat: int) -> int:
+    s = state.survivor(seat)
+    if s.eliminated:
+        return 0
+    agendas = catalog(state.pack).agendas
+    total = 0
+    for a in s.agendas:
+        total += 1
+        for raw in agendas[a].influence:
+            entry = fx.parse_influence(raw)
+            if entry.per is not None:
+                gain = entry.gain * (count(state, seat, entry.per) // entry.every)
+            else:
+                gain = entry.gain if conditions.holds(state, seat, entry.condition) else 0
+            total += gain if entry.most is None else min(gain, entry.most)
+    return total
+
+
+def winners(state: GameState) -> list[int]:
+    mark = needed(state.players)
+    return [s.seat for s in state.survivors if not s.eliminated and s.survivor is not None and of(state, s.seat) >= mark]
+
+
+def check_victory(res: Resolution) -> bool:
+    seats = winners(res.state)
+    if not seats:
+        return False
+    res.emit("GameEnded", result="won", reason="victory declared", winners=seats)
+    return True
+
+
+def faction_took_over(res: Resolution, factions: list[str]) -> None:
+    seats = winners(res.state)
+    if seats:
+        res.emit("GameEnded", result="won", reason="victory declared as a faction took over", winners=seats,
+                 factions=factions)
+    else:
+        res.emit("GameEnded", result="lost", reason="a faction took over the wasteland", factions=factions)
+
+
