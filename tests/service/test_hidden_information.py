@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from tests.games.counter import CARDS
 from tests.service.tables import act, new_table, state
 
@@ -51,3 +53,54 @@ def test_no_response_to_one_seat_holds_another_seats_hidden_data(client, games):
 
     spectator = client.get(table.url("/events?limit=1000")).get_data(as_text=True)
     assert a_secret not in spectator and not any(s in spectator for s in hidden)
+
+
+def _fallout_hidden(games, game_id: str, seat: int) -> tuple[set[str], list[list[str]]]:
+    """What ``seat`` must not see of a running Fallout game: other hands (ids and
+    texts), the agenda deck's cards, and the order of every face-down deck."""
+    from domain.fallout.content import catalog
+
+    state = games.load(game_id).state.state
+    agendas = {card.id: card for card in catalog(state.pack).pack.agendas}
+    cards = set(state.agenda_deck)
+    for survivor in state.survivors:
+        if survivor.seat != seat:
+            for card in survivor.agendas:
+                cards |= {card, agendas[card].text}
+    orders = [list(state.agenda_deck), list(state.loot_deck), list(state.asset_deck), list(state.perk_deck),
+              list(state.unique_deck), *(list(d) for d in state.encounter_decks.values())]  # fmt: skip
+    return cards, [order for order in orders if len(order) > 1]
+
+
+def test_no_response_to_one_seat_holds_another_seats_fallout_agendas_or_deck_orders(client, games):
+    table = new_table(client, game="fallout", seed="hidden-fallout")
+    answers_to_a = []
+    for _ in range(12):  # setup choices and a few moves, short of the first round end
+        now = games.load(table.game_id).state
+        waiting = now.module.waiting_for(now.state)
+        if not waiting:
+            break
+        seat = waiting[0]
+        actions = client.get(table.url("/actions"), headers=table.seats[seat]).get_json()["actions"]
+        command = next((a for a in actions if a["type"] != "end_turn"), actions[0])
+        answer = act(client, table, seat, command)
+        assert answer.status_code == 200, command
+        if seat == 0:
+            answers_to_a.append(answer.get_data(as_text=True))
+    assert answers_to_a and not games.load(table.game_id).state.over
+    hidden, orders = _fallout_hidden(games, table.game_id, 0)
+    assert hidden and orders
+
+    as_a = table.seats[0]
+    texts = {f"action {n}": text for n, text in enumerate(answers_to_a)}
+    for path in ("/state", "/state?at=3", "/actions", "/events?limit=1000", "/export", "/audit", "/stream?after=0"):
+        response = client.get(table.url(path), headers=as_a)
+        assert response.status_code == 200, path
+        texts[path] = response.get_data(as_text=True)
+    for name, text in texts.items():
+        for secret in hidden:
+            assert secret not in text, f"{name} shows {secret!r} to seat 0"
+        for order in orders:
+            assert json.dumps(order[:2]) not in text and json.dumps(order[:2], separators=(",", ":")) not in text, name
+    own = games.load(table.game_id).state.state.survivors[0].agendas
+    assert own and all(card in texts["/state"] for card in own)  # not vacuous: seat 0 sees its own hand

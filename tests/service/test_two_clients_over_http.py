@@ -262,3 +262,74 @@ def test_two_clients_play_a_whole_game_over_http(server: Server):
     lines = [json.loads(line) for line in exported.splitlines()]
     assert status == 200 and lines[-1]["hash"] == verdict["head_hash"]
     assert [e["type"] for e in lines].count("GameRewound") == 1
+
+
+def test_two_clients_play_fallout_over_http(server: Server):
+    """The same flow on Fallout, for a few turns and a round end (the game is far from over)."""
+    status, _, created = server.request(
+        "POST", "/games", {"game": "fallout", "seats": 2, "players": ["Alice"], "seed": "two-clients"}
+    )
+    assert status == 201
+    game_id = created["game_id"]
+    alice = Player(server, game_id, created["seats"][0]["token"])
+    status, _, joined = server.request("POST", f"/games/{game_id}/seats", {"name": "Bob"})
+    bob = Player(server, game_id, joined["token"])
+    assert Player(server, game_id, created["creator_token"]).post("/start")[0] == 200
+    players = {0: alice, 1: bob}
+    listening = Listener(bob, stop_after=3)
+    listening.start()
+
+    def turn() -> tuple[Player, list[dict], int]:
+        now = _until(lambda: (s := alice.state())["waiting_for"] and s, 30, "a seat's decision")
+        player = players[now["waiting_for"][0]]
+        listed = player.get("/actions")[2]
+        return player, listed["actions"], listed["version"]
+
+    raced = retried = False
+    rounds_seen = set()
+    steps = 0
+    while len(rounds_seen - {None}) < 2:  # until the worker has run a round end
+        steps += 1
+        assert steps < 300, "no round end after 300 moves"
+        player, actions, version = turn()
+        rounds_seen.add(alice.state()["view"].get("round"))
+        if not raced and len(actions) >= 2:
+            # One player, two devices, two different moves at the same version.
+            answers = []
+            racers = [threading.Thread(target=lambda c=c: answers.append(player.act(c, version)[0]))
+                      for c in actions[:2]]  # fmt: skip
+            for racer in racers:
+                racer.start()
+            for racer in racers:
+                racer.join()
+            assert sorted(answers) == [200, 412]
+            raced = True
+            continue
+        command = next((a for a in actions if a["type"] == "end_turn"), actions[0])
+        if not retried:
+            first = player.act(command, version, **{"Idempotency-Key": "fallout-retry"})
+            again = player.act(command, version, **{"Idempotency-Key": "fallout-retry"})
+            assert first[0] == again[0] == 200 and first[2] == again[2]
+            retried = True
+            continue
+        assert player.act(command, version)[0] == 200
+    assert raced and retried
+
+    # A rewind to just before the last move, accepted by the other seat.
+    player, actions, version = turn()
+    assert player.act(actions[0], version)[0] == 200
+    proposer, accepter = (alice, bob) if player is alice else (bob, alice)
+    status, _, proposal = proposer.post("/proposals", {"kind": "rewind", "to_version": version})
+    assert status == 201, proposal
+    status, _, done = accepter.post(f"/proposals/{proposal['proposal']['id']}/accept")
+    assert done["outcome"] == "rewound"
+    assert alice.state()["view"] == alice.get(f"/state?at={version}")[2]["view"]
+
+    listening.join(timeout=20)
+    resumed = Listener(bob, last_event_id=str(listening.events[-1][0]))
+    resumed.run()  # reads until the server ends the idle stream
+    ids = [v for v, _ in listening.events + resumed.events]
+    assert ids == list(range(ids[0], alice.state()["version"] + 1))
+
+    status, _, verdict = bob.get("/audit")
+    assert status == 200 and verdict["verdict"] == "pending" and verdict["chain_ok"]
