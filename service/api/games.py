@@ -83,7 +83,7 @@ class ProposalSchema(Schema):
 class StateArgs(Schema):
     at = fields.Integer(
         validate=validate.Range(min=1),
-        metadata={"description": "Time travel: the view as it was right after this version"},
+        metadata={"description": "Time travel: the view as it was right after this version", "example": 12},
     )
 
 

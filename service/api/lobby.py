@@ -107,15 +107,20 @@ class GameSummarySchema(Schema):
 
 
 class GameListArgs(Schema):
-    game = fields.String(validate=validate.Length(1, 64))
-    scenario = fields.String(validate=validate.Length(1, 64))
-    status = fields.String(validate=validate.OneOf(["lobby", "running", "ended"]))
+    game = fields.String(validate=validate.Length(1, 64), metadata={"example": "fallout"})
+    scenario = fields.String(validate=validate.Length(1, 64), metadata={"example": "saltmarsh_reach"})
+    status = fields.String(validate=validate.OneOf(["lobby", "running", "ended"]), metadata={"example": "lobby"})
     open_seats = fields.Integer(
-        validate=validate.Range(0, 4), metadata={"description": "Only games with at least this many open seats"}
+        validate=validate.Range(0, 4),
+        metadata={"description": "Only games with at least this many open seats", "example": 1},
     )
-    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100), metadata={"example": 20})
     cursor = fields.String(
-        validate=validate.Length(1, 200), metadata={"description": "`next_cursor` of the page before"}
+        validate=validate.Length(1, 200),
+        metadata={
+            "description": "`next_cursor` of the page before",
+            "example": "WyIyMDI2LTExLTIxVDEwOjE1OjAwLjAwMDAwMFoiLCAiM2YyYyJd",
+        },
     )
 
 

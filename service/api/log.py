@@ -28,9 +28,11 @@ EXPORT_PAGE = 500
 
 class EventPageArgs(Schema):
     after = fields.Integer(
-        load_default=0, validate=validate.Range(min=0), metadata={"description": "Events after this version"}
+        load_default=0,
+        validate=validate.Range(min=0),
+        metadata={"description": "Events after this version", "example": 4},
     )
-    limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
+    limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000), metadata={"example": 100})
 
 
 class EventPageSchema(Schema):

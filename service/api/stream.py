@@ -59,7 +59,7 @@ MESSAGE = {
 class StreamArgs(Schema):
     after = fields.Integer(
         validate=validate.Range(min=0),
-        metadata={"description": "Send events after this version (Last-Event-ID wins when both are sent)"},
+        metadata={"description": "Send events after this version (Last-Event-ID wins when both are sent)", "example": 12},
     )
 
 

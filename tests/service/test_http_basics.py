@@ -68,3 +68,26 @@ def test_openapi_and_docs_are_served(client):
 def test_error_responses_are_documented_as_problem_json():
     responses = openapi_document()["components"]["responses"]
     assert "application/problem+json" in responses["DEFAULT_ERROR"]["content"]
+
+
+def test_every_operation_documents_examples():
+    """Request bodies, successful answers and query or header parameters all carry an example."""
+    missing = []
+    for path, item in openapi_document()["paths"].items():
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            media = [
+                (f"{code} answer", m)
+                for code, answer in operation["responses"].items()
+                if str(code).startswith("2")
+                for m in answer.get("content", {}).values()
+            ]
+            media += [("request body", m) for m in operation.get("requestBody", {}).get("content", {}).values()]
+            missing += [f"{method} {path}: {what}" for what, m in media if "example" not in m and "examples" not in m]
+            missing += [
+                f"{method} {path}: {p['name']}"
+                for p in operation.get("parameters", [])
+                if p["in"] in ("query", "header") and "example" not in p and "example" not in p.get("schema", {})
+            ]
+    assert missing == []
