@@ -100,3 +100,5 @@ def test_everything_shows_once_the_game_is_over(client, games):
     set_up = next(e for e in events if e["type"] == "CounterSetUp")
     assert None not in set_up["data"]["secrets"] and set_up["data"]["deck"]
     assert events[-1]["type"] == "SeedRevealed" and events[-1]["data"]["seed"] == "http"
+    ended = client.get("/games?status=ended").get_json()["games"]
+    assert [g["game_id"] for g in ended] == [table.game_id]
