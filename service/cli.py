@@ -85,7 +85,7 @@ def run_all(host: str, port: int, data: Path) -> int:
                 [
                     sys.executable, "-m", "gunicorn",
                     "--bind", f"{host}:{port}",
-                    "--workers", "2", "--threads", "4",
+                    "--workers", "2", "--threads", "16",  # an event stream holds a thread
                     "--access-logfile", "-",
                     "service.wsgi:app",
                 ],
