@@ -17,6 +17,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import INCLUDE, Schema, fields, validate
 
+from events.envelope import canonical_json
 from events.store import ConcurrencyError
 from service.api.callers import caller, games, seat_holder
 from service.api.problems import Problem
@@ -41,6 +42,7 @@ IDEMPOTENCY_KEY = {
     "description": "Any unique string (a UUID): a retry with the same key and body gets the first answer",
     "schema": {"type": "string", "pattern": "^[!-~]{1,128}$", "example": "5b4a1c52-8d0e-4f43-9a8e-2c1b7d3e6f90"},
 }
+MAX_COMMAND_BYTES = 4096
 ETAG = {"ETag": {"description": 'The game\'s version, quoted: `"12"`', "schema": {"type": "string"}}}
 
 
@@ -233,6 +235,9 @@ class GameActions(MethodView):
         """Post one command for the caller's seat, decided on the version in If-Match."""
         seat = seat_holder(game_id)
         expected = expected_version()
+        if len(canonical_json(command)) > MAX_COMMAND_BYTES:
+            # The command is kept in the log for good (CommandAccepted): no ballast.
+            raise Problem(422, "command_too_large", f"a command takes at most {MAX_COMMAND_BYTES} bytes of JSON")
         key = idempotency_key()
         if key is not None:
             replay = _begin_idempotent(game_id, seat, key, dict(command))

@@ -72,6 +72,8 @@ def test_an_illegal_command_is_a_problem_naming_its_code_and_changes_nothing(cli
     assert wrong.status_code == 409 and wrong.get_json()["code"] == "not_your_turn"
     unknown = act(client, table, turn, {"type": "fly"})
     assert unknown.status_code == 422 and unknown.get_json()["code"] == "unknown_command"
+    ballast = act(client, table, turn, {"type": "add", "amount": 1, "note": "x" * 5000})
+    assert ballast.status_code == 422 and ballast.get_json()["code"] == "command_too_large"
     assert state(client, table)["version"] == 3
 
 
