@@ -22,7 +22,7 @@ def redis_client(url: str | None = None) -> redis.Redis:
 #: Tests set them in ``create_app(config=...)``; a deployment in the environment.
 API_SETTINGS: dict[str, tuple[str, object]] = {
     # Requests per window, per token (per address without one); "0" turns it off.
-    "RATE_LIMIT": ("HOLOTAPE_RATE_LIMIT", "600/60"),
+    "RATE_LIMIT": ("HOLOTAPE_RATE_LIMIT", "1200/60"),
     # An event stream ends after this long, or after this long without an
     # event, so a worker thread is never held forever; clients reconnect.
     "STREAM_MAX_SECONDS": ("HOLOTAPE_STREAM_MAX_SECONDS", 300.0),
