@@ -114,12 +114,13 @@ def apply(
             seed_commitment=data["seed_commitment"],
             state=registry.game_module(data["game"]).initial_state(),
         )
+    # A change of players drops a pending proposal: who must agree has changed.
     if event_type == "SeatJoined":
-        return _seat(record, data["seat"], kind=HUMAN, name=data["name"], bot=None)
+        return replace(_seat(record, data["seat"], kind=HUMAN, name=data["name"], bot=None), proposal=None)
     if event_type == "SeatLeft":
-        return _seat(record, data["seat"], kind=OPEN, name=None, bot=None)
+        return replace(_seat(record, data["seat"], kind=OPEN, name=None, bot=None), proposal=None)
     if event_type == "SeatHandedToBot":
-        return _seat(record, data["seat"], kind=BOT, name=None, bot=data["bot"])
+        return replace(_seat(record, data["seat"], kind=BOT, name=None, bot=data["bot"]), proposal=None)
     if event_type == "GameStarted":
         return replace(record, started_at=version)
     if event_type == "SeedRevealed":
@@ -148,7 +149,7 @@ def apply(
 class RecordFolder:
     """Folds a game's stream into a ``Record``; ``state_at`` serves rewinds."""
 
-    format = "record/2"
+    format = "record/3"  # 3: a change of players drops a pending proposal
 
     def __init__(self, state_at: Callable[[str, int], Record] | None = None):
         self.state_at = state_at

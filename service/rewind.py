@@ -17,6 +17,10 @@ when the fork ends it reveals its state, hidden parts included, which were
 this game's hidden parts at that version. A finished game has nothing hidden
 left, so any seat may fork it at once, and nothing is appended to it.
 
+A player joining or leaving, or a seat going to a bot, drops a pending
+proposal (``service.record``): the players who must agree are no longer the
+same.
+
 A version one may go back to is a resting point: the end of a batch, at or
 after the start, at which the game was not over.
 """

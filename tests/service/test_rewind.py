@@ -49,6 +49,15 @@ def test_a_declined_proposal_changes_nothing_and_frees_the_way_for_another(clien
     assert gone.status_code == 404 and gone.get_json()["code"] == "no_such_proposal"
 
 
+def test_a_player_leaving_drops_the_pending_proposal(client):
+    table = _two_moves(client)
+    client.post(table.url("/proposals"), json={"kind": "rewind", "to_version": 5}, headers=table.seats[0])
+    assert client.delete(table.url("/seats/1"), headers=table.seats[1]).status_code == 200
+    assert state(client, table)["proposal"] is None
+    again = client.post(table.url("/proposals"), json={"kind": "rewind", "to_version": 5}, headers=table.seats[0])
+    assert again.get_json()["outcome"] == "rewound"  # nobody else to ask now
+
+
 def test_only_resting_points_after_the_start_can_be_returned_to(client):
     table = _two_moves(client)
     for version, code in ((2, "bad_version"), (7, "bad_version"), (4, "not_a_resting_point"), (99, "bad_version")):
