@@ -12,8 +12,12 @@ client can run it without us):
    (``CommandAccepted`` at version v) with the state after v-1 and
    ``Rng.for_position(seed, v - 1)``.
 
-While the game runs the seed is secret, so only the chain is checked and the
-verdict is ``pending``. The verdict holds counts and hashes, never event
+A fork's first state (``ForkedFrom``) must be its origin's: the origin's
+event at that version has the named hash, and folding the origin's log to it
+gives that state (``fork_origin_ok``; None for a game that is no fork).
+
+While the game runs the seed is secret, so only the chain (and a fork's
+origin) is checked and the verdict is ``pending``. The verdict holds counts and hashes, never event
 data, so it shows no seat anything hidden.
 
 The replay folds the events it reads itself, never a snapshot: a snapshot is
@@ -30,8 +34,9 @@ from domain import registry
 from domain.game import Event, RuleViolation
 from domain.rng import Rng
 from events.envelope import Envelope, canonical_json
+from events.snapshots import fold
 from events.store import EventStore
-from service.record import META_EVENTS, Record, apply
+from service.record import META_EVENTS, Record, RecordFolder, apply
 
 FAIR, PENDING, BROKEN, UNFAIR = "fair", "pending", "chain_broken", "unfair"
 
@@ -44,6 +49,7 @@ class Verdict:
     head_hash: str
     chain_ok: bool
     chain_broken_at: int | None
+    fork_origin_ok: bool | None
     seed_revealed: bool
     seed_matches_commitment: bool | None
     decisions_checked: int
@@ -58,17 +64,23 @@ def audit(store: EventStore, game_id: str) -> Verdict:
     envelopes = store.read(game_id)
     chain = store.verify(game_id)
     version, head = store.head(game_id)
+    forked = envelopes[1].data if len(envelopes) > 1 and envelopes[1].type == "ForkedFrom" else None
     base = {
         "game_id": game_id,
         "version": version,
         "head_hash": head,
         "chain_ok": chain.ok,
         "chain_broken_at": chain.broken_at,
+        "fork_origin_ok": None if forked is None else _origin_matches(store, forked),
     }
     revealed = [e for e in envelopes if e.type == "SeedRevealed"]
     if not chain.ok:
         return Verdict(**base, verdict=BROKEN, seed_revealed=bool(revealed), seed_matches_commitment=None,
                        decisions_checked=0, first_mismatch=None, reason=chain.reason)  # fmt: skip
+    if base["fork_origin_ok"] is False:
+        return Verdict(**base, verdict=UNFAIR, seed_revealed=bool(revealed), seed_matches_commitment=None,
+                       decisions_checked=0, first_mismatch=2,
+                       reason="the fork's first state is not its origin's at that version")  # fmt: skip
     if not revealed:
         return Verdict(**base, verdict=PENDING, seed_revealed=False, seed_matches_commitment=None,
                        decisions_checked=0, first_mismatch=None,
@@ -129,6 +141,16 @@ def _decided(record: Record, header: Envelope, after_run: Envelope | None, seed:
         except RuleViolation as refused:
             return [Event("Refused", {"code": refused.code})]  # never equal to a stored batch
     return None
+
+
+def _origin_matches(store: EventStore, forked: dict[str, Any]) -> bool:
+    found = store.read(forked["game_id"], forked["version"], forked["version"])
+    if not found or found[0].hash != forked["hash"]:
+        return False
+    # Folded from the origin's events alone, like the replay: no snapshot.
+    folder = RecordFolder(lambda game_id, version: fold(store, None, folder, game_id, version).state)
+    origin = fold(store, None, folder, forked["game_id"], forked["version"]).state
+    return canonical_json(origin.module.dump_state(origin.state)) == canonical_json(forked["state"])
 
 
 def _canonical(events: list[Event]) -> str:

@@ -23,6 +23,11 @@ class VerdictSchema(Schema):
     head_hash = fields.String(required=True, metadata={"description": "The hash of the last event"})
     chain_ok = fields.Boolean(required=True)
     chain_broken_at = fields.Integer(allow_none=True, required=True)
+    fork_origin_ok = fields.Boolean(
+        allow_none=True,
+        required=True,
+        metadata={"description": "A fork's first state is its origin's at that version (null: not a fork)"},
+    )
     seed_revealed = fields.Boolean(required=True)
     seed_matches_commitment = fields.Boolean(allow_none=True, required=True)
     decisions_checked = fields.Integer(
@@ -44,6 +49,7 @@ class GameAudit(MethodView):
             "head_hash": EXAMPLE_HASH,
             "chain_ok": True,
             "chain_broken_at": None,
+            "fork_origin_ok": None,
             "seed_revealed": True,
             "seed_matches_commitment": True,
             "decisions_checked": 71,

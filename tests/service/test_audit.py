@@ -78,8 +78,27 @@ def test_rewinds_and_forks_audit_fair(client, games):
     finish(client, table, games)
     assert client.get(table.url("/audit")).get_json()["verdict"] == "fair"
     forked = type(table)(fork, table.creator, table.seats)
+    assert client.get(forked.url("/audit")).get_json()["fork_origin_ok"] is True
     finish(client, forked, games)
-    assert client.get(forked.url("/audit")).get_json()["verdict"] == "fair"
+    verdict = client.get(forked.url("/audit")).get_json()
+    assert verdict["verdict"] == "fair" and verdict["fork_origin_ok"] is True
+    assert client.get(table.url("/audit")).get_json()["fork_origin_ok"] is None
+
+
+def test_a_fork_whose_first_state_is_not_its_origins_is_unfair(client, games, redis_client):
+    table = new_table(client, seats=1)
+    play_on_turn(client, table, 2)
+    fork = client.post(table.url("/proposals"), json={"kind": "fork", "to_version": 5}, headers=table.seats[0])
+    forked = type(table)(fork.get_json()["fork_game_id"], table.creator, table.seats)
+
+    def richer(body):
+        if body["type"] == "ForkedFrom":
+            body["data"]["state"]["total"] = 40
+        return body
+
+    _rewrite(redis_client, forked.game_id, richer, rehash=True)
+    verdict = client.get(forked.url("/audit")).get_json()
+    assert verdict["chain_ok"] and verdict["fork_origin_ok"] is False and verdict["verdict"] == "unfair"
 
 
 def test_a_client_can_recompute_the_verdict_from_the_export_alone(client, games):
