@@ -36,6 +36,7 @@ def register(module: GameModule) -> None:
 
 
 def names() -> list[str]:
+    _from_environment()
     return sorted({*_BUILTIN, *_extra})
 
 

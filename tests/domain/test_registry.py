@@ -1,0 +1,23 @@
+"""The game registry: built-in games, and games hosted through HOLOTAPE_GAMES."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain import registry
+
+
+def test_fallout_is_hosted():
+    assert "fallout" in registry.names()
+    assert registry.game_module("fallout").name == "fallout"
+
+
+def test_a_game_named_in_the_environment_is_listed_before_it_is_loaded(monkeypatch):
+    monkeypatch.setattr(registry, "_extra", {})
+    monkeypatch.setenv("HOLOTAPE_GAMES", "tests.games.counter:COUNTER")
+    assert "counter" in registry.names()
+
+
+def test_an_unknown_game_is_refused():
+    with pytest.raises(registry.UnknownGame):
+        registry.game_module("chess")
