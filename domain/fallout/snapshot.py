@@ -17,9 +17,28 @@ from typing import Any, Union
 from domain.fallout.state import GameState
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+@lru_cache(maxsize=None)
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    if not dataclasses.is_dataclass(cls):
+        return None
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def dump(obj: Any) -> Any:
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: dump(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    # Views dump the whole state on every request: the common cases come first.
+    kind = type(obj)
+    if kind in _SCALARS:
+        return obj
+    if kind is tuple or kind is list:
+        return [dump(x) for x in obj]
+    if kind is dict:
+        return {k: dump(v) for k, v in obj.items()}
+    names = _field_names(kind)
+    if names is not None:
+        return {n: dump(getattr(obj, n)) for n in names}
     if isinstance(obj, (tuple, list)):
         return [dump(x) for x in obj]
     if isinstance(obj, dict):

@@ -246,3 +246,175 @@ def survivor(state: GameState, seat: int, **changes: Any) -> GameState:
 
 def with_turn(state: GameState, **changes: Any) -> GameState:
     return replace(state, turn=replace(state.turn, **changes))
+
+
+# -- part 2: a pack with encounters, quests, items, the shop and influence -----
+
+from domain.fallout.model import (  # noqa: E402 - part 2's components, kept next to their pack
+    EncounterCard,
+    EncounterIcon,
+    EncounterOption as Option,
+    QuestCard,
+    QuestObjective as Objective,
+)
+
+
+def _with_icons(t: Tile, icons: dict[str, tuple[str, str, int | None]]) -> Tile:
+    """The tile with encounter icons: local name -> (name, kind, level)."""
+    spaces = []
+    for s in t.spaces:
+        local = s.id.split(".")[1]
+        if local in icons:
+            name, kind, level = icons[local]
+            s = replace(s, name=name, encounter=EncounterIcon(kind, level))
+        spaces.append(s)
+    return replace(t, spaces=tuple(spaces))
+
+
+ENCOUNTERS = (
+    EncounterCard("w_wreck", "wasteland", "A rusted truck lies on its side.", (
+        Option("Search the wreck.", tasks=({"test": {"special": "SP", "difficulty": "L"}},),
+               succeed_text="Caps in the glovebox.", succeed=({"caps": "L+1"}, {"loot": 1}),
+               fail_text="The cab collapses on you.", fail=({"damage": 1},)),
+        Option("(Vilified) Scare off the scavengers.", condition={"trait": "vilified"},
+               text="They flee.", results=({"xp": 1}, "trash")),
+        Option("FORCED: Addicted? The pills on the seat.", forced=True, condition={"trait": "addicted"},
+               text="Bad pills.", results=({"rads": 1},)),
+        Option("Walk away.", text="Nothing here for you."),
+    )),
+    EncounterCard("w_burrow", "wasteland", "Something burrows under the sand.", (
+        Option("Dig it out.", tasks=({"draw_and_fight": "critter"},),
+               succeed_text="Tracks lead on.", succeed=({"xp": 1}, {"add": 101}),
+               fail_text="It bites.", fail=({"damage": 2},)),
+        Option("Leave it be.", text="Wise."),
+    )),
+    EncounterCard("w_cache", "wasteland", "A buried cache.", (
+        Option("Open it.", tasks=({"test": {"special": "E", "difficulty": 1}},),
+               succeed_text="Gear!", succeed=({"asset": 1},), fail_text="Empty."),
+        Option("Rest here.", text="You rest among the spoils.", results=({"recover": 2}, {"loot": 2})),
+    )),
+    EncounterCard("s_market", "settlement", "The market is busy.", (
+        Option("Trade.", text="Stalls everywhere.", results=({"shop": 2},)),
+        Option("Help the guards.", text="They thank you.", results=({"become": "idolized"}, {"caps": 1})),
+        Option("Scavenge the dump.", text="Junk, and more junk.", results=({"loot": 3}, {"asset": 2})),
+    )),
+    EncounterCard("s_tavern", "settlement", "A smoky tavern.", (
+        Option("Haggle.", text="A quick deal.", results=({"shop": 1},)),
+        Option("Buy rumours (2 Caps).", condition={"caps": 2}, text="Old debts...",
+               results=({"lose_caps": 2}, {"stage": 202})),
+        Option("Listen to gossip.", text="Everyone has a plan.", results=({"agenda": 2},)),
+    )),
+    EncounterCard("w_tracks", "wasteland", "Fresh tracks.", (
+        Option("Follow them.", text="To a vault door!", results=({"xp": 2}, {"add": 102}, "trash")),
+    ), number=101),
+    EncounterCard("v_door", "vault84", "A huge cog door.", (
+        Option("Crack it.", tasks=({"test": {"special": "I", "difficulty": 2}},),
+               succeed_text="Supplies.", succeed=({"loot": 2}, "trash"), fail_text="Alarm.", fail=({"rads": 1},)),
+        Option("Knock.", text="Nobody.", results=({"caps": 1},)),
+    ), number=102),
+    EncounterCard("v_hall", "vault84", "An empty hall.", (
+        Option("Look around.", text="Dust.", results=({"caps": 1},)),
+    ), number=103),
+    EncounterCard("v_lab", "vault109", "A humming lab.", (
+        Option("Touch the console.", text="It hums back.", results=({"xp": 1},)),
+    ), number=104),
+)
+
+QUESTS = (
+    QuestCard("q_signal", 201, "Signal Fire", text="Someone signals at night.",
+              on_stage=({"place_marker": "ruins.c"},), objectives=(
+                  Objective("Clear the ruins.", trigger={"kill": "critter"}, results=({"xp": 1}, "★+")),
+                  Objective("Answer the signal.", requirement={"marker": True},
+                            instructions=({"test": {"special": "P", "difficulty": 2}},),
+                            results=({"agenda": 1}, {"caps": 2}, {"add": 104}, "remove_marker", "trash")),
+              )),
+    QuestCard("q_debts", 202, "Old Debts", objectives=(
+        Objective("Collect with a friend.", requirement={"with_survivor": True},
+                  instructions=({"test": {"special": "C", "difficulty": 2, "by": "partner"}},),
+                  results=({"caps": 3}, {"spade": "++"}, "trash")),
+        Objective("Scout for the debtors.", trigger={"explore": "dangerous"}, results=({"xp": 1},)),
+    )),
+    QuestCard("q_camp", 203, "Night Watch", objectives=(
+        Objective("Walk the camp's edge.", trigger={"enter": "camp.c"}, results=({"caps": 1},)),
+    )),
+)
+
+PART2_CARDS = {
+    c.id: c for c in (
+        Card("medkit", "Medkit", "aid", deck="loot", value=1, effects=({"recover": 3},)),
+        Card("jet", "Jet", "drug", deck="loot", value=1, effects=({"movement": 1}, {"become": "addicted"})),
+        Card("zine", "Zine", "magazine", deck="loot", value=1, effects=({"xp": 1},)),
+        Card("pipe", "Pipe", "weapon", deck="loot", special=("S",), value=1),
+        Card("jacket", "Jacket", "apparel", deck="loot", armor=1, value=1),
+        Card("mutt", "Mutt", "companion", deck="loot", keep_if={"not": {"trait": "vilified"}}, effects=({"recover": 1},)),
+        Card("stash", "Stash", "event", deck="loot", effects=({"caps": 2},)),
+        Card("ambush", "Ambush", "event", deck="loot", effects=({"damage": 1}, {"add": 103})),
+        Card("hunting_rifle", "Hunting Rifle", "weapon", deck="asset", special=("P",), ranged=True, cost=4, value=3),
+        Card("combat_armor", "Combat Armor", "apparel", deck="asset", armor=2, cost=5, value=3),
+        Card("first_aid", "First Aid", "aid", deck="asset", cost=2, value=1, effects=({"recover": 4},)),
+        Card("dogmeat", "Dogmeat", "companion", deck="asset", recruit={"special": "S"}, unexhaust_cost=1,
+             effects=({"movement": 1},)),
+        Card("codsworth", "Codsworth", "companion", deck="asset", recruit={"trait": "idolized"},
+             effects=({"caps": 1},)),
+        Card("knife", "Knife", "weapon", deck="asset", special=("A",), cost=1, value=1),
+        Card("stimpak", "Stimpak", "aid", deck="asset", cost=3, value=2, effects=({"recover": 5},)),
+        Card("helmet", "Helmet", "apparel", deck="asset", armor=1, cost=2, value=1),
+        Card("bat", "Bat", "weapon", deck="asset", special=("S",), cost=2, value=1),
+        Card("radaway", "RadAway", "aid", deck="asset", cost=2, value=1, effects=({"remove_rads": 3},)),
+        Card("buffout", "Buffout", "drug", deck="asset", cost=1, value=1, effects=({"recover": 2},)),
+        Card("guns_mag", "Guns and Bullets", "magazine", deck="asset", cost=3, value=1, effects=({"xp": 2},)),
+        Card("crown", "Tide Crown", "apparel", deck="unique", armor=2, value=5),
+        Card("lucky_gun", "Lucky Gun", "weapon", deck="unique", special=("P", "A"), ranged=True, value=4),
+        Card("robo", "Robo", "companion", deck="unique", effects=({"caps": 2},)),
+    )
+}
+
+PART2_PERKS = (
+    Perk("perk_s", "Strong", "S", effects=({"recover": 2},)),
+    Perk("perk_p", "Sharp", "P", effects=({"movement": 1},)),
+    Perk("perk_p2", "Sharper", "P", effects=({"caps": 1},)),
+    Perk("perk_e", "Tough", "E", effects=({"remove_rads": 1},)),
+    Perk("perk_c", "Smooth", "C", effects=({"xp": 1},)),
+    Perk("perk_i", "Clever", "I", effects=("unexhaust",)),
+    Perk("perk_a", "Quick", "A", effects=({"movement": 2},)),
+    Perk("perk_l", "Lucky", "L", effects=({"caps": 2},)),
+)
+
+PART2_INFLUENCE = {
+    "ag1": ({"per": {"lead": "star"}},),
+    "ag2": ({"per": {"lead": "spade"}},),
+    "ag3": ({"gain": 1, "if": {"trait": "idolized"}},),
+    "ag7": ({"per": "caps", "every": 5, "most": 2},),
+    "ag9": ({"gain": 1, "if": {"has": "companion"}},),
+}
+
+
+def part2_pack() -> Pack:
+    """The mini pack with part 2's components: encounter icons on the map, the
+    decks, the library, the shop's assets, uniques, usable perks, influence."""
+    tiles = dict(MINI.tiles)
+    tiles["camp"] = _with_icons(tiles["camp"], {"a": ("Camp Market", "settlement", 1)})
+    tiles["ruins"] = _with_icons(tiles["ruins"], {"c": ("Old Ruins", "wasteland", 2)})
+    tiles["bog"] = _with_icons(tiles["bog"], {"a": ("Bog Shack", "wasteland", 1)})
+    tiles["marsh"] = _with_icons(tiles["marsh"], {"b": ("Vault 84", "vault84", None)})
+    tiles["crater"] = _with_icons(tiles["crater"], {"b": ("Vault 109", "vault109", None)})
+    base = MINI.scenarios["test"]
+    star, spade = base.factions
+    spade = replace(spade, token_enemy=EnemyToken("spade_enforcer", "human", "Spade Enforcer", "Y", frozenset({"head"})))
+    track = tuple(PowerStep(1 + i // 3, 1 + i // 4) for i in range(8))
+    scenario = replace(
+        base, factions=(star, spade), staged_quests=("201",), power_track=track,
+        setup=({"faction_token": {"faction": "spade", "space": "ruins.b"}},),
+    )
+    agendas = tuple(
+        replace(a, influence=PART2_INFLUENCE.get(a.id, ()), text=f"Secret plan of {a.name}") for a in MINI.agendas
+    )
+    pack = replace(
+        MINI, id="mini2", tiles=tiles, scenarios={"test": scenario}, agendas=agendas, perks=PART2_PERKS,
+        cards={**MINI.cards, **PART2_CARDS},
+        encounters={c.id: c for c in ENCOUNTERS}, quests={q.id: q for q in QUESTS},
+    )
+    return register_pack(pack)
+
+
+PART2 = part2_pack()

@@ -1,25 +1,33 @@
 """Property test: seeded games of random legal play never break the rules' invariants.
 
-Each game picks uniformly among the commands ``legal_actions`` offers (and
-runs ``system_command`` whenever it is due). After every event the state must
-be sane; after every command nobody may be stuck and the living must have
-remaining HP; every so often a sampled other legal command must be accepted
-and the snapshot must round-trip; at the end the whole log must fold to the
-live state.
+Each game picks among the commands ``legal_actions`` offers (ending the turn
+only now and then while something else is possible, so games get somewhere),
+and runs ``system_command`` whenever it is due. After every event the state
+must be sane (Caps never negative, one card per equipment slot); after every
+command nobody may be stuck, the living must have remaining HP, no survivor
+may hold more than four agenda cards or three inventory cards unless they are
+being asked to discard down, the shop must hold four cards once settled (while
+the assets last), and no seat's view may show another seat's hidden agenda
+cards; every so often a sampled other legal command must be accepted and the
+snapshot must round-trip; at the end the whole log must fold to the live
+state. The part-2 test pack's games must between them use every command.
 """
 
 from __future__ import annotations
 
 import pytest
 
+import json
+from collections import Counter
+
 from domain.fallout.board import board_of
-from domain.fallout.content import pack_named
-from domain.fallout.game import FALLOUT
+from domain.fallout.content import catalog, pack_named
+from domain.fallout.game import ACTIONS, ANSWER_COMMANDS, FALLOUT
 from domain.fallout.model import SPECIAL
-from domain.fallout.state import FACE_DOWN, MAX_HP, GameState
+from domain.fallout.state import FACE_DOWN, MAX_HP, SHOP_SIZE, GameState
 from domain.game import SYSTEM
 from domain.rng import Rng
-from tests.domain.fallout.fixtures import MINI
+from tests.domain.fallout.fixtures import MINI, PART2
 
 MAX_ROUNDS = 30
 
@@ -49,6 +57,11 @@ def check_event_invariants(state: GameState) -> None:
         else:
             assert s.space in board.spaces, s.space
             assert board.place_of[s.space] in faceup, "survivor on a face-down tile"
+    cards = catalog(state.pack).cards
+    for s in state.survivors:
+        assert s.caps >= 0, s
+        kinds = [cards[c].kind for c in s.equipped]
+        assert len(kinds) == len(set(kinds)), ("one card per equipment slot", s.equipped)
     for e in state.enemies:
         if e.id in placing:
             continue
@@ -57,9 +70,26 @@ def check_event_invariants(state: GameState) -> None:
             assert e.space[len(FACE_DOWN):] not in faceup
 
 
-def check_command_invariants(state: GameState) -> None:
+def check_command_invariants(state: GameState, viewer: int = 0, views: bool = True) -> None:
     if state.over:
         return
+    # Loot Cards: draw them all, then discard down; meanwhile a card drawn may wait to be equipped.
+    discarding = state.pending is not None and state.pending.kind in ("discard_card", "discard_agenda", "equip_gained")
+    for s in state.survivors:
+        assert discarding or len(s.inventory) <= 3, ("inventory of three", s)
+        assert discarding or len(s.agendas) <= 4, ("four agenda cards", s)
+    if state.pending is None and (state.asset_deck or state.asset_discard):
+        assert len(state.shop) == SHOP_SIZE, ("the shop holds four cards", state.shop)
+    if not views:
+        return
+    # One seat's view at a time, in turn (every seat's, every command, is slow).
+    seat = viewer % state.players
+    texts = {a.id: a.text for a in catalog(state.pack).pack.agendas if a.text}
+    seen = json.dumps(FALLOUT.view(state, seat))
+    for other in state.survivors:
+        if other.seat != seat:
+            for agenda in set(other.agendas) - {other.loyalty}:
+                assert agenda not in texts or texts[agenda] not in seen, ("another seat's agenda text", seat, agenda)
     for s in state.survivors:
         if not s.eliminated and s.space is not None:
             assert s.remaining_hp > 0, s
@@ -68,7 +98,26 @@ def check_command_invariants(state: GameState) -> None:
     assert FALLOUT.waiting_for(state) == seats_with_actions or FALLOUT.system_command(state) is not None
 
 
-def play_one(seed: int, pack: str = "mini", scenario: str = "test") -> tuple[GameState, int]:
+#: Command types the bot picks less often, so games move on: ending the turn,
+#: and opening yet another trade.
+RARELY = {"end_turn": 8, "trade": 6, "trade_cancel": 3}
+
+
+def bot_pick(pick: Rng, options: list[dict]) -> dict:
+    """A command type first, uniformly but for the rare ones, then one command of that type."""
+    by_type: dict[str, list[dict]] = {}
+    for command in options:
+        by_type.setdefault(command["type"], []).append(command)
+    kinds = sorted(by_type)
+    while True:
+        kind = pick.choice(kinds)
+        if len(kinds) == 1 or kind not in RARELY or pick.below(RARELY[kind]) == 0:
+            return pick.choice(by_type[kind])
+
+
+def play_one(
+    seed: int, pack: str = "mini", scenario: str = "test", used: Counter | None = None
+) -> tuple[GameState, int]:
     players = seed % 4 + 1
     options = {"pack": pack, "scenario": scenario, "players": players}
     if seed % 3 == 0:
@@ -88,7 +137,7 @@ def play_one(seed: int, pack: str = "mini", scenario: str = "test") -> tuple[Gam
         else:
             seat = FALLOUT.waiting_for(state)[0]
             options_now = FALLOUT.legal_actions(state, seat)
-            command = pick.choice(options_now)
+            command = bot_pick(pick, options_now)
             if n % 7 == 0 and len(options_now) > 1:
                 # Every listed command must be accepted (the events are thrown away).
                 other = pick.choice(options_now)
@@ -96,13 +145,15 @@ def play_one(seed: int, pack: str = "mini", scenario: str = "test") -> tuple[Gam
         before = FALLOUT.dump_state(state) if n % 50 == 0 else None
         events = FALLOUT.decide(state, seat, command, Rng(f"game-{seed}", f"v{len(log)}"))
         assert events, (seat, command)
+        if used is not None:
+            used[command["type"]] += 1
         if before is not None:
             assert FALLOUT.dump_state(state) == before, "decide changed its input"
         for event in events:
             state = FALLOUT.evolve(state, event)
             check_event_invariants(state)
         log += events
-        check_command_invariants(state)
+        check_command_invariants(state, n, views=n % 3 == 0)
         if n % 25 == 0:
             assert FALLOUT.load_state(FALLOUT.dump_state(state)) == state
     replayed = FALLOUT.initial_state()
@@ -133,6 +184,30 @@ def test_two_hundred_random_games_with_the_bundled_pack() -> None:
     scenario = next(iter(pack_named("base").scenarios))
     for seed in range(200):
         play_one(2000 + seed, pack="base", scenario=scenario)
+
+
+#: Commands a game of the part-2 test pack can never send (no such situation in it).
+NEVER_IN_PART2: frozenset[str] = frozenset()
+
+
+@pytest.mark.slow
+def test_two_hundred_random_games_with_encounters_quests_items_and_influence() -> None:
+    """Encounter Action, Quest Action, Shopping, Camp Action (trading), Perk Cards, Loyalty, Influence,
+    Inventory, Agenda Cards: 200 random games of the part-2 test pack, every command used."""
+    used: Counter = Counter()
+    ends: Counter = Counter()
+    for seed in range(200):
+        state, _ = play_one(3000 + seed, pack=PART2.id, used=used)
+        ends[state.result] += 1
+    every = set(ACTIONS) | set(ANSWER_COMMANDS) | {"round_end"}
+    assert every - NEVER_IN_PART2 - set(used) == set(), sorted(every - set(used))
+    assert ends["lost"] and ends["won"], ends
+
+
+def test_twenty_random_games_of_the_part2_pack() -> None:
+    """Encounter Action, Quest Action, Shopping: 20 quick random games of the part-2 test pack."""
+    for seed in range(20):
+        play_one(4000 + seed, pack=PART2.id)
 
 
 def test_mini_pack_is_registered() -> None:
