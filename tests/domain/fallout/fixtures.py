@@ -418,3 +418,40 @@ def part2_pack() -> Pack:
 
 
 PART2 = part2_pack()
+
+
+def data(events: list[Event], type_: str) -> list[dict]:
+    return [e.data for e in events if e.type == type_]
+
+
+def refused(state: GameState, seat: Any, command: dict[str, Any]) -> Any:
+    """The RuleViolation ``decide`` raises for this command (and that nothing changed)."""
+    import pytest
+
+    from domain.game import RuleViolation
+
+    before = FALLOUT.dump_state(state)
+    with pytest.raises(RuleViolation) as err:
+        FALLOUT.decide(state, seat, command, Rng("refused"))
+    assert FALLOUT.dump_state(state) == before
+    return err.value
+
+
+def part2_game(players: int = 1, survivors: list[str] | None = None, space: str = "camp.a", **changes: Any) -> GameState:
+    """A quiet game of the part-2 pack, seat 0 on turn at ``space``, with ``changes`` for seat 0."""
+    state = quiet_game(players, survivors, pack=PART2.id)
+    return survivor(state, 0, space=space, **changes)
+
+
+def decks(state: GameState, **order: tuple[str, ...]) -> GameState:
+    """Stack encounter decks (top first)."""
+    return replace(state, encounter_decks={**state.encounter_decks, **{k: tuple(v) for k, v in order.items()}})
+
+
+def settle(state: GameState, seat: int = 0, rng: Rng | None = None) -> tuple[GameState, list[Event]]:
+    """Keep the dice whenever a roll waits for seat ``seat``."""
+    events: list[Event] = []
+    while state.pending is not None and state.pending.kind == "reroll" and state.pending.seat == seat:
+        state, more = play(state, seat, {"type": "keep_dice"}, rng)
+        events += more
+    return state, events
