@@ -12,12 +12,11 @@ down during this very activation.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout import enemies, fight, loyalty
 from domain.fallout.board import board_of
-from domain.fallout.state import Decision, EnemyState, GameState, SurvivorState
+from domain.fallout.state import Decision, EnemyState, GameState, SurvivorState, replace
 
 if TYPE_CHECKING:
     from domain.fallout.resolution import Resolution

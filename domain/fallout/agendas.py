@@ -11,11 +11,10 @@ right and the factions advance.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout import loyalty, rounds
-from domain.fallout.state import GameState
+from domain.fallout.state import GameState, replace
 
 if TYPE_CHECKING:
     from domain.fallout.state import Decision

@@ -8,11 +8,10 @@ tokens do not count). Unexhausting pays costs and checks companions
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout import items, loyalty, traits, turns
-from domain.fallout.state import CAMP_RECOVERY, MAX_HP, WELL_RESTED, GameState
+from domain.fallout.state import CAMP_RECOVERY, MAX_HP, WELL_RESTED, GameState, replace
 from domain.game import RuleViolation
 
 if TYPE_CHECKING:

@@ -8,10 +8,9 @@ was asked what and what they chose.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from domain.fallout.state import Decision, GameState
+from domain.fallout.state import Decision, GameState, replace
 
 
 def normalized(command: dict[str, Any]) -> dict[str, Any]:

@@ -18,14 +18,13 @@ the other outcomes up.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout import conditions, effects as fx, loyalty, results, tasks, turns
 from domain.fallout.board import board_of
 from domain.fallout.content import catalog
 from domain.fallout.model import EncounterCard, EncounterOption
-from domain.fallout.state import Encounter, GameState
+from domain.fallout.state import Encounter, GameState, replace
 from domain.game import RuleViolation
 
 if TYPE_CHECKING:

@@ -9,12 +9,11 @@ are the first player's decision (Enemies, Killed).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout.content import catalog
 from domain.fallout.model import EnemyToken
-from domain.fallout.state import EnemyState, GameState
+from domain.fallout.state import EnemyState, GameState, replace
 
 if TYPE_CHECKING:
     from domain.fallout.state import Decision

@@ -8,12 +8,11 @@ at a time, on spaces of the explorer's choice on that tile.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout import enemies, turns
 from domain.fallout.board import board_of
-from domain.fallout.state import GameState, Placing, face_down_node
+from domain.fallout.state import GameState, Placing, face_down_node, replace
 from domain.game import RuleViolation
 
 if TYPE_CHECKING:

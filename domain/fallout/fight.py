@@ -10,13 +10,12 @@ other being ranged inflicts one additional hit.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout import enemies, killed, vats, xp
 from domain.fallout.content import catalog
 from domain.fallout.model import Card
-from domain.fallout.state import Attackers, Fight, GameState
+from domain.fallout.state import Attackers, Fight, GameState, replace
 from domain.game import RuleViolation
 
 if TYPE_CHECKING:

@@ -25,13 +25,12 @@ next to the unique asset deck, where it can be gained again.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout import conditions, results
 from domain.fallout.content import catalog
 from domain.fallout.model import EQUIPPABLE, USABLE, Card
-from domain.fallout.state import GameState
+from domain.fallout.state import GameState, replace
 
 if TYPE_CHECKING:
     from domain.fallout.state import Decision

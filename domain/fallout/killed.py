@@ -9,10 +9,9 @@ survivor is eliminated. A survivor killed on their own turn ends it at once.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from domain.fallout.state import MAX_HP, MAX_RADS, GameState
+from domain.fallout.state import MAX_HP, MAX_RADS, GameState, replace
 
 if TYPE_CHECKING:
     from domain.fallout.state import Decision

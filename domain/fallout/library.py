@@ -11,11 +11,10 @@ the library any more: retrieving it again does nothing.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from domain.fallout import conditions, results
-from domain.fallout.state import GameState
+from domain.fallout.state import GameState, replace
 
 if TYPE_CHECKING:
     from domain.fallout.resolution import Resolution

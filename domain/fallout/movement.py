@@ -10,12 +10,11 @@ in the order the survivor picks.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout import enemies, killed, loyalty
 from domain.fallout.board import board_of
-from domain.fallout.state import MOVEMENT_POINTS, Attackers, GameState
+from domain.fallout.state import MOVEMENT_POINTS, Attackers, GameState, replace
 from domain.fallout import turns
 from domain.game import RuleViolation
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout import conditions, results
-from domain.fallout.state import GameState
+from domain.fallout.state import GameState, replace
 from domain.game import RuleViolation
 
 if TYPE_CHECKING:
@@ -39,8 +39,6 @@ def use_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
 
 
 def _used(state: GameState, data: dict) -> GameState:
-    from dataclasses import replace
-
     seat, perk = data["seat"], data["perk"]
     state = state.with_survivor(seat, perks=tuple(p for p in state.survivor(seat).perks if p != perk))
     return replace(state, perk_deck=state.perk_deck + (perk,))

@@ -14,12 +14,11 @@ right; a quest not trashed stays staged and can be completed again.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout import conditions, effects as fx, loyalty, results, tasks
 from domain.fallout.content import catalog
-from domain.fallout.state import GameState, Questing
+from domain.fallout.state import GameState, Questing, replace
 from domain.game import RuleViolation
 
 if TYPE_CHECKING:

@@ -11,12 +11,11 @@ and finish first. Amounts read ``L`` as the entry's level.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout import effects as fx
 from domain.fallout import killed, traits, xp
-from domain.fallout.state import MAX_HP, GameState, Resolving
+from domain.fallout.state import MAX_HP, GameState, Resolving, replace
 
 if TYPE_CHECKING:
     from domain.fallout.resolution import Resolution

@@ -8,11 +8,10 @@ weaker one, unless they are tied). A faction on the final space ends the game (`
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from domain.fallout import activation, killed, turns
-from domain.fallout.state import GameState, RoundEnd
+from domain.fallout.state import GameState, RoundEnd, replace
 
 if TYPE_CHECKING:
     from domain.fallout.resolution import Resolution

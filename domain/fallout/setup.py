@@ -9,13 +9,13 @@ first player (step 7), each choice a pending decision.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout import turns
 from domain.fallout.content import DEFAULT_PACK, catalog, pack_named
 from domain.fallout.model import ENCOUNTER_KINDS, ENEMY_TYPES, Pack
 from domain.fallout.state import (
+    replace,
     MAX_HP,
     STARTING_CAPS,
     SHOP_SIZE,

@@ -11,12 +11,11 @@ the asset discards reshuffled when the deck runs out.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout import conditions, items
 from domain.fallout.content import catalog
-from domain.fallout.state import SHOP_SIZE, GameState, Shopping
+from domain.fallout.state import SHOP_SIZE, GameState, Shopping, replace
 
 if TYPE_CHECKING:
     from domain.fallout.state import Decision

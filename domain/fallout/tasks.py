@@ -12,12 +12,11 @@ survivor is assumed to score 3 hits.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout import conditions, enemies, fight, vats
 from domain.fallout import effects as fx
-from domain.fallout.state import Attempt, GameState
+from domain.fallout.state import Attempt, GameState, replace
 
 if TYPE_CHECKING:
     from domain.fallout.resolution import Resolution

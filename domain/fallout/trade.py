@@ -17,13 +17,12 @@ seat but the two trading.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout import loyalty
 from domain.fallout.board import board_of
-from domain.fallout.state import GameState, Trade
+from domain.fallout.state import GameState, Trade, replace
 from domain.game import RuleViolation
 
 if TYPE_CHECKING:

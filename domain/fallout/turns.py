@@ -7,10 +7,9 @@ change, so the round end simply moves to before the new first player's turn.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from domain.fallout.state import GameState, Turn
+from domain.fallout.state import GameState, Turn, replace
 from domain.game import RuleViolation
 
 if TYPE_CHECKING:

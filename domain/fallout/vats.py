@@ -11,12 +11,11 @@ result comes back as a ``TestResolved`` event carrying the caller's ``then``.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout.model import Pack
-from domain.fallout.state import WELL_RESTED, GameState, Roll, Test
+from domain.fallout.state import WELL_RESTED, GameState, Roll, Test, replace
 from domain.fallout import traits
 
 if TYPE_CHECKING:

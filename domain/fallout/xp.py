@@ -10,11 +10,10 @@ survivor already has becomes a perk choice instead.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from domain.fallout.model import SPECIAL
-from domain.fallout.state import GameState, Leveling, SurvivorState, with_letter
+from domain.fallout.state import GameState, Leveling, SurvivorState, replace, with_letter
 
 if TYPE_CHECKING:
     from domain.fallout.state import Decision
