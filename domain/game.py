@@ -91,3 +91,28 @@ class GameModule(Protocol):
 
     def load_state(self, data: dict[str, Any]) -> Any:
         """The inverse of ``dump_state``."""
+
+
+class OptionalGameFunctions(Protocol):
+    """What a game module may offer besides ``GameModule``, for bots and deadlines.
+
+    Neither is required: the service looks each one up and does without it
+    (``service.bots.contract``). Both are pure, like the rest of the contract.
+    """
+
+    def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> Any:
+        """A complete state consistent with what ``seat`` sees in ``view``.
+
+        Everything the seat cannot see (other hands, deck orders, face-down
+        tiles, hidden faces) is sampled with ``rng``; everything it can see is
+        kept, so that ``view(determinize(v, seat, rng), seat) == v`` and the
+        seat's legal actions are the same. Bots search over such states and
+        never over the real one. Without it, bots can only play at random.
+        """
+
+    def timeout_command(self, state: Any, seat: Seat) -> Command | None:
+        """The command sent for ``seat`` when its play-by-post deadline lapses
+        and the game's option is ``pass``: skip the rest of its turn, or give a
+        pending decision its documented default. ``None``: nothing to send.
+        Without it, the service sends ``end_turn`` if listed, else the seat's
+        first legal action."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -24,7 +25,8 @@ from domain.rng import Rng
 from events.envelope import NewEvent
 from events.snapshots import Loaded, SnapshotStore, fold
 from events.store import AppendResult, ConcurrencyError, EventStore
-from service.record import HUMAN, META_EVENTS, OPEN, GameNotFound, Record, RecordFolder, StaleSnapshot, apply
+from service.bots import LEVELS, make_bot
+from service.record import BOT, HUMAN, META_EVENTS, OPEN, GameNotFound, Record, RecordFolder, StaleSnapshot, apply
 from service.tokens import CREATOR, SEAT, Holder, Tokens, secrets_key
 
 __all__ = ["Acted", "Created", "GameNotFound", "Games", "Record", "RecordFolder", "apply", "secrets_key"]
@@ -35,6 +37,9 @@ SNAPSHOT_EVERY = 200
 RECENT_GAMES = 1024
 #: How often a system command (or a lobby change) retries after losing a race.
 SYSTEM_RETRIES = 5
+#: A bots job hands on to a new job (the same work, a later version) after this
+#: long, so one game of bots never holds a worker for long.
+BOT_SLICE_SECONDS = 2.0
 
 #: Decides the events to append on top of a record at a version.
 Decision = Callable[[Record, int], Sequence[NewEvent]]
@@ -44,11 +49,17 @@ class FollowUps(Protocol):
     def system_due(self, game_id: str, version: int) -> None:
         """Automatic work (the round end) is due at ``version``."""
 
+    def bots_due(self, game_id: str, version: int) -> None:
+        """The game waits on a seat a bot plays (``service.bots``) at ``version``."""
+
 
 class NoFollowUps:
     """For in-process play (self-play, tests of the rules): nothing to enqueue."""
 
     def system_due(self, game_id: str, version: int) -> None:
+        return None
+
+    def bots_due(self, game_id: str, version: int) -> None:
         return None
 
 
@@ -140,6 +151,11 @@ class Games:
         or by default when no seat is open; otherwise it waits in the lobby.
         """
         module = registry.game_module(game)
+        for s in seats:
+            if s["kind"] == BOT and s.get("bot") not in LEVELS:
+                raise RuleViolation(
+                    "unknown_bot", f"no bot level {s.get('bot')!r}; choose from {', '.join(LEVELS)}", status=422
+                )
         open_seats = [s["seat"] for s in seats if s["kind"] == OPEN]
         if start and open_seats:
             raise RuleViolation("seats_open", f"seats {open_seats} are still open", status=422)
@@ -317,6 +333,9 @@ class Games:
                 return done
             command = record.module.system_command(record.state)
             if command is None:
+                if done:
+                    # The round end is over or waits on a seat: whatever is due next.
+                    self._follow_up(game_id, loaded.version, record)
                 return done
             try:
                 # No follow-up: this loop is the follow-up, and carries on itself.
@@ -332,6 +351,61 @@ class Games:
             except RuleViolation:
                 return done
 
+    def run_bots(self, game_id: str, version: int | None = None, *, slice_seconds: float = BOT_SLICE_SECONDS) -> list[Acted]:
+        """Let bots play while the game waits on seats they hold.
+
+        Each bot gets its seat's view and legal actions only, and its command
+        goes through ``act`` with the version it was decided on, like a
+        player's. ``version``: the version the job was enqueued for; if the
+        game has moved on since, the job is stale and does nothing (the move
+        that moved it enqueued what is due now). A lost race also ends the
+        run: whoever won it follows up. After ``slice_seconds`` the run hands
+        on to a new job at the version reached.
+        """
+        loaded = self.load(game_id)
+        if version is not None and loaded.version != version:
+            return []
+        done: list[Acted] = []
+        started = time.monotonic()
+        while True:
+            record = loaded.state
+            if not record.started or record.over or record.module.system_command(record.state) is not None:
+                break
+            playing = self.autoplayed(record)
+            if playing is None or (done and time.monotonic() - started >= slice_seconds):
+                break
+            seat, level = playing
+            module = record.module
+            bot = make_bot(level, record.options)
+            command = bot.choose(
+                module,
+                module.view(record.state, seat),
+                module.legal_actions(record.state, seat),
+                seat,
+                bot_rng(game_id, seat, loaded.version),
+            )
+            try:
+                done.append(
+                    self.act(
+                        game_id, seat, command, expected_version=loaded.version, follow_up=False,
+                        actor=f"bot:{level}",
+                    )
+                )
+            except ConcurrencyError:
+                return done  # a duplicate run (or a player) got there first and follows up itself
+            loaded = self.load(game_id)
+        if done:
+            self._follow_up(game_id, loaded.version, loaded.state)
+        return done
+
+    @staticmethod
+    def autoplayed(record: Record) -> tuple[int, str] | None:
+        """The first seat the game waits on that a bot plays now, and the bot's level."""
+        for seat in record.module.waiting_for(record.state):
+            if record.kind_of(seat) == BOT:
+                return seat, bot_level(record.seats[seat].get("bot"))
+        return None
+
     def follow_up(self, game_id: str, version: int) -> None:
         """Enqueue whatever automatic work is due now (after a start or a rewind)."""
         self._follow_up(game_id, version, None)
@@ -339,8 +413,25 @@ class Games:
     def _follow_up(self, game_id: str, version: int, record: Record | None) -> None:
         if record is None:
             record = self.load(game_id).state
-        if record.started and record.module.system_command(record.state) is not None:
+        if not record.started or record.over:
+            return
+        if record.module.system_command(record.state) is not None:
             self.follow_ups.system_due(game_id, version)
+        elif self.autoplayed(record) is not None:
+            self.follow_ups.bots_due(game_id, version)
+
+
+def bot_rng(game_id: str, seat: int, version: int) -> Rng:
+    """A bot's randomness for the decision on top of ``version``: replaying the job picks the same move.
+
+    Not the game's seed: a bot must not share its dice.
+    """
+    return Rng(f"bot:{game_id}", f"s{seat}-v{version}")
+
+
+def bot_level(level: str | None) -> str:
+    """A seat's bot level; ``standard`` (what the lobby said before levels existed) is ``greedy``."""
+    return "greedy" if level in (None, "standard") else level
 
 
 def _check_may_act(record: Record, seat: int | str) -> None:

@@ -27,7 +27,21 @@ def main(argv: list[str] | None = None) -> int:
     openapi = commands.add_parser("openapi", help="write the OpenAPI document generated from the code")
     openapi.add_argument("path", nargs="?", default="openapi.yaml")
 
+    selfplay = commands.add_parser("selfplay", help="bots play each other in-process and report how each level did")
+    selfplay.add_argument("--bots", default="greedy,random", help="levels, comma-separated, dealt round the seats")
+    selfplay.add_argument("--games", type=int, default=20)
+    selfplay.add_argument("--players", type=int, default=2)
+    selfplay.add_argument("--game", default="fallout")
+    selfplay.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                          help="a game option (e.g. scenario=saltmarsh_reach, bot_budget_ms=50); JSON values")
+    selfplay.add_argument("--load", action="append", default=[], metavar="MODULE",
+                          help="import a module first (one that registers a content pack, say)")
+    selfplay.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    selfplay.add_argument("--seed", default="selfplay")
+
     args = parser.parse_args(argv)
+    if args.command == "selfplay":
+        return selfplay_command(args)
     if args.command == "run":
         return run_all(args.host, args.port, Path(args.data))
     if args.command == "rebuild":
@@ -45,6 +59,34 @@ def openapi_document() -> dict:
 def write_openapi(path: Path) -> int:
     path.write_text(yaml.safe_dump(openapi_document(), sort_keys=True, allow_unicode=True))
     print(f"wrote {path}")
+    return 0
+
+
+def selfplay_command(args: argparse.Namespace) -> int:
+    import importlib
+    import json
+
+    from service.bots import LEVELS
+    from service.selfplay import run, summary
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in LEVELS]
+    if unknown or not bots:
+        print(f"unknown bots {unknown}; choose from {', '.join(LEVELS)}", file=sys.stderr)
+        return 2
+    for module in args.load:
+        importlib.import_module(module)
+    options = {}
+    for item in args.option:
+        key, _, raw = item.partition("=")
+        try:
+            options[key] = json.loads(raw)
+        except ValueError:
+            options[key] = raw
+    started = time.monotonic()
+    results = run(args.game, bots, args.games, args.players, options, jobs=args.jobs, seed=args.seed)
+    print(summary(results, bots))
+    print(f"wall time: {time.monotonic() - started:.0f} s")
     return 0
 
 

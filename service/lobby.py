@@ -23,6 +23,7 @@ from __future__ import annotations
 from domain.game import RuleViolation
 from events.envelope import NewEvent
 from service.application import Games
+from service.bots import LEVELS
 from service.record import BOT, HUMAN, OPEN, Record
 from service.tokens import SEAT, Holder
 
@@ -65,6 +66,8 @@ class Lobby:
         return self._and_revoke(game_id, seat, decide)
 
     def hand_to_bot(self, game_id: str, seat: int, bot: str) -> int:
+        check_bot_level(bot)
+
         def decide(record: Record, version: int) -> list[NewEvent]:
             _not_over(record)
             _seat_exists(record, seat)
@@ -76,7 +79,9 @@ class Lobby:
                 )
             return [NewEvent("SeatHandedToBot", {"seat": seat, "bot": bot})]
 
-        return self._and_revoke(game_id, seat, decide)
+        version = self._and_revoke(game_id, seat, decide)
+        self.games.follow_up(game_id, version)  # the game may be waiting on that seat
+        return version
 
     def start(self, game_id: str) -> int:
         def decide(record: Record, version: int) -> list[NewEvent]:
@@ -102,6 +107,11 @@ class Lobby:
         if held is not None:
             self.games.tokens.revoke(game_id, holder, expected=held)
         return result.last_version
+
+
+def check_bot_level(level: str) -> None:
+    if level not in LEVELS:
+        raise RuleViolation("unknown_bot", f"no bot level {level!r}; choose from {', '.join(LEVELS)}", status=422)
 
 
 def _not_over(record: Record) -> None:

@@ -19,3 +19,9 @@ def run_system(game_id: str) -> int:
     """Carry out a game's automatic work (the round end); returns the version reached."""
     done = games().run_system(game_id)
     return done[-1].version if done else 0
+
+
+def run_bots(game_id: str, version: int) -> int:
+    """Let the bots whose seats the game waits on play, from ``version``; returns the version reached."""
+    done = games().run_bots(game_id, version)
+    return done[-1].version if done else 0

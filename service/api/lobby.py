@@ -24,7 +24,8 @@ from service.api.callers import creator, games, token_holder
 from service.api.problems import Problem
 from service.api.schemas import EXAMPLE_GAME_ID, ChangedSchema, SeatSchema
 from service.lobby import Lobby
-from service.record import HUMAN, OPEN
+from service.bots import LEVELS
+from service.record import BOT, HUMAN, OPEN
 
 blp = Blueprint("lobby", __name__, url_prefix="/games", description="Create, find and join games")
 
@@ -42,6 +43,13 @@ def _known_game(name: str) -> bool:
     except registry.UnknownGame:
         raise ValidationError(f"unknown game {name!r}; this server hosts {', '.join(registry.names())}") from None
     return True
+
+
+class BotSeatSchema(Schema):
+    seat = fields.Integer(required=True, validate=validate.Range(0, 3), metadata={"example": 1})
+    level = fields.String(
+        load_default="greedy", validate=validate.OneOf(LEVELS), metadata={"description": "random, greedy or planner"}
+    )
 
 
 class CreateGameSchema(Schema):
@@ -76,6 +84,15 @@ class CreateGameSchema(Schema):
         fields.String(validate=validate.Length(1, 64)),
         validate=validate.Length(max=4),
         metadata={"description": "Survivor ids by seat; seats left out choose in play"},
+    )
+    bots = fields.List(
+        fields.Nested(BotSeatSchema),
+        validate=validate.Length(max=4),
+        metadata={"description": "Seats a bot holds from the start (docs/bots.md); not among `players`' seats"},
+    )
+    bot_budget_ms = fields.Integer(
+        validate=validate.Range(1, 10000),
+        metadata={"description": "The planner bot's time per decision, in milliseconds (default 50)"},
     )
 
 
@@ -145,9 +162,9 @@ class JoinedSchema(Schema):
 
 class BotSchema(Schema):
     bot = fields.String(
-        load_default="standard",
-        validate=validate.Length(1, 32),
-        metadata={"description": "The bot's level", "example": "standard"},
+        load_default="greedy",
+        validate=validate.OneOf(LEVELS),
+        metadata={"description": "The bot's level: random, greedy or planner", "example": "greedy"},
     )
 
 
@@ -237,15 +254,20 @@ class GameCollection(MethodView):
         names = body.get("players")
         if names is not None and len(names) > seats_count:
             raise Problem(422, "too_many_players", f"{len(names)} players for {seats_count} seats")
-        if names is None:
-            seats = [{"seat": i, "kind": HUMAN, "name": None, "bot": None} for i in range(seats_count)]
-        else:
-            seats = [
-                {"seat": i, "kind": HUMAN if i < len(names) else OPEN, "name": names[i] if i < len(names) else None,
-                 "bot": None}
-                for i in range(seats_count)
-            ]  # fmt: skip
-        options = {k: v for k, v in body.items() if k not in ("game", "seats", "players", "start")}
+        bots = {b["seat"]: b["level"] for b in body.get("bots") or []}
+        if len(bots) != len(body.get("bots") or []) or any(seat >= seats_count for seat in bots):
+            raise Problem(422, "bad_bot_seats", f"give each bot its own seat among the {seats_count}")
+        if names is not None and any(seat < len(names) for seat in bots):
+            raise Problem(422, "bad_bot_seats", "a bot's seat is one of the players' seats")
+        seats = []
+        for i in range(seats_count):
+            if i in bots:
+                seats.append({"seat": i, "kind": BOT, "name": None, "bot": bots[i]})
+            elif names is None or i < len(names):
+                seats.append({"seat": i, "kind": HUMAN, "name": names[i] if names else None, "bot": None})
+            else:
+                seats.append({"seat": i, "kind": OPEN, "name": None, "bot": None})
+        options = {k: v for k, v in body.items() if k not in ("game", "seats", "players", "start", "bots")}
         created = games().create(body["game"], options, seats, start=body.get("start"))
         status = games().load(created.game_id).state.status
         headers = {"Location": url_for("games.GameState", game_id=created.game_id)}
@@ -345,7 +367,7 @@ class SeatResource(MethodView):
 
 @blp.route("/<game_id>/seats/<int:seat>/bot")
 class SeatBot(MethodView):
-    @blp.arguments(BotSchema, example={"bot": "standard"})
+    @blp.arguments(BotSchema, example={"bot": "greedy"})
     @blp.response(200, ChangedSchema, example={"game_id": EXAMPLE_GAME_ID, "version": 4})
     @blp.doc(operationId="handSeatToBot")
     def put(self, body, game_id: str, seat: int):

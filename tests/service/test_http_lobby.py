@@ -66,7 +66,7 @@ def test_the_creator_removes_a_player_before_the_start_only(client):
     assert client.get(table.url("/state"), headers=table.seats[1]).status_code == 403
     events = client.get(table.url("/events?after=2")).get_json()["events"]
     assert events[-1]["type"] == "SeatLeft" and events[-1]["data"] == {"seat": 1, "removed": True}
-    client.put(table.url("/seats/1/bot"), json={"bot": "easy"}, headers=table.creator)
+    client.put(table.url("/seats/1/bot"), json={"bot": "random"}, headers=table.creator)
     client.put(table.url("/seats/2/bot"), json={}, headers=table.creator)
     assert client.post(table.url("/start"), headers=table.creator).status_code == 200
     late = client.delete(table.url("/seats/0"), headers=table.creator)
@@ -75,14 +75,34 @@ def test_the_creator_removes_a_player_before_the_start_only(client):
 
 def test_a_seat_handed_to_a_bot_is_recorded_as_a_bot(client):
     table = _lobby(client)
-    assert client.put(table.url("/seats/1/bot"), json={"bot": "hard"}, headers=table.seats[0]).status_code == 403
-    handed = client.put(table.url("/seats/1/bot"), json={"bot": "hard"}, headers=table.creator)
+    assert client.put(table.url("/seats/1/bot"), json={"bot": "planner"}, headers=table.seats[0]).status_code == 403
+    handed = client.put(table.url("/seats/1/bot"), json={"bot": "planner"}, headers=table.creator)
     assert handed.status_code == 200
     seats = client.get(table.url()).get_json()["seats"]
-    assert seats[1] == {"seat": 1, "kind": "bot", "name": None, "bot": "hard"}
+    assert seats[1] == {"seat": 1, "kind": "bot", "name": None, "bot": "planner"}
     assert client.post(table.url("/start"), headers=table.creator).status_code == 200
-    after = client.put(table.url("/seats/0/bot"), json={"bot": "hard"}, headers=table.creator)
+    after = client.put(table.url("/seats/0/bot"), json={"bot": "planner"}, headers=table.creator)
     assert after.status_code == 409 and after.get_json()["code"] == "seat_taken"
+
+
+def test_a_bot_level_must_be_one_the_server_has(client):
+    table = _lobby(client)
+    refused = client.put(table.url("/seats/1/bot"), json={"bot": "grandmaster"}, headers=table.creator)
+    assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_request"
+    default = client.put(table.url("/seats/1/bot"), json={}, headers=table.creator)
+    assert default.status_code == 200
+    assert client.get(table.url()).get_json()["seats"][1]["bot"] == "greedy"
+
+
+def test_bots_take_seats_at_creation(client):
+    body = {"game": "counter", "seats": 3, "players": ["Ann"], "bots": [{"seat": 2, "level": "random"}]}
+    created = client.post("/games", json=body).get_json()
+    seats = client.get(f"/games/{created['game_id']}").get_json()["seats"]
+    assert [s["kind"] for s in seats] == ["human", "open", "bot"] and seats[2]["bot"] == "random"
+    clash = client.post("/games", json={**body, "bots": [{"seat": 0, "level": "random"}]})
+    assert clash.status_code == 422 and clash.get_json()["code"] == "bad_bot_seats"
+    twice = client.post("/games", json={**body, "bots": [{"seat": 2}, {"seat": 2}]})
+    assert twice.status_code == 422 and twice.get_json()["code"] == "bad_bot_seats"
 
 
 def test_a_rotated_token_replaces_the_old_one(client):

@@ -1,0 +1,163 @@
+"""Self-play: bots against bots, in-process, straight on the game module.
+
+No Redis and no HTTP: a plain loop over ``decide``/``evolve`` in which every
+seat is a bot given only its own view and legal actions, exactly as the
+worker gives them. Bots take turns round the seats from game to game, so no
+level keeps the seat that starts.
+
+A bot "wins" a game when the rules say so (the game's ``winners``). Games
+that everyone loses (a faction took over) count for nobody there; the
+"leads" column also shows which bot stood best at the end, by its own
+evaluation of the final position (``service.bots.evaluate``), ties shared.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain import registry
+from domain.game import SYSTEM
+from domain.rng import Rng
+from service.bots import make_bot
+from service.bots.evaluate import evaluation
+
+#: A game still running after this many decisions is stopped and counted as a draw.
+MAX_DECISIONS = 20000
+
+
+@dataclass
+class GameResult:
+    levels: list[str]  # by seat
+    winners: list[int]
+    leaders: list[int]
+    decisions: int
+    rounds: int | None
+    bot_seconds: dict[str, float] = field(default_factory=dict)
+    bot_decisions: dict[str, int] = field(default_factory=dict)
+    finished: bool = True
+
+
+def play_game(game: str, levels: list[str], seed: str, options: dict[str, Any] | None = None) -> GameResult:
+    module = registry.game_module(game)
+    options = dict(options or {})
+    bots = [make_bot(level, options) for level in levels]
+    state = module.initial_state()
+    for event in module.setup({**options, "players": len(levels)}, Rng.for_position(seed, 0)):
+        state = module.evolve(state, event)
+    seconds: dict[str, float] = defaultdict(float)
+    counts: dict[str, int] = defaultdict(int)
+    version = 1
+    while not module.is_over(state) and version < MAX_DECISIONS:
+        command = module.system_command(state)
+        if command is not None:
+            seat: int | str = SYSTEM
+        else:
+            waiting = module.waiting_for(state)
+            if not waiting:
+                break
+            seat = waiting[0]
+            actions = module.legal_actions(state, seat)
+            started = time.perf_counter()
+            command = bots[seat].choose(
+                module, module.view(state, seat), actions, seat, Rng(seed, f"bot-s{seat}-v{version}")
+            )
+            seconds[levels[seat]] += time.perf_counter() - started
+            counts[levels[seat]] += 1
+        for event in module.decide(state, seat, command, Rng.for_position(seed, version)):
+            state = module.evolve(state, event)
+        version += 1
+    final = module.view(state, None)
+    score = evaluation(game)
+    standing = [score({**final, "phase": "playing"}, s) for s in range(len(levels))]
+    top = max(standing)
+    return GameResult(
+        levels=list(levels),
+        winners=list(final.get("winners") or []),
+        leaders=[s for s, v in enumerate(standing) if v == top],
+        decisions=version - 1,
+        rounds=final.get("round"),
+        bot_seconds=dict(seconds),
+        bot_decisions=dict(counts),
+        finished=module.is_over(state),
+    )
+
+
+def _one(args: tuple[str, list[str], str, dict[str, Any]]) -> GameResult:
+    return play_game(*args)
+
+
+def run(
+    game: str, bots: list[str], games: int, players: int, options: dict[str, Any], jobs: int = 1,
+    seed: str = "selfplay", progress=None,
+) -> list[GameResult]:
+    progress = progress or sys.stderr
+    tasks = []
+    for g in range(games):
+        levels = [bots[(seat + g) % len(bots)] for seat in range(players)]
+        tasks.append((game, levels, f"{seed}-{g}", options))
+    results: list[GameResult] = []
+    started = time.monotonic()
+
+    def report(result: GameResult) -> None:
+        results.append(result)
+        done = len(results)
+        width = 30
+        bar = "#" * (width * done // games) + "-" * (width - width * done // games)
+        elapsed = time.monotonic() - started
+        eta = elapsed / done * (games - done)
+        print(f"\r[{bar}] {done}/{games} games  {elapsed:5.0f} s  eta {eta:5.0f} s", end="", file=progress, flush=True)
+
+    if jobs <= 1:
+        for task in tasks:
+            report(_one(task))
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            for result in pool.map(_one, tasks):
+                report(result)
+    print(file=progress)
+    return results
+
+
+def summary(results: list[GameResult], bots: list[str]) -> str:
+    seats = defaultdict(int)
+    wins = defaultdict(float)
+    leads = defaultdict(float)
+    for r in results:
+        for level in r.levels:
+            seats[level] += 1
+        for s in r.winners:
+            wins[r.levels[s]] += 1
+        for s in r.leaders:
+            leads[r.levels[s]] += 1 / len(r.leaders)
+    lines = ["bot      seats  wins  win rate  leads  lead rate  decisions/s"]
+    for level in dict.fromkeys(bots):
+        spent = sum(r.bot_seconds.get(level, 0.0) for r in results)
+        made = sum(r.bot_decisions.get(level, 0) for r in results)
+        rate = made / spent if spent else float("inf")
+        lines.append(
+            f"{level:<8} {seats[level]:>5} {wins[level]:>5.0f} {wins[level] / seats[level]:>8.1%} "
+            f"{leads[level]:>6.1f} {leads[level] / seats[level]:>9.1%} {rate:>12,.0f}"
+        )
+    lengths = [r.decisions for r in results]
+    rounds = [r.rounds for r in results if r.rounds is not None]
+    ended = sum(1 for r in results if r.finished)
+    won = sum(1 for r in results if r.winners)
+    lines.append(
+        f"games: {len(results)} ({ended} ended by the rules, {won} with a winner, "
+        f"{len(results) - won} lost by everyone or unfinished)"
+    )
+    lines.append(
+        f"length: decisions mean {statistics.mean(lengths):.0f}, median {statistics.median(lengths):.0f}, "
+        f"min {min(lengths)}, max {max(lengths)}"
+        + (f"; rounds mean {statistics.mean(rounds):.1f}" if rounds else "")
+    )
+    spent = sum(sum(r.bot_seconds.values()) for r in results)
+    made = sum(sum(r.bot_decisions.values()) for r in results)
+    lines.append(f"decisions/s (all bots): {made / spent if spent else 0:,.0f} over {made:,} bot decisions")
+    return "\n".join(lines)

@@ -1,0 +1,61 @@
+"""Bot policies: legal, reproducible, within their budget, and the self-play command."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from domain.fallout.game import FALLOUT
+from domain.game import SYSTEM
+from domain.rng import Rng
+from service.bots import LEVELS, make_bot
+from service.bots.policies import PlannerBot
+from service.cli import main
+from service.selfplay import play_game
+from tests.domain.fallout.fixtures import MINI
+from tests.bots.play import random_play
+from tests.games.counter import COUNTER
+
+MINI_OPTIONS = {"pack": MINI.id, "scenario": "test"}
+
+
+def _states(module, options, players, seed, steps):
+    return ((seat, state) for _, seat, state in random_play(module, options, players, seed, steps) if seat != SYSTEM)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_picks_a_legal_action_from_the_view_alone(level):
+    bot = make_bot(level, {"bot_rollouts": 2})
+    for module, options in ((FALLOUT, MINI_OPTIONS), (COUNTER, {})):
+        for n, (seat, state) in enumerate(itertools.islice(_states(module, options, 2, f"legal-{level}", 200), 0, 200, 7)):
+            actions = module.legal_actions(state, seat)
+            chosen = bot.choose(module, module.view(state, seat), actions, seat, Rng("bot", str(n)))
+            assert chosen in actions
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_same_rng_picks_the_same_move(level):
+    bot = make_bot(level, {"bot_rollouts": 2})
+    seat, state = list(itertools.islice(_states(FALLOUT, MINI_OPTIONS, 2, "same", 40), 30, 31))[0]
+    view, actions = FALLOUT.view(state, seat), FALLOUT.legal_actions(state, seat)
+    picks = {str(bot.choose(FALLOUT, view, actions, seat, Rng("g", "s0-v7"))) for _ in range(3)}
+    assert len(picks) == 1
+
+
+def test_the_planner_stops_at_its_time_budget():
+    ticks = itertools.count()
+    planner = PlannerBot(budget_ms=5, clock=lambda: next(ticks) / 1000)  # a millisecond per look at the clock
+    seat, state = next(iter(_states(FALLOUT, MINI_OPTIONS, 2, "budget", 5)))
+    actions = FALLOUT.legal_actions(state, seat)
+    planner.choose(FALLOUT, FALLOUT.view(state, seat), actions, seat, Rng("p"))
+    assert next(ticks) <= 8
+
+
+def test_selfplay_plays_whole_games_and_reports_per_bot(capsys):
+    result = play_game("fallout", ["greedy", "random"], "sp", MINI_OPTIONS)
+    assert result.finished and result.decisions > 10
+    assert main(["selfplay", "--bots", "random,greedy", "--games", "2", "--players", "2",
+                 "--load", "tests.domain.fallout.fixtures", "--option", "pack=mini", "--option", "scenario=test"]) == 0
+    out = capsys.readouterr()
+    assert "win rate" in out.out and "decisions/s" in out.out and "2/2 games" in out.err
