@@ -21,19 +21,22 @@ from __future__ import annotations
 
 import functools
 import os
+from dataclasses import replace
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
+from domain.fallout import effects
 from domain.fallout.model import (
     ABILITIES,
     AREAS,
+    CARD_DECKS,
     CARD_KINDS,
     DIRECTIONS,
     ENCOUNTER_KINDS,
@@ -46,13 +49,17 @@ from domain.fallout.model import (
     Card,
     Die,
     DieFace,
+    EncounterCard,
     EncounterIcon,
+    EncounterOption,
     EnemyToken,
     Faction,
     Pack,
     Perk,
     Place,
     PowerStep,
+    QuestCard,
+    QuestObjective,
     Scenario,
     Space,
     SpecialToken,
@@ -337,6 +344,17 @@ class TraitTokenSchema(_Strict):
         return TraitToken(id=data["id"], sides=(data["sides"][0], data["sides"][1]), locked=frozenset(data["locked"]))
 
 
+def _effects(**kwargs: Any) -> fields.List:
+    """A list in the effects vocabulary (docs/effects.md): mappings, or bare words
+    such as ``trash`` and ``"★+"``. Its meaning is checked in the second pass, by
+    ``effects.check``, once the whole pack is known."""
+    return fields.List(fields.Raw(), load_default=list, **kwargs)
+
+
+def _condition(**kwargs: Any) -> fields.Dict:
+    return fields.Dict(keys=fields.String(), load_default=None, allow_none=True, **kwargs)
+
+
 class CardSchema(_Strict):
     id = _id()
     name = fields.String(required=True)
@@ -347,7 +365,14 @@ class CardSchema(_Strict):
     armor = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0))
     cost = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0))
     value = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0))
-    effects = fields.List(fields.Dict(keys=fields.String()), load_default=list)
+    effects = _effects()
+    # Which deck the card comes from and goes back to; a file of one deck
+    # (loot.yaml, assets.yaml, uniques.yaml) fills it in. None: a character card.
+    deck = fields.String(load_default=None, validate=_one_of(CARD_DECKS))
+    recruit = _condition()
+    keep_if = _condition()
+    unexhaust_cost = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0))
+    exhaust = fields.Boolean(load_default=None, allow_none=True)
 
     @validates_schema
     def _check(self, data: dict, **kwargs: Any) -> None:
@@ -400,11 +425,74 @@ class PerkSchema(_Strict):
     name = fields.String(required=True)
     special = fields.String(required=True, validate=_one_of(SPECIAL))
     text = fields.String(load_default="")
-    effects = fields.List(fields.Dict(keys=fields.String()), load_default=list)
+    effects = _effects()
 
     @post_load
     def _build(self, data: dict, **kwargs: Any) -> Perk:
         return Perk(**{**data, "effects": tuple(data["effects"])})
+
+
+def _number(**kwargs: Any) -> fields.Integer:
+    """A card-library number (the number in the upper-left corner)."""
+    return fields.Integer(strict=True, validate=validate.Range(min=1), **kwargs)
+
+
+class EncounterOptionSchema(_Strict):
+    label = fields.String(required=True, validate=validate.Length(min=1))
+    condition = _condition()
+    forced = fields.Boolean(load_default=False)
+    tasks = _effects()
+    text = fields.String(load_default="")
+    results = _effects()
+    succeed_text = fields.String(load_default="")
+    succeed = _effects()
+    fail_text = fields.String(load_default="")
+    fail = _effects()
+
+    @post_load
+    def _build(self, data: dict, **kwargs: Any) -> EncounterOption:
+        bars = ("tasks", "results", "succeed", "fail")
+        return EncounterOption(**{key: tuple(value) if key in bars else value for key, value in data.items()})
+
+
+class EncounterSchema(_Strict):
+    id = _id()
+    deck = fields.String(required=True, validate=_one_of(ENCOUNTER_KINDS))
+    number = _number(load_default=None)
+    title = fields.String(load_default="")
+    intro = fields.String(required=True, validate=validate.Length(min=1))
+    options = fields.List(fields.Nested(EncounterOptionSchema), required=True, validate=validate.Length(min=1))
+
+    @post_load
+    def _build(self, data: dict, **kwargs: Any) -> EncounterCard:
+        return EncounterCard(**{**data, "options": tuple(data["options"])})
+
+
+class QuestObjectiveSchema(_Strict):
+    text = fields.String(load_default="")
+    trigger = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
+    requirement = _condition()
+    instructions = _effects()
+    results = _effects()
+
+    @post_load
+    def _build(self, data: dict, **kwargs: Any) -> QuestObjective:
+        return QuestObjective(
+            **{**data, "instructions": tuple(data["instructions"]), "results": tuple(data["results"])}
+        )
+
+
+class QuestSchema(_Strict):
+    id = _id()
+    number = _number(required=True)
+    title = fields.String(required=True, validate=validate.Length(min=1))
+    text = fields.String(load_default="")
+    on_stage = _effects()
+    objectives = fields.List(fields.Nested(QuestObjectiveSchema), required=True, validate=validate.Length(min=1))
+
+    @post_load
+    def _build(self, data: dict, **kwargs: Any) -> QuestCard:
+        return QuestCard(**{**data, "on_stage": tuple(data["on_stage"]), "objectives": tuple(data["objectives"])})
 
 
 class PlaceSchema(_Strict):
@@ -444,6 +532,17 @@ class PowerStepSchema(_Strict):
         return PowerStep(**data)
 
 
+class _LibraryRef(fields.Field):
+    """A quest staged at setup: its library number (``130``) or its card id."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+            return str(value)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+        raise ValidationError(f"must be a library number or a quest card id (got {value!r})")
+
+
 class ScenarioSchema(_Strict):
     id = _id()
     name = fields.String(required=True)
@@ -451,8 +550,8 @@ class ScenarioSchema(_Strict):
     start_place = fields.String(required=True)
     factions = fields.List(fields.Nested(FactionSchema), required=True, validate=validate.Length(equal=2))
     power_track = fields.List(fields.Nested(PowerStepSchema), required=True, validate=validate.Length(min=2))
-    staged_quests = fields.List(fields.String(), load_default=list)
-    setup = fields.List(fields.Dict(keys=fields.String()), load_default=list)
+    staged_quests = fields.List(_LibraryRef(), load_default=list)
+    setup = _effects()
 
     @validates_schema
     def _check(self, data: dict, **kwargs: Any) -> None:
@@ -541,20 +640,40 @@ def _reach(start: Any, neighbours: Any) -> set[Any]:
 # Reading the files.
 # --------------------------------------------------------------------------
 
-# file -> {top-level key: (item schema, what one item is called in messages)}
-_SECTIONS: dict[str, dict[str, tuple[type[Schema], str]]] = {
-    "tiles.yaml": {"tiles": (TileSchema, "tile")},
-    "enemies.yaml": {"enemies": (EnemySchema, "enemy")},
-    "dice.yaml": {"dice": (DieSchema, "die")},
-    "survivors.yaml": {"survivors": (SurvivorSchema, "survivor")},
-    "tokens.yaml": {
-        "special_tokens": (SpecialTokenSchema, "special token"),
-        "trait_tokens": (TraitTokenSchema, "trait token"),
-    },
-    "agendas.yaml": {"agendas": (AgendaSchema, "agenda")},
-    "perks.yaml": {"perks": (PerkSchema, "perk")},
-    "cards.yaml": {"cards": (CardSchema, "card")},
-}
+class _Section(NamedTuple):
+    """One top-level key of one file: a list of items of one schema."""
+
+    file: str
+    key: str
+    schema: type[Schema]
+    noun: str  # what one item is called in messages
+    bucket: str  # which list of the pack the items join (several files can feed one)
+    deck: str | None = None  # card files: the deck every card of the file belongs to
+
+
+_SECTIONS: tuple[_Section, ...] = (
+    _Section("tiles.yaml", "tiles", TileSchema, "tile", "tiles"),
+    _Section("enemies.yaml", "enemies", EnemySchema, "enemy", "enemies"),
+    _Section("dice.yaml", "dice", DieSchema, "die", "dice"),
+    _Section("survivors.yaml", "survivors", SurvivorSchema, "survivor", "survivors"),
+    _Section("tokens.yaml", "special_tokens", SpecialTokenSchema, "special token", "special_tokens"),
+    _Section("tokens.yaml", "trait_tokens", TraitTokenSchema, "trait token", "trait_tokens"),
+    _Section("agendas.yaml", "agendas", AgendaSchema, "agenda", "agendas"),
+    _Section("perks.yaml", "perks", PerkSchema, "perk", "perks"),
+    # Character cards (and any card that names its deck).
+    _Section("cards.yaml", "cards", CardSchema, "card", "cards"),
+    _Section("loot.yaml", "cards", CardSchema, "loot card", "cards", deck="loot"),
+    _Section("assets.yaml", "cards", CardSchema, "asset card", "cards", deck="asset"),
+    _Section("uniques.yaml", "cards", CardSchema, "unique asset", "cards", deck="unique"),
+    # The starting encounter decks (the cards with a star): no library number.
+    _Section("encounters.yaml", "encounters", EncounterSchema, "encounter", "encounters"),
+    # The card library: numbered encounter and quest cards.
+    _Section("library.yaml", "encounters", EncounterSchema, "encounter", "encounters"),
+    _Section("library.yaml", "quests", QuestSchema, "quest", "quests"),
+)
+#: Files holding the starting encounter decks and the card library.
+_STARTING = "encounters.yaml"
+_LIBRARY = "library.yaml"
 
 
 class _Reader:
@@ -563,6 +682,7 @@ class _Reader:
     def __init__(self) -> None:
         self.problems: list[str] = []
         self.broken: set[str] = set()  # ids of items that failed their schema
+        self.broken_numbers: set[int] = set()  # library numbers of cards that failed their schema
         # every id seen, with where it was seen, for the pack-wide uniqueness check
         self.owners: dict[str, list[str]] = {}
 
@@ -590,7 +710,8 @@ class _Reader:
                 self.problem(name, f"unknown top-level key {key!r} (expected {', '.join(keys)})")
         return raw
 
-    def items(self, raw: dict | None, name: str, key: str, schema: type[Schema], noun: str) -> list:
+    def items(self, raw: dict | None, name: str, key: str, schema: type[Schema], noun: str) -> list[tuple[str, Any]]:
+        """The items that loaded, each with where it is (``file: noun 'id'``)."""
         if raw is None:
             return []
         if key not in raw:
@@ -600,8 +721,13 @@ class _Reader:
         if not isinstance(items, list):
             self.problem(name, f"{key!r} must be a list of {noun}s")
             return []
-        loaded = (self.item(item, f"{name}: {_label(noun, item, i)}", schema) for i, item in enumerate(items))
-        return [obj for obj in loaded if obj is not None]
+        out = []
+        for i, item in enumerate(items):
+            where = f"{name}: {_label(noun, item, i)}"
+            obj = self.item(item, where, schema)
+            if obj is not None:
+                out.append((where, obj))
+        return out
 
     def item(self, data: Any, where: str, schema: type[Schema]) -> Any:
         try:
@@ -609,6 +735,8 @@ class _Reader:
         except ValidationError as err:
             if isinstance(data, dict) and isinstance(data.get("id"), str):
                 self.broken.add(data["id"])
+            if isinstance(data, dict) and isinstance(data.get("number"), int):
+                self.broken_numbers.add(data["number"])
             for path, message in _flatten(err.messages, data):
                 self.problem(where, f"{path}: {message}" if path else message)
             return None
@@ -683,11 +811,17 @@ def _load(root: Traversable, source: str) -> Pack:
     manifest_raw = reader.yaml(root / "pack.yaml", "pack.yaml")
     manifest = reader.item(manifest_raw, "pack.yaml", ManifestSchema) if manifest_raw is not None else None
 
-    loaded: dict[str, list] = {}
-    for name, sections in _SECTIONS.items():
-        raw = reader.mapping(reader.yaml(root / name, name), name, sections)
-        for key, (schema, noun) in sections.items():
-            loaded[key] = reader.items(raw, name, key, schema, noun)
+    # bucket -> [(where, item)], in file order
+    entries: dict[str, list[tuple[str, Any]]] = {section.bucket: [] for section in _SECTIONS}
+    for name in dict.fromkeys(section.file for section in _SECTIONS):
+        sections = [section for section in _SECTIONS if section.file == name]
+        raw = reader.mapping(reader.yaml(root / name, name), name, [section.key for section in sections])
+        for section in sections:
+            for where, item in reader.items(raw, name, section.key, section.schema, section.noun):
+                if section.deck is not None:
+                    item = _in_deck(reader, where, item, section.deck)
+                entries[section.bucket].append((where, item))
+    loaded = {bucket: [item for _, item in pairs] for bucket, pairs in entries.items()}
 
     scenarios: list[tuple[str, Scenario]] = []
     scenario_dir = root / "scenarios"
@@ -707,7 +841,8 @@ def _load(root: Traversable, source: str) -> Pack:
             reader.problem(f"{where}: scenario {scenario.id!r}", f"the file must be named {scenario.id}.yaml")
         scenarios.append((where, scenario))
 
-    _cross_check(reader, loaded, scenarios)
+    _cross_check(reader, entries, scenarios)
+    _check_cards(reader, entries, scenarios)
     if reader.problems:
         raise PackError(source, reader.problems)
 
@@ -725,10 +860,24 @@ def _load(root: Traversable, source: str) -> Pack:
         perks=tuple(loaded["perks"]),
         cards={card.id: card for card in loaded["cards"]},
         spaces={space.id: space for tile in tiles.values() for space in tile.spaces},
+        encounters={card.id: card for card in loaded["encounters"]},
+        quests={quest.id: quest for quest in loaded["quests"]},
     )
 
 
-def _cross_check(reader: _Reader, loaded: dict[str, list], scenarios: list[tuple[str, Scenario]]) -> None:
+def _in_deck(reader: _Reader, where: str, card: Card, deck: str) -> Card:
+    """A card of a one-deck file (loot.yaml...) belongs to that deck."""
+    if card.deck is None:
+        return replace(card, deck=deck)
+    if card.deck != deck:
+        reader.problem(where, f"deck: {card.deck!r}, but this file holds the {deck} deck")
+    return card
+
+
+def _cross_check(
+    reader: _Reader, entries: dict[str, list[tuple[str, Any]]], scenarios: list[tuple[str, Scenario]]
+) -> None:
+    loaded = {bucket: [item for _, item in pairs] for bucket, pairs in entries.items()}
     tiles: list[Tile] = loaded["tiles"]
     enemies: list[EnemyToken] = loaded["enemies"]
     cards = {card.id: card for card in loaded["cards"]}
@@ -744,18 +893,10 @@ def _cross_check(reader: _Reader, loaded: dict[str, list], scenarios: list[tuple
         reader.own(tile.id, f"tiles.yaml: tile {tile.id!r}")
         for space in tile.spaces:
             reader.own(space.id, f"tiles.yaml: tile {tile.id!r}")
-    for key, (file_name, noun) in {
-        "enemies": ("enemies.yaml", "enemy"),
-        "dice": ("dice.yaml", "die"),
-        "survivors": ("survivors.yaml", "survivor"),
-        "special_tokens": ("tokens.yaml", "special token"),
-        "trait_tokens": ("tokens.yaml", "trait token"),
-        "agendas": ("agendas.yaml", "agenda"),
-        "perks": ("perks.yaml", "perk"),
-        "cards": ("cards.yaml", "card"),
-    }.items():
-        for item in loaded[key]:
-            reader.own(item.id, f"{file_name}: {noun} {item.id!r}")
+    for bucket, pairs in entries.items():
+        if bucket != "tiles":
+            for where, item in pairs:
+                reader.own(item.id, where)
     for where, scenario in scenarios:
         reader.own(scenario.id, f"{where}: scenario {scenario.id!r}")
         for faction in scenario.factions:
@@ -874,3 +1015,249 @@ def _check_scenario(
                     f"the face-up tiles show {count} {kind} icons but the pack has only {per_type[kind]} {kind} tokens",
                 )
 
+
+
+# --------------------------------------------------------------------------
+# Cards, the card library and their effects (part 2).
+# --------------------------------------------------------------------------
+
+# Results about the game rather than a survivor: the only ones a scenario's
+# setup can resolve, since no survivor resolves it.
+_SETUP_RESULTS = (effects.Add, effects.Stage, effects.Power, effects.PlaceFactionToken)
+
+# An id is never empty and a library number is at least 1: these stand in a
+# known set so that it is checked even when the pack has none of that thing
+# (``effects.Known`` skips a reference whose set is empty).
+_NO_ID = ""
+_NO_NUMBER = 0
+
+
+def _known_ids(values: Iterable[str], checked: bool = True) -> frozenset[str]:
+    return frozenset(values) | {_NO_ID} if checked else frozenset()
+
+
+def _known_numbers(values: Iterable[int]) -> frozenset[int]:
+    return frozenset(values) | {_NO_NUMBER}
+
+
+def _bars(item: Any) -> Iterator[tuple[str, tuple]]:
+    """Every list of results on a component, with where it is on the card."""
+    if isinstance(item, EncounterCard):
+        for i, option in enumerate(item.options, 1):
+            for name in ("results", "succeed", "fail"):
+                yield f"option {i}: {name}", getattr(option, name)
+    elif isinstance(item, QuestCard):
+        yield "on_stage", item.on_stage
+        for i, objective in enumerate(item.objectives, 1):
+            yield f"objective {i}: results", objective.results
+    elif isinstance(item, (Card, Perk)):
+        yield "effects", item.effects
+    elif isinstance(item, Scenario):
+        yield "setup", item.setup
+
+
+def _conditions(item: Any) -> Iterator[tuple[str, Any]]:
+    """Every condition on a component, with where it is on the card."""
+    if isinstance(item, EncounterCard):
+        for i, option in enumerate(item.options, 1):
+            yield f"option {i}: condition", option.condition
+    elif isinstance(item, QuestCard):
+        for i, objective in enumerate(item.objectives, 1):
+            yield f"objective {i}: requirement", objective.requirement
+    elif isinstance(item, Card):
+        yield "recruit", item.recruit
+        yield "keep_if", item.keep_if
+    elif isinstance(item, AgendaCard):
+        for i, entry in enumerate(item.influence):
+            yield f"influence[{i}]: if", entry.get("if") if isinstance(entry, dict) else None
+
+
+def _parsed_results(item: Any) -> Iterator[tuple[str, Any]]:
+    """The results on a component that parse (the others are reported by ``effects.check``)."""
+    for at, bar in _bars(item):
+        for i, raw in enumerate(bar):
+            try:
+                yield f"{at}[{i}]", effects.parse_result(raw)
+            except effects.EffectError:
+                pass
+
+
+def _parsed_conditions(item: Any) -> Iterator[tuple[str, Any]]:
+    """Every condition (nested ones too) on a component that parses."""
+    for at, raw in _conditions(item):
+        if raw is None:
+            continue
+        try:
+            parsed = effects.parse_condition(raw)
+        except effects.EffectError:
+            continue
+        for condition in effects.conditions_in(parsed):
+            yield at, condition
+
+
+def _check_cards(
+    reader: _Reader, entries: dict[str, list[tuple[str, Any]]], scenarios: list[tuple[str, Scenario]]
+) -> None:
+    failed = reader.files_with_problems()
+    tiles: list[Tile] = [tile for _, tile in entries["tiles"]]
+    encounters: list[tuple[str, EncounterCard]] = entries["encounters"]
+    quests: list[tuple[str, QuestCard]] = entries["quests"]
+    cards: list[tuple[str, Card]] = entries["cards"]
+    library = [(where, card) for where, card in encounters + quests if card.number is not None]
+    scenario_entries = [(f"{where}: scenario {scenario.id!r}", scenario) for where, scenario in scenarios]
+
+    # Card Library: a number finds exactly one card.
+    by_number: dict[int, list[str]] = {}
+    for where, card in library:
+        by_number.setdefault(card.number, []).append(where)
+    for number, owners in sorted(by_number.items()):
+        if len(owners) > 1:
+            reader.problem(
+                owners[0], f"library number {number} is also used by {', '.join(owners[1:])}; "
+                "library numbers must be unique",
+            )
+
+    # The starting decks are the cards with a star; the library holds the numbered ones.
+    for where, card in encounters:
+        if where.startswith(_STARTING) and card.number is not None:
+            reader.problem(
+                where, f"a starting encounter card (the star) has no library number; "
+                f"numbered cards ({card.number}) belong in {_LIBRARY}",
+            )
+        elif where.startswith(_LIBRARY) and card.number is None:
+            reader.problem(where, "a card of the card library needs its library number")
+
+    # Encounter Icons: every icon on the map has a deck to draw from, sooner or later.
+    if "tiles.yaml" not in failed:
+        shown = sorted({space.encounter.kind for tile in tiles for space in tile.spaces if space.encounter})
+        for kind in shown:
+            if kind in ("vault84", "vault109"):
+                if _LIBRARY not in failed and not any(card.deck == kind for _, card in library):
+                    reader.problem(
+                        _LIBRARY, f"the tiles show the {kind} icon but the library has no {kind} card: "
+                        "that vault could never be encountered",
+                    )
+            elif _STARTING not in failed and not any(c.deck == kind and c.number is None for _, c in encounters):
+                reader.problem(_STARTING, f"the tiles show {kind} encounter icons but there is no starting {kind} card")
+
+    # Every effect parses and every name it uses exists.
+    traits = {side for _, token in entries["trait_tokens"] for side in token.sides} or set(_TRAITS)
+    known = effects.Known(
+        spaces=_known_ids(
+            (space.id for tile in tiles for space in tile.spaces), checked="tiles.yaml" not in failed
+        ),
+        tiles=_known_ids(tile.id for tile in tiles) | reader.broken,
+        traits=_known_ids(traits),
+        cards=_known_ids(card.id for _, card in cards) | reader.broken,
+        uniques=_known_ids(card.id for _, card in cards if card.deck == "unique") | reader.broken,
+        encounter_numbers=_known_numbers(c.number for _, c in library if isinstance(c, EncounterCard))
+        | reader.broken_numbers,
+        quest_numbers=_known_numbers(q.number for _, q in quests) | reader.broken_numbers,
+        quests=_known_ids(q.id for _, q in quests) | reader.broken,
+    )
+    everything = (
+        encounters + quests + cards + entries["agendas"] + entries["perks"] + scenario_entries
+    )
+    for where, item in everything:
+        for problem in effects.check(item, known):
+            reader.problem(where, problem)
+
+    _check_markers(reader, quests, everything)
+    _check_reachable(reader, library, everything, scenario_entries)
+
+    # Complete Setup, step 9: nobody resolves the scenario's setup, so only
+    # results about the game mean something there.
+    for where, scenario in scenario_entries:
+        for at, result in _parsed_results(scenario):
+            if isinstance(result, effects.PlaceMarker):
+                reader.problem(
+                    where, f"{at}: place_marker does nothing at setup: a marker pairs with a quest card, "
+                    "so place it in the on_stage of a staged quest",
+                )
+            elif not isinstance(result, _SETUP_RESULTS):
+                reader.problem(
+                    where, f"{at}: {type(result).__name__} needs a survivor to resolve it; setup has none "
+                    "(only add, stage, faction_token and ★+ / ♠+)",
+                )
+
+    # Faction Tokens: a result placing one needs the scenario to say what it is.
+    for where, item in everything:
+        for at, result in _parsed_results(item):
+            if isinstance(result, effects.PlaceFactionToken):
+                for scenario_where, scenario in scenario_entries:
+                    faction = next((f for f in scenario.factions if f.key == result.faction), None)
+                    if faction is not None and faction.token_enemy is None:
+                        reader.problem(
+                            where, f"{at}: places a {result.faction} faction token, but {scenario_where} "
+                            "gives that faction no token_enemy",
+                        )
+
+    # Character Cards: what a survivor starts with is no card of a deck.
+    by_id = {card.id: card for _, card in cards}
+    for where, survivor in entries["survivors"]:
+        card = by_id.get(survivor.character_card)
+        if card is not None and card.deck is not None:
+            reader.problem(
+                where, f"character card {card.id!r} is a {card.deck} card; a character card belongs to no deck",
+            )
+
+
+def _check_markers(
+    reader: _Reader, quests: list[tuple[str, QuestCard]], everything: list[tuple[str, Any]]
+) -> None:
+    """Quest Markers: a pair is one on the map and one on the quest card placing it."""
+    places = {
+        quest.number for _, quest in quests
+        if any(isinstance(result, effects.PlaceMarker) for _, result in _parsed_results(quest))
+    }
+    numbers = {quest.number for _, quest in quests}
+    for where, item in everything:
+        quest_card = isinstance(item, QuestCard)
+        for at, result in _parsed_results(item):
+            if isinstance(result, (effects.PlaceMarker, effects.RemoveMarker)) and not quest_card:
+                reader.problem(where, f"{at}: only a quest card places or removes its quest markers")
+        for at, condition in _parsed_conditions(item):
+            if not isinstance(condition, effects.AtMarker):
+                continue
+            if condition.number is None:
+                if not quest_card:
+                    reader.problem(where, f"{at}: `marker: true` means the marker of the quest being resolved; "
+                                          "elsewhere name the quest (`marker: <number>`)")
+                elif item.number not in places:
+                    reader.problem(where, f"{at}: `marker: true`, but this quest never places a marker")
+            elif condition.number in numbers and condition.number not in places:
+                reader.problem(where, f"{at}: `marker: {condition.number}`, but quest {condition.number} "
+                                      "never places a marker")
+
+
+def _check_reachable(
+    reader: _Reader,
+    library: list[tuple[str, Any]],
+    everything: list[tuple[str, Any]],
+    scenarios: list[tuple[str, Scenario]],
+) -> None:
+    """Card Library: a library card enters play only by ADD, STAGE or the scenario sheet."""
+    by_number = {card.number: card for _, card in library}
+    ids = {card.id: card.number for _, card in library}
+    # Everything that is in play from the start: the starting encounter decks,
+    # the loot, asset and unique decks, perks, agendas and the scenario sheets.
+    reached: set[int] = set()
+    queue = deque(item for _, item in everything if getattr(item, "number", None) is None)
+    for _, scenario in scenarios:
+        for ref in scenario.staged_quests:
+            number = int(ref) if str(ref).isdigit() else ids.get(str(ref))
+            if number in by_number and number not in reached:
+                reached.add(number)
+                queue.append(by_number[number])
+    while queue:
+        for _, result in _parsed_results(queue.popleft()):
+            number = result.number if isinstance(result, (effects.Add, effects.Stage)) else None
+            if number in by_number and number not in reached:
+                reached.add(number)
+                queue.append(by_number[number])
+    for where, card in library:
+        if card.number not in reached:
+            reader.problem(
+                where, f"library card {card.number} is never added or staged by anything in play: "
+                "it could never enter play",
+            )
