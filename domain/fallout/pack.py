@@ -1132,7 +1132,7 @@ def _check_cards(
         shown = sorted({space.encounter.kind for tile in tiles for space in tile.spaces if space.encounter})
         for kind in shown:
             if kind in ("vault84", "vault109"):
-                if _LIBRARY not in failed and not any(card.deck == kind for _, card in library):
+                if _LIBRARY not in failed and not any(card.deck == kind for _, card in encounters):
                     reader.problem(
                         _LIBRARY, f"the tiles show the {kind} icon but the library has no {kind} card: "
                         "that vault could never be encountered",
@@ -1163,7 +1163,10 @@ def _check_cards(
             reader.problem(where, problem)
 
     _check_markers(reader, quests, everything)
-    _check_reachable(reader, library, everything, scenario_entries)
+    # A card that failed its schema may be the one bringing others into play:
+    # what is unreachable is worth knowing only once every item loads.
+    if not reader.broken:
+        _check_reachable(reader, library, everything, scenario_entries)
 
     # Complete Setup, step 9: nobody resolves the scenario's setup, so only
     # results about the game mean something there.

@@ -64,7 +64,8 @@ def test_bundled_pack_ships_as_package_data() -> None:
     """The YAML is found through importlib.resources, as from an installed wheel."""
     base = resources.files("domain.fallout.packs") / "base"
     for name in ("pack.yaml", "tiles.yaml", "enemies.yaml", "dice.yaml", "survivors.yaml", "tokens.yaml",
-                 "agendas.yaml", "perks.yaml", "cards.yaml"):
+                 "agendas.yaml", "perks.yaml", "cards.yaml", "loot.yaml", "assets.yaml", "uniques.yaml",
+                 "encounters.yaml", "library.yaml"):
         assert (base / name).is_file(), name
     assert (base / "scenarios" / f"{SCENARIO}.yaml").is_file()
 
@@ -303,6 +304,203 @@ def test_perks(pack: Pack) -> None:
     assert all(perk.name and perk.text for perk in pack.perks)
 
 
+# --------------------------------------------------------------------------
+# The bundled pack: part 2's cards
+# --------------------------------------------------------------------------
+
+
+def _library(pack: Pack) -> dict[int, Any]:
+    cards: dict[int, Any] = {q.number: q for q in pack.quests.values()}
+    cards.update({c.number: c for c in pack.encounters.values() if c.number is not None})
+    return cards
+
+
+def _results(pack: Pack) -> Iterator[tuple[Any, effects.Result]]:
+    """Every parsed result on every component, with the component."""
+    for item in [*pack.encounters.values(), *pack.quests.values(), *pack.cards.values(), *pack.perks,
+                 *pack.scenarios.values()]:
+        for _, result in pack_module._parsed_results(item):
+            yield item, result
+
+
+def _options(pack: Pack, deck: str, starting: bool) -> list[Any]:
+    return [o for c in pack.encounters.values() if c.deck == deck and (c.number is None) == starting
+            for o in c.options]
+
+
+def test_starting_encounter_decks(pack: Pack) -> None:
+    """Encounter Cards / Complete Setup, step 4: the wasteland and settlement decks start with
+    the cards with a star; the read-aloud split, conditions, FORCED options, tests and
+    "draw and fight", amounts relative to the encounter level, trash or back to the bottom."""
+    starting = [c for c in pack.encounters.values() if c.number is None]
+    decks = Counter(c.deck for c in starting)
+    assert decks["wasteland"] >= 12 and decks["settlement"] >= 8
+    assert set(decks) == {"wasteland", "settlement"}  # vault cards come only from the library
+    for card in starting:
+        assert card.title and card.intro and card.options
+        assert all(o.label for o in card.options)
+        # At least one option any survivor can choose.
+        assert any(o.condition is None for o in card.options), card.id
+    options = [o for c in pack.encounters.values() for o in c.options]
+    tasks = [effects.parse_task(t) for o in options for t in o.tasks]
+    assert any(isinstance(t, effects.TestTask) and t.by == "partner" for t in tasks)
+    assert {t.type for t in tasks if isinstance(t, effects.DrawAndFight)} == set(ENEMY_TYPES)
+    for option in options:
+        if option.tasks:
+            assert option.succeed_text and not option.text and not option.results
+        else:
+            assert option.text and not (option.succeed or option.fail)
+    forced = [o for o in options if o.forced]
+    assert len(forced) >= 4 and all(o.condition and o.label.startswith("FORCED") for o in forced)
+    conditions = {type(c).__name__ for o in options if o.condition
+                  for c in effects.conditions_in(effects.parse_condition(o.condition))}
+    assert {"HasTrait", "HasSpecial", "WithSurvivor", "HasCaps", "HasKind", "HasItem", "Loyal", "Not"} <= conditions
+    amounts = {str(t.difficulty) for t in tasks if isinstance(t, effects.TestTask)}
+    amounts |= {str(r.amount) for _, r in _results(pack) if hasattr(r, "amount")}
+    assert {"L", "L+1", "L-1", "2"} <= amounts
+    bars = [o.results + o.succeed + o.fail for c in starting for o in c.options]
+    trashing = [b for b in bars if "trash" in b]
+    assert trashing and len(trashing) < len(bars)
+
+
+def test_card_library(pack: Pack) -> None:
+    """Card Library: at least 30 numbered cards, quests and encounters, the vault decks only
+    here; add finds an encounter card, stage a quest card, and several chain on."""
+    library = _library(pack)
+    numbered = [c for c in pack.encounters.values() if c.number is not None] + list(pack.quests.values())
+    assert len(library) == len(numbered) >= 30  # numbers are unique
+    assert len(pack.quests) >= 12 and len(numbered) - len(pack.quests) >= 12
+    vaults = Counter(c.deck for c in pack.encounters.values() if c.deck.startswith("vault"))
+    assert vaults["vault84"] >= 4 and vaults["vault109"] >= 4
+    adds, stages = set(), set()
+    for item, result in _results(pack):
+        if isinstance(result, effects.Add):
+            assert result.number in library and library[result.number].id in pack.encounters, result
+            adds.add((getattr(item, "number", None), result.number))
+        elif isinstance(result, effects.Stage):
+            assert result.number in library and library[result.number].id in pack.quests, result
+            stages.add((getattr(item, "number", None), result.number))
+    # Chains: quests staging quests, cards adding vault cards, vault cards staging a quest.
+    quest_numbers = {q.number for q in pack.quests.values()}
+    assert len({(a, b) for a, b in stages if a in quest_numbers}) >= 5
+    added_decks = {library[b].deck for _, b in adds}
+    assert {"vault84", "vault109"} <= added_decks
+    assert any(library[a].id in pack.encounters and library[a].deck.startswith("vault") for a, _ in stages if a)
+
+
+def test_quest_cards(pack: Pack) -> None:
+    """Quest Cards: triggered and quest-action objectives with results bars; a quest line for
+    each faction advancing its power, neutral quests; markers on real spaces."""
+    triggers = set()
+    for quest in pack.quests.values():
+        assert quest.title and quest.text and quest.objectives
+        for objective in quest.objectives:
+            assert objective.text and objective.results
+            if objective.trigger:
+                triggers.add(type(effects.parse_trigger(objective.trigger)).__name__)
+                assert objective.requirement is None and not objective.instructions
+    assert triggers >= {"KillTrigger", "ExploreTrigger"}
+    powers = Counter(r.faction for item, r in _results(pack) if isinstance(r, effects.Power) and item.id in pack.quests)
+    assert powers["star"] >= 5 and powers["spade"] >= 5
+    neutral = [q for q in pack.quests.values()
+               if not any(isinstance(r, effects.Power) for _, r in pack_module._parsed_results(q))]
+    assert len(neutral) >= 4
+    markers = [r.space for _, r in _results(pack) if isinstance(r, effects.PlaceMarker)]
+    assert markers and set(markers) <= set(pack.spaces)
+    # The hooks the vocabulary gives a quest line: kill a faction token, a named unique asset.
+    assert any(q.objectives[0].trigger == {"kill": "star"} for q in pack.quests.values())
+    assert any(isinstance(r, effects.LoseItem) for _, r in _results(pack))
+
+
+def test_scenario_sheet_stages_a_quest_and_sets_up(pack: Pack, scenario: Scenario) -> None:
+    """Complete Setup, step 9: the quest on the scenario sheet is staged (its top section
+    places a marker on a real space), then the other setup effects resolve."""
+    library = _library(pack)
+    assert scenario.staged_quests
+    for ref in scenario.staged_quests:
+        quest = library[int(ref)]
+        assert quest.id in pack.quests
+        placed = [effects.parse_result(r) for r in quest.on_stage]
+        assert any(isinstance(r, effects.PlaceMarker) and r.space in pack.spaces for r in placed)
+    setup = effects.parse_results(scenario.setup)
+    assert any(isinstance(r, effects.PlaceFactionToken) and r.space in pack.spaces for r in setup)
+    assert any(isinstance(r, effects.Add) and r.number in library for r in setup)
+
+
+def test_agenda_influence(pack: Pack) -> None:
+    """Agenda Cards / Influence: every card gives 1 plus conditions evaluated on the live game;
+    faction cards pay for their faction's lead."""
+    with_influence = [a for a in pack.agendas if a.influence]
+    assert len(with_influence) >= 16
+    for faction in ("star", "spade", None):
+        cards = [a for a in with_influence if a.faction == faction]
+        assert len(cards) >= 4 and {a.players for a in cards} >= {1, 2}
+    for agenda in with_influence:
+        parsed = [effects.parse_influence(raw) for raw in agenda.influence]
+        if agenda.faction:
+            assert any(i.per == effects.Counter("lead", agenda.faction) for i in parsed), agenda.id
+    counters = {effects.parse_influence(raw).per.what for a in pack.agendas for raw in a.influence if "per" in raw}
+    assert counters >= {"lead", "caps", "special", "items", "kind", "perks"}
+
+
+def test_loot_asset_and_unique_cards(pack: Pack) -> None:
+    """Loot Cards, Asset Cards, Unique Asset Cards, Companions, Weapons, Apparel."""
+    by_deck: dict[str | None, list] = defaultdict(list)
+    for card in pack.cards.values():
+        by_deck[card.deck].append(card)
+    loot, assets, uniques = by_deck["loot"], by_deck["asset"], by_deck["unique"]
+    assert len(loot) >= 20 and len(assets) >= 15 and len(uniques) >= 6
+    assert {c.kind for c in loot} == {"weapon", "apparel", "aid", "drug", "magazine", "companion", "event"}
+    assert any(c.kind == "weapon" and c.ranged for c in loot) and any(c.kind == "weapon" and c.special for c in loot)
+    assert all(c.armor >= 1 for c in loot + assets if c.kind == "apparel")
+    for card in assets:
+        if card.kind == "companion":
+            assert card.cost is None and card.keep_if is not None and card.effects, card.id
+        else:
+            assert card.cost is not None and card.value is not None, card.id
+    companions = [c for c in assets if c.kind == "companion"]
+    assert len(companions) >= 4
+    assert any(c.recruit and "trait" in c.recruit for c in companions)
+    assert any(c.recruit and "special" in c.recruit for c in companions)
+    assert any(c.unexhaust_cost for c in companions)
+    for card in loot + assets + uniques:
+        if card.kind in ("aid", "drug", "magazine", "event"):
+            assert card.effects, card.id
+        effects.parse_results(card.effects)
+    # Every unique asset is named by some result; the random one exists too.
+    named = {r.card for _, r in _results(pack) if isinstance(r, effects.GainUnique)}
+    assert {c.id for c in uniques} - {"tide_crown"} <= named
+
+
+def test_perks_have_usable_effects(pack: Pack) -> None:
+    """Perk Cards: used during one's own turn; each of the 14 does something."""
+    for perk in pack.perks:
+        assert perk.effects and effects.parse_results(perk.effects), perk.id
+
+
+def test_every_cross_reference_of_the_bundled_pack(pack: Pack) -> None:
+    """Every card number a result names exists, every space named exists, every condition and
+    effect parses: the vocabulary's own check finds nothing in any component."""
+    cards = pack.cards.values()
+    known = effects.Known(
+        spaces=frozenset(pack.spaces), tiles=frozenset(pack.tiles),
+        traits=frozenset(side for t in pack.trait_tokens for side in t.sides),
+        cards=frozenset(pack.cards), uniques=frozenset(c.id for c in cards if c.deck == "unique"),
+        encounter_numbers=frozenset(c.number for c in pack.encounters.values() if c.number is not None),
+        quest_numbers=frozenset(q.number for q in pack.quests.values()), quests=frozenset(pack.quests),
+    )
+    components = [*pack.encounters.values(), *pack.quests.values(), *cards, *pack.agendas, *pack.perks,
+                  *pack.scenarios.values()]
+    assert len(components) >= 140
+    for component in components:
+        assert effects.check(component, known) == [], component.id
+    named_spaces = [c.space for comp in components for _, c in pack_module._parsed_conditions(comp)
+                    if isinstance(c, effects.InSpace)]
+    placing = (effects.PlaceMarker, effects.PlaceFactionToken)
+    named_spaces += [r.space for _, r in _results(pack) if isinstance(r, placing)]
+    assert named_spaces and set(named_spaces) <= set(pack.spaces)
+
+
 # Names of the published game's components we must never reproduce.
 PUBLISHED_NAMES = [
     "Diamond City", "Crossroads", "Sanctuary", "Brotherhood", "Institute", "Minutemen", "Railroad",
@@ -315,11 +513,14 @@ PUBLISHED_NAMES = [
 ]
 
 
+PROSE_KEYS = ("name", "text", "title", "intro", "label", "succeed_text", "fail_text")
+
+
 def _prose(node: Any) -> Iterator[str]:
     """Every name and text in a YAML tree (ids and mechanics keywords are vocabulary)."""
     if isinstance(node, dict):
         for key, value in node.items():
-            if key in ("name", "text") and isinstance(value, str):
+            if key in PROSE_KEYS and isinstance(value, str):
                 yield value
             else:
                 yield from _prose(value)
@@ -652,3 +853,203 @@ def test_missing_file_and_bad_yaml(tmp_path: Path) -> None:
 def test_not_a_directory(tmp_path: Path) -> None:
     with pytest.raises(PackError, match="not a directory"):
         load_pack(tmp_path / "nowhere")
+
+
+# --------------------------------------------------------------------------
+# Broken packs: part 2's cards
+# --------------------------------------------------------------------------
+
+
+def _card(data: dict, key: str, card_id: str) -> dict:
+    return next(c for c in data[key] if c["id"] == card_id)
+
+
+def test_a_result_naming_a_missing_library_card(tmp_path: Path) -> None:
+    """Card Library / Results: ADD # and STAGE # find the card with that number."""
+    root = _copy(tmp_path)
+
+    def change(d: dict) -> None:
+        _card(d, "encounters", "enc_drowned_tollbooth")["options"][1]["succeed"].insert(0, {"add": 999})
+        _card(d, "encounters", "enc_market_day")["options"][0]["results"].append({"stage": 998})
+
+    _edit(root, "encounters.yaml", change)
+    problems = _problems(root)
+    _one(problems, "encounters.yaml", "encounter 'enc_drowned_tollbooth'", "option 2: succeed[0]", "add 999")
+    _one(problems, "encounters.yaml", "encounter 'enc_market_day'", "option 1: results[1]", "stage 998")
+    assert len(problems) == 2, problems
+
+
+def test_add_finds_an_encounter_and_stage_a_quest(tmp_path: Path) -> None:
+    """ADD # shuffles an encounter card into its deck; STAGE # puts a quest in the play area."""
+    root = _copy(tmp_path)
+    wrong = [{"add": 110}, {"stage": 121}]  # a quest's number, an encounter's number
+    _edit(root, "loot.yaml", lambda d: _card(d, "cards", "court_summons").update(effects=wrong))
+    problems = _problems(root)
+    _one(problems, "loot.yaml", "loot card 'court_summons'", "effects[0]", "add 110", "no encounter card")
+    _one(problems, "loot.yaml", "loot card 'court_summons'", "effects[1]", "stage 121", "no quest card")
+
+
+def test_a_quest_naming_an_unknown_space(tmp_path: Path) -> None:
+    """Quest Cards: requirements and markers name spaces of the map."""
+    root = _copy(tmp_path)
+
+    def change(d: dict) -> None:
+        quest = _card(d, "quests", "q_drowned_bell")
+        quest["on_stage"] = [{"place_marker": "grayhook.atlantis"}]
+        quest["objectives"][2]["requirement"] = {"space": "grayhook.lamp_room"}
+        _card(d, "quests", "q_pumphouse_survey")["objectives"][1]["trigger"] = {"explore": "pumphouse_hill"}
+
+    _edit(root, "library.yaml", change)
+    problems = _problems(root)
+    _one(problems, "library.yaml", "quest 'q_drowned_bell'", "on_stage[0]", "no space 'grayhook.atlantis'")
+    _one(problems, "library.yaml", "quest 'q_drowned_bell'", "objective 3: requirement", "'grayhook.lamp_room'")
+    _one(problems, "library.yaml", "quest 'q_pumphouse_survey'", "objective 2: trigger", "no tile 'pumphouse_hill'")
+
+
+def test_an_effect_that_does_not_parse(tmp_path: Path) -> None:
+    """Every condition, task, result and influence entry is in the vocabulary (docs/effects.md)."""
+    root = _copy(tmp_path)
+
+    def encounters(d: dict) -> None:
+        options = _card(d, "encounters", "enc_reed_ambush")["options"]
+        options[1]["succeed"][0] = {"xp": "lots"}
+        options[3]["tasks"] = [{"test": {"special": ["Q"], "difficulty": 2}}]
+        options[2]["condition"] = {"wealthy": True}
+
+    _edit(root, "encounters.yaml", encounters)
+    _edit(root, "agendas.yaml", lambda d: d["agendas"][0].update(influence=[{"per": "enemies_killed"}]))
+    _edit(root, "perks.yaml", lambda d: d["perks"][0].update(effects=["teleport"]))
+    _edit(root, "uniques.yaml", lambda d: _card(d, "cards", "hatch_mother").update(keep_if={"trait": "grumpy"}))
+    problems = _problems(root)
+    _one(problems, "encounter 'enc_reed_ambush'", "option 2: succeed[0]", "'lots'")
+    _one(problems, "encounter 'enc_reed_ambush'", "option 4: tasks[0]", "'Q'")
+    _one(problems, "encounter 'enc_reed_ambush'", "option 3: condition", "unknown condition 'wealthy'")
+    _one(problems, "agendas.yaml", "agenda 'agenda_hold_the_sluices'", "influence[0]", "'enemies_killed'")
+    _one(problems, "perks.yaml", "perk 'perk_shoulder_the_load'", "effects[0]", "'teleport'")
+    _one(problems, "uniques.yaml", "unique asset 'hatch_mother'", "keep_if", "no trait 'grumpy'")
+    assert len(problems) == 6, problems
+
+
+def test_a_duplicate_library_number(tmp_path: Path) -> None:
+    """Card Library: a number finds exactly one card, encounter or quest."""
+    root = _copy(tmp_path)
+    _edit(root, "library.yaml", lambda d: _card(d, "encounters", "enc_fallen_courier").update(number=110))
+    problems = _problems(root)
+    _one(problems, "library.yaml", "library number 110", "quest 'q_sluice_keys'", "encounter 'enc_fallen_courier'",
+         "unique")
+
+
+def test_starting_cards_have_a_star_and_library_cards_a_number(tmp_path: Path) -> None:
+    """Encounter Cards: the starting decks are the cards with a star; vault decks start empty."""
+    root = _copy(tmp_path)
+
+    def starting(d: dict) -> None:
+        _card(d, "encounters", "enc_gull_storm")["number"] = 300
+        _card(d, "encounters", "enc_sea_fog")["deck"] = "vault84"
+
+    _edit(root, "encounters.yaml", starting)
+    _edit(root, "library.yaml", lambda d: _card(d, "encounters", "enc_bells_echo").pop("number"))
+    problems = _problems(root)
+    _one(problems, "encounters.yaml", "encounter 'enc_gull_storm'", "(300) belong in library.yaml")
+    _one(problems, "encounters.yaml", "encounter 'enc_sea_fog'", "vault encounter has a library number")
+    _one(problems, "library.yaml", "encounter 'enc_bells_echo'", "needs its library number")
+
+
+def test_every_icon_has_a_deck(tmp_path: Path) -> None:
+    """Encounter Icons: the map's settlement icons need a starting deck, its vaults library cards."""
+    root = _copy(tmp_path)
+    _edit(root, "encounters.yaml",
+          lambda d: d.update(encounters=[c for c in d["encounters"] if c["deck"] != "settlement"]))
+
+    def no_vault_109(d: dict) -> None:
+        d["encounters"] = [c for c in d["encounters"] if c["deck"] != "vault109"]
+        d["quests"] = [q for q in d["quests"] if q["number"] != 195]
+        for quest in d["quests"]:
+            for objective in quest["objectives"]:
+                objective["results"] = [r for r in objective["results"] if r not in ({"add": 190}, {"add": 191})]
+
+    _edit(root, "library.yaml", no_vault_109)
+    problems = _problems(root)
+    _one(problems, "encounters.yaml", "settlement encounter icons", "no starting settlement card")
+    _one(problems, "library.yaml", "vault109 icon", "no vault109 card")
+
+
+def test_a_library_card_nothing_brings_into_play(tmp_path: Path) -> None:
+    """Card Library: a card is retrieved only by ADD, STAGE or the scenario sheet."""
+    root = _copy(tmp_path)
+
+    def change(d: dict) -> None:
+        for quest in d["quests"]:
+            quest["on_stage"] = [r for r in quest.get("on_stage", []) if r != {"add": 176}]
+
+    _edit(root, "library.yaml", change)
+    _one(_problems(root), "library.yaml", "encounter 'enc_late_request_line'", "library card 176",
+         "never added or staged")
+
+
+def test_quest_markers_belong_to_a_quest(tmp_path: Path) -> None:
+    """Quest Markers: one of a pair goes on the quest card placing it."""
+    root = _copy(tmp_path)
+
+    def library(d: dict) -> None:
+        _card(d, "quests", "q_drowned_bell")["on_stage"] = []
+        bells_echo = _card(d, "encounters", "enc_bells_echo")
+        bells_echo["options"][1]["results"].append({"place_marker": "grayhook.tide_pools"})
+
+    _edit(root, "library.yaml", library)
+    _edit(root, "encounters.yaml", lambda d: _card(d, "encounters", "enc_market_day")["options"][0].update(
+        condition={"marker": True}))
+    problems = _problems(root)
+    _one(problems, "quest 'q_drowned_bell'", "objective 1: requirement", "never places a marker")
+    _one(problems, "encounter 'enc_bells_echo'", "option 2: results[2]", "only a quest card")
+    _one(problems, "encounter 'enc_market_day'", "option 1: condition", "marker: <number>")
+
+
+def test_scenario_setup_and_staged_quests(tmp_path: Path) -> None:
+    """Complete Setup, step 9: the staged quests exist; setup resolves only results about the game."""
+    root = _copy(tmp_path)
+
+    def change(d: dict) -> None:
+        d["staged_quests"] = [101, 404, "q_nowhere"]
+        d["setup"] += [{"place_marker": "tollbridge.camp"}, {"caps": 3}, {"faction_token": {"faction": "star",
+                                                                                           "space": "atlantis.gate"}}]
+
+    _edit(root, f"scenarios/{SCENARIO}.yaml", change)
+    problems = _problems(root)
+    where = f"scenarios/{SCENARIO}.yaml: scenario '{SCENARIO}'"
+    _one(problems, where, "staged_quests[1]", "library number 404")
+    _one(problems, where, "staged_quests[2]", "'q_nowhere'")
+    _one(problems, where, "setup[2]", "place_marker does nothing at setup")
+    _one(problems, where, "setup[3]", "GainCaps needs a survivor")
+    _one(problems, where, "setup[4]", "no space 'atlantis.gate'")
+
+
+def test_faction_tokens_need_the_scenarios_token_enemy(tmp_path: Path) -> None:
+    """Faction Tokens: the scenario says which enemy a faction's tokens are."""
+    root = _copy(tmp_path)
+    _edit(root, f"scenarios/{SCENARIO}.yaml", lambda d: d["factions"][0].pop("token_enemy"))
+    _one(_problems(root), "library.yaml", "quest 'q_salt_ledger'", "on_stage[1]", "star faction token",
+         "no token_enemy")
+
+
+def test_cards_belong_to_their_files_deck(tmp_path: Path) -> None:
+    """Loot, asset and unique asset cards go back to their own deck; character cards to none."""
+    root = _copy(tmp_path)
+    _edit(root, "loot.yaml", lambda d: _card(d, "cards", "gutting_knife").update(deck="asset"))
+    _edit(root, "cards.yaml", lambda d: _card(d, "cards", "sprocket").update(deck="loot"))
+    _edit(root, "assets.yaml", lambda d: _card(d, "cards", "harpoon_gun").pop("cost"))
+    _edit(root, "library.yaml", lambda d: _card(d, "encounters", "enc_fallen_courier")["options"][0]["succeed"]
+          .__setitem__(0, {"unique": "lost_crown"}))
+    problems = _problems(root)
+    _one(problems, "loot.yaml", "loot card 'gutting_knife'", "'asset'", "loot deck")
+    _one(problems, "survivors.yaml", "survivor 'marek_sallow'", "'sprocket' is a loot card")
+    _one(problems, "assets.yaml", "asset card 'harpoon_gun'", "has a cost")
+    _one(problems, "library.yaml", "encounter 'enc_fallen_courier'", "no unique asset 'lost_crown'")
+
+
+def test_broken_library_cards_do_not_cascade(tmp_path: Path) -> None:
+    """A card that fails its schema is reported once; results naming its number are not reported again."""
+    root = _copy(tmp_path)
+    _edit(root, "library.yaml", lambda d: _card(d, "quests", "q_sluice_keys").update(title=7))
+    problems = _problems(root)
+    assert problems == [_one(problems, "library.yaml", "quest 'q_sluice_keys'", "title")]
