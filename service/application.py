@@ -25,7 +25,10 @@ from domain.rng import Rng
 from events.envelope import NewEvent
 from events.snapshots import Loaded, SnapshotStore, fold
 from events.store import AppendResult, ConcurrencyError, EventStore
+from service import clock
 from service.bots import LEVELS, make_bot
+from service.bots.contract import timeout_command
+from service.clock import Clock
 from service.record import BOT, HUMAN, META_EVENTS, OPEN, GameNotFound, Record, RecordFolder, StaleSnapshot, apply
 from service.tokens import CREATOR, SEAT, Holder, Tokens, secrets_key
 
@@ -52,6 +55,15 @@ class FollowUps(Protocol):
     def bots_due(self, game_id: str, version: int) -> None:
         """The game waits on a seat a bot plays (``service.bots``) at ``version``."""
 
+    def clock_running(self, game_id: str, clock: Clock) -> None:
+        """A seat's play-by-post clock runs: its deadline (and reminder) must fire."""
+
+    def notifying(self, game_id: str) -> bool:
+        """Whether any seat of the game wants to be told things (webhooks)."""
+
+    def notify(self, game_id: str, kind: str, message_id: str, seats: list[int], data: dict[str, Any]) -> None:
+        """Tell ``seats`` (their webhooks) about ``kind``; ``message_id`` names it, once."""
+
 
 class NoFollowUps:
     """For in-process play (self-play, tests of the rules): nothing to enqueue."""
@@ -60,6 +72,15 @@ class NoFollowUps:
         return None
 
     def bots_due(self, game_id: str, version: int) -> None:
+        return None
+
+    def clock_running(self, game_id: str, clock: Clock) -> None:
+        return None
+
+    def notifying(self, game_id: str) -> bool:
+        return False
+
+    def notify(self, game_id: str, kind: str, message_id: str, seats: list[int], data: dict[str, Any]) -> None:
         return None
 
 
@@ -376,19 +397,25 @@ class Games:
                 break
             seat, level = playing
             module = record.module
-            bot = make_bot(level, record.options)
-            command = bot.choose(
-                module,
-                module.view(record.state, seat),
-                module.legal_actions(record.state, seat),
-                seat,
-                bot_rng(game_id, seat, loaded.version),
-            )
+            if level == clock.PASS:
+                # A lapsed deadline under "pass": the turn's rest skipped, decisions at their defaults.
+                command = timeout_command(module, record.state, seat)
+                actor = "deadline"
+            else:
+                command = make_bot(level, record.options).choose(
+                    module,
+                    module.view(record.state, seat),
+                    module.legal_actions(record.state, seat),
+                    seat,
+                    bot_rng(game_id, seat, loaded.version),
+                )
+                actor = f"bot:{level}"
+            if command is None:
+                break
             try:
                 done.append(
                     self.act(
-                        game_id, seat, command, expected_version=loaded.version, follow_up=False,
-                        actor=f"bot:{level}",
+                        game_id, seat, command, expected_version=loaded.version, follow_up=False, actor=actor
                     )
                 )
             except ConcurrencyError:
@@ -400,11 +427,84 @@ class Games:
 
     @staticmethod
     def autoplayed(record: Record) -> tuple[int, str] | None:
-        """The first seat the game waits on that a bot plays now, and the bot's level."""
+        """The first seat the game waits on that a bot plays now, and the bot's level.
+
+        A player's seat whose deadline lapsed in its current wait is played
+        too, to the end of that wait: by a bot, or (``pass``) by the game's
+        ``timeout_command``.
+        """
         for seat in record.module.waiting_for(record.state):
             if record.kind_of(seat) == BOT:
                 return seat, bot_level(record.seats[seat].get("bot"))
+            timeout = record.timeouts.get(seat)
+            if timeout is not None:
+                return seat, clock.PASS if timeout["action"] == clock.PASS else bot_level(timeout.get("bot"))
         return None
+
+    # -- play-by-post -----------------------------------------------------------
+
+    def deadline(self, game_id: str, seat: int, since: int, now: float | None = None) -> list[Acted]:
+        """The deadline of ``seat``'s wait that began at ``since`` fires.
+
+        Does nothing if the seat has acted meanwhile (its wait ended), if this
+        wait already timed out (a second firing), or if a vacation moved the
+        deadline later (a new job fires then). Otherwise appends
+        ``TurnTimedOut`` (with the expected version, so two firings append it
+        once) and plays the seat to the end of its wait.
+        """
+        for _ in range(SYSTEM_RETRIES + 1):
+            loaded = self.load(game_id)
+            record = loaded.state
+            running = clock.clock_of(record, seat)
+            if running is None or running.since != since:
+                return []
+            if (now if now is not None else time.time()) < running.due - clock.EARLY:
+                return []
+            timeout = {"seat": seat, "since": since, "action": record.options.get("on_timeout", clock.PASS)}
+            if timeout["action"] == clock.BOT:
+                timeout["bot"] = record.options.get("timeout_bot", "greedy")
+            try:
+                self.store.append(game_id, loaded.version, [NewEvent("TurnTimedOut", timeout)], actor=SYSTEM)
+            except ConcurrencyError:
+                continue
+            return self.run_bots(game_id, loaded.version + 1)
+        return []
+
+    def remind(self, game_id: str, seat: int, since: int, now: float | None = None) -> bool:
+        """The 80% reminder of ``seat``'s wait since ``since``: sent once, if the seat is still to act."""
+        record = self.load(game_id).state
+        running = clock.clock_of(record, seat)
+        if running is None or running.since != since or running.remind is None:
+            return False
+        if (now if now is not None else time.time()) < running.remind - clock.EARLY:
+            return False
+        self.follow_ups.notify(
+            game_id, "reminder", f"reminder-{game_id}-s{seat}-v{since}", [seat],
+            {"seat": seat, "since": since, "deadline": clock.iso(running.due)},
+        )
+        return True
+
+    def take_vacation(self, game_id: str, seat: int, days: int, now: float | None = None) -> tuple[int, dict]:
+        """``seat`` pauses its clock for ``days`` days (from now, or from the end of its last vacation)."""
+        taken: dict[str, Any] = {}
+
+        def decide(record: Record, version: int) -> list[NewEvent]:
+            if not clock.timed(record):
+                raise RuleViolation("no_turn_timer", "this game has no time per turn", status=409)
+            if record.over:
+                raise RuleViolation("game_over", "the game is over", status=409)
+            if record.kind_of(seat) != HUMAN:
+                raise RuleViolation("not_a_player", "only a player's seat takes a vacation", status=403)
+            left = clock.vacation_left(record, seat)
+            if days > left:
+                raise RuleViolation("no_vacation_left", f"{left} vacation days left", status=409)
+            start, until = clock.vacation_period(record, seat, days, now if now is not None else time.time())
+            taken.update(seat=seat, days=days, **{"from": start, "until": until})
+            return [NewEvent("VacationTaken", dict(taken))]
+
+        result, _ = self.transact(game_id, decide, actor=f"seat:{seat}")
+        self._follow_up(game_id, result.last_version, None)  # the clock's new deadline
+        return result.last_version, taken
 
     def follow_up(self, game_id: str, version: int) -> None:
         """Enqueue whatever automatic work is due now (after a start or a rewind)."""
@@ -413,12 +513,34 @@ class Games:
     def _follow_up(self, game_id: str, version: int, record: Record | None) -> None:
         if record is None:
             record = self.load(game_id).state
-        if not record.started or record.over:
+        if not record.started:
+            return
+        notifying = self.follow_ups.notifying(game_id)
+        if notifying or clock.timed(record):
+            # The seats' waits are followed only by a fold of the stored events.
+            loaded = self.load(game_id)
+            record, version = loaded.state, loaded.version
+        if record.over:
+            if notifying:
+                self.follow_ups.notify(
+                    game_id, "game_over", f"over-{game_id}", record.seats_of(HUMAN), {"version": version}
+                )
             return
         if record.module.system_command(record.state) is not None:
             self.follow_ups.system_due(game_id, version)
         elif self.autoplayed(record) is not None:
             self.follow_ups.bots_due(game_id, version)
+        running = {c.seat: c for c in clock.clocks(record)}
+        for c in running.values():
+            self.follow_ups.clock_running(game_id, c)
+        if notifying:
+            for seat, wait in record.waits.items():
+                if record.kind_of(seat) != HUMAN or seat in record.timeouts:
+                    continue
+                data: dict[str, Any] = {"seat": seat, "since": wait["since"], "version": version}
+                if seat in running:
+                    data["deadline"] = clock.iso(running[seat].due)
+                self.follow_ups.notify(game_id, "your_turn", f"turn-{game_id}-s{seat}-v{wait['since']}", [seat], data)
 
 
 def bot_rng(game_id: str, seat: int, version: int) -> Rng:

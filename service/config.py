@@ -28,6 +28,8 @@ API_SETTINGS: dict[str, tuple[str, object]] = {
     "STREAM_MAX_SECONDS": ("HOLOTAPE_STREAM_MAX_SECONDS", 300.0),
     "STREAM_IDLE_SECONDS": ("HOLOTAPE_STREAM_IDLE_SECONDS", 120.0),
     "STREAM_KEEPALIVE_SECONDS": ("HOLOTAPE_STREAM_KEEPALIVE_SECONDS", 15.0),
+    # "1": webhooks may point at loopback and private addresses (tests, closed networks).
+    "WEBHOOKS_ALLOW_PRIVATE": ("HOLOTAPE_WEBHOOKS_ALLOW_PRIVATE", "0"),
 }
 
 

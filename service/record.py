@@ -37,6 +37,8 @@ META_EVENTS = frozenset(
         "GameRewound",
         "GameForked",
         "ForkedFrom",
+        "TurnTimedOut",
+        "VacationTaken",
     }
 )
 
@@ -65,6 +67,13 @@ class Record:
     proposal: dict[str, Any] | None = None  # a pending rewind or fork
     seed: str | None = None  # revealed when the game ends
     forked_from: dict[str, Any] | None = None
+    # Play-by-post (docs/play-by-post.md). The seats the game waits on, each
+    # with the version and time its wait began: a seat's clock runs from there
+    # while the game keeps waiting on it, through several commands of a turn.
+    waits: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> {"since": v, "at": iso}
+    # Seats whose deadline lapsed during their current wait, and what plays them.
+    timeouts: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> {"since", "action", "bot"}
+    vacations: dict[int, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # seat -> (from, until)...
 
     @property
     def module(self) -> GameModule:
@@ -101,9 +110,39 @@ def _seat(record: Record, seat: int, **changes: Any) -> Record:
 
 
 def apply(
-    record: Record, event_type: str, data: dict[str, Any], version: int = 0, state_at: StateAt | None = None
+    record: Record,
+    event_type: str,
+    data: dict[str, Any],
+    version: int = 0,
+    state_at: StateAt | None = None,
+    timestamp: str | None = None,
 ) -> Record:
-    """The record after one event (``version``: where it stands in the log)."""
+    """The record after one event (``version`` and ``timestamp``: where and when it stands in the log).
+
+    Without a version (deciding what a batch would do before appending it)
+    the seats' waits are not followed.
+    """
+    record = _apply(record, event_type, data, version, state_at)
+    if version and record.started:
+        record = _track_waits(record, version, timestamp or "")
+    return record
+
+
+def _track_waits(record: Record, version: int, timestamp: str) -> Record:
+    """Begin the wait of a seat the game now waits on; end the waits of the others."""
+    waiting = () if record.over else record.module.waiting_for(record.state)
+    if list(waiting) == list(record.waits):
+        return record
+    waits = {seat: record.waits.get(seat) or {"since": version, "at": timestamp} for seat in waiting}
+    timeouts = {
+        seat: t for seat, t in record.timeouts.items() if seat in waits and waits[seat]["since"] == t["since"]
+    }
+    return replace(record, waits=waits, timeouts=timeouts)
+
+
+def _apply(
+    record: Record, event_type: str, data: dict[str, Any], version: int, state_at: StateAt | None
+) -> Record:
     if event_type not in META_EVENTS:
         return replace(record, state=record.module.evolve(record.state, Event(event_type, data)))
     if event_type == "GameCreated":
@@ -137,6 +176,12 @@ def apply(
         if state_at is None:
             raise ValueError("folding a GameRewound needs the state at its version")
         return replace(record, state=state_at(data["to_version"]).state, proposal=None)
+    if event_type == "TurnTimedOut":
+        timeout = {"since": data["since"], "action": data["action"], "bot": data.get("bot")}
+        return replace(record, timeouts={**record.timeouts, data["seat"]: timeout})
+    if event_type == "VacationTaken":
+        taken = record.vacations.get(data["seat"], ()) + ((data["from"], data["until"]),)
+        return replace(record, vacations={**record.vacations, data["seat"]: taken})
     if event_type == "ForkedFrom":
         return replace(
             record,
@@ -149,7 +194,7 @@ def apply(
 class RecordFolder:
     """Folds a game's stream into a ``Record``; ``state_at`` serves rewinds."""
 
-    format = "record/3"  # 3: a change of players drops a pending proposal
+    format = "record/4"  # 4: seats' waits, timeouts and vacations (play-by-post)
 
     def __init__(self, state_at: Callable[[str, int], Record] | None = None):
         self.state_at = state_at
@@ -162,7 +207,7 @@ class RecordFolder:
         if self.state_at is not None:
             loader = self.state_at
             state_at = lambda version: loader(envelope.game_id, version)  # noqa: E731
-        return apply(record, envelope.type, envelope.data, envelope.version, state_at)
+        return apply(record, envelope.type, envelope.data, envelope.version, state_at, envelope.timestamp)
 
     def dump(self, record: Record) -> dict[str, Any]:
         module = record.module
@@ -175,6 +220,9 @@ class RecordFolder:
             "proposal": record.proposal,
             "seed": record.seed,
             "forked_from": record.forked_from,
+            "waits": {str(k): v for k, v in record.waits.items()},
+            "timeouts": {str(k): v for k, v in record.timeouts.items()},
+            "vacations": {str(k): [list(p) for p in v] for k, v in record.vacations.items()},
             "state_format": getattr(module, "state_format", "1"),
             "state": module.dump_state(record.state),
         }
@@ -192,5 +240,8 @@ class RecordFolder:
             proposal=data["proposal"],
             seed=data["seed"],
             forked_from=data["forked_from"],
+            waits={int(k): v for k, v in data["waits"].items()},
+            timeouts={int(k): v for k, v in data["timeouts"].items()},
+            vacations={int(k): tuple(tuple(p) for p in v) for k, v in data["vacations"].items()},
             state=module.load_state(data["state"]),
         )

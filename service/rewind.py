@@ -79,7 +79,20 @@ class Proposals:
             return events + self._conclusion(record, proposal, {seat}, concluded)
 
         result, _ = self.games.transact(game_id, decide)
-        return self._after(game_id, result.last_version, concluded)
+        outcome = self._after(game_id, result.last_version, concluded)
+        if outcome.outcome == "pending" and kind == REWIND and outcome.proposal is not None:
+            self._tell_the_others(game_id, seat, outcome.proposal)
+        return outcome
+
+    def _tell_the_others(self, game_id: str, seat: int, proposal: dict) -> None:
+        """A rewind proposal is news to every other player (their webhooks)."""
+        follow_ups = self.games.follow_ups
+        if not follow_ups.notifying(game_id):
+            return
+        others = [s for s in self.games.load(game_id).state.seats_of(HUMAN) if s != seat]
+        follow_ups.notify(
+            game_id, "rewind_proposed", f"rewind-{game_id}-p{proposal['id']}", others, {"proposal": proposal}
+        )
 
     def answer(self, game_id: str, seat: int, proposal_id: int, accept: bool) -> Outcome:
         concluded: list = []

@@ -17,7 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.game import RuleViolation
 from events.store import ConcurrencyError, IdempotencyConflict
-from service.api import audit, health, lobby, log, rewind, stream
+from service.api import audit, health, lobby, log, notify, rewind, stream
 from service.api import games as games_api
 from service.api.callers import bearer
 from service.api.problems import PROBLEM_JSON, ProblemSchema, from_http_exception, problem_response
@@ -107,7 +107,7 @@ def create_app(
     # A token is optional on reads (no token: a spectator's view) and needed
     # to act; the problem says which when it is missing.
     api.spec.options["security"] = [{"token": []}, {}]
-    for module in (health, lobby, games_api, log, stream, rewind, audit):
+    for module in (health, lobby, games_api, log, stream, rewind, audit, notify):
         api.register_blueprint(module.blp)
     _register_rate_limit(app)
     _register_idempotency(app)

@@ -23,6 +23,7 @@ from service.api.callers import caller, games, seat_holder
 from service.api.problems import Problem
 from service.api.schemas import EXAMPLE_EVENT, EXAMPLE_GAME_ID, EventSchema, SeatSchema
 from service.idempotency import IN_FLIGHT, MISMATCH, REPLAY, fingerprint, request_key
+from service.clock import clocks, iso
 from service.record import Record
 from service.redaction import visible
 
@@ -82,6 +83,13 @@ class ProposalSchema(Schema):
     accepted = fields.List(fields.Integer(), required=True)
 
 
+class ClockSchema(Schema):
+    seat = fields.Integer(required=True)
+    since = fields.Integer(required=True, metadata={"description": "The version the seat's wait began at"})
+    deadline = fields.String(required=True, metadata={"description": "When the seat's time runs out (UTC)"})
+    reminder = fields.String(allow_none=True, required=True, metadata={"description": "When it is reminded"})
+
+
 class StateArgs(Schema):
     at = fields.Integer(
         validate=validate.Range(min=1),
@@ -102,6 +110,11 @@ class StateSchema(Schema):
     seed_commitment = fields.String(required=True, metadata={"description": "sha256 of the secret seed"})
     seed = fields.String(allow_none=True, required=True, metadata={"description": "Revealed when the game ends"})
     view = fields.Dict(required=True, metadata={"description": "The game as this seat may see it"})
+    clocks = fields.List(
+        fields.Nested(ClockSchema),
+        required=True,
+        metadata={"description": "Play by post: the running clock of each player the game waits on"},
+    )
 
 
 class CommandSchema(Schema):
@@ -144,6 +157,7 @@ EXAMPLE_STATE = {
     "seed_commitment": "5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
     "seed": None,
     "view": {"total": 7, "turn": 0, "secret": "amber-lynx-of-seat-0"},
+    "clocks": [{"seat": 0, "since": 11, "deadline": "2026-11-22T10:15:00.000000Z", "reminder": "2026-11-22T05:27:00.000000Z"}],
 }
 
 
@@ -166,6 +180,10 @@ def state_body(game_id: str, record: Record, version: int, seat: int | None) -> 
         "seed_commitment": record.seed_commitment,
         "seed": record.seed,
         "view": module.view(record.state, seat),
+        "clocks": [
+            {"seat": c.seat, "since": c.since, "deadline": iso(c.due), "reminder": iso(c.remind) if c.remind else None}
+            for c in clocks(record)
+        ],
     }
 
 

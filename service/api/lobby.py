@@ -90,6 +90,26 @@ class CreateGameSchema(Schema):
         validate=validate.Length(max=4),
         metadata={"description": "Seats a bot holds from the start (docs/bots.md); not among `players`' seats"},
     )
+    turn_seconds = fields.Integer(
+        validate=validate.Range(1, 60 * 86400),
+        metadata={
+            "description": "Play by post: each seat's time per turn, in seconds (an hour: 3600; three days: "
+            "259200). Left out: no clock",
+            "example": 86400,
+        },
+    )
+    on_timeout = fields.String(
+        validate=validate.OneOf(["pass", "bot"]),
+        metadata={"description": "When a seat's time runs out: `pass` (default) or `bot` (a bot plays that turn)"},
+    )
+    timeout_bot = fields.String(
+        validate=validate.OneOf(LEVELS), metadata={"description": "The bot that plays a lapsed turn (default greedy)"}
+    )
+    reminder = fields.Boolean(metadata={"description": "Remind a seat at 80% of its time (default true)"})
+    vacation_days = fields.Integer(
+        validate=validate.Range(0, 60),
+        metadata={"description": "Days each seat may spend pausing its clock (default 0)"},
+    )
     bot_budget_ms = fields.Integer(
         validate=validate.Range(1, 10000),
         metadata={"description": "The planner bot's time per decision, in milliseconds (default 50)"},
@@ -178,6 +198,7 @@ class RotatedSchema(Schema):
 GAME_OPERATIONS = (
     "getGame", "joinGame", "leaveSeat", "handSeatToBot", "startGame", "rotateToken", "getState",
     "listActions", "postAction", "getEvents", "exportGame", "streamGame", "propose", "getAudit",
+    "takeVacation", "registerWebhook", "listWebhooks", "listDeliveries",
 )  # fmt: skip
 
 

@@ -1,0 +1,260 @@
+"""Webhooks: a seat's URLs told of its turn, reminders, the game's end and rewind proposals.
+
+Registering (``Webhooks.register``) checks the URL and returns a signing
+secret, once. Each notification is a message with a stable id
+(``turn-<game>-s<seat>-v<since>``, ``reminder-…``, ``over-<game>``,
+``rewind-<game>-p<proposal>``); it is delivered to each of the seat's
+webhooks by a job of its own, POSTed as JSON and signed by the Standard
+Webhooks scheme (``webhook-id``: the message id, the same on every retry;
+``webhook-timestamp``; ``webhook-signature``: ``v1,<base64 HMAC-SHA256 of
+"id.timestamp.body">``) with the ``standardwebhooks`` package. Any answer but
+2xx, or no answer in 10 s, is retried with exponential backoff (base ×
+3^(attempt-1): 5 s, 15 s, 45 s … capped at 2 h a wait) until 24 hours have
+passed since the first attempt. Every attempt goes into the seat's delivery
+log (the latest 200).
+
+Only http and https URLs, and never to loopback, private, link-local or other
+special addresses unless the server allows them
+(``HOLOTAPE_WEBHOOKS_ALLOW_PRIVATE=1``, for tests and closed networks): the
+host is resolved when the webhook is registered and again at each delivery,
+and the connection goes to the address that was checked, so a DNS answer that
+changes in between cannot point a delivery inside.
+
+Keys (all behind the game's hash tag): ``game:{id}:webhooks`` (hash: webhook
+id -> JSON with its seat, URL, kinds and secret), ``game:{id}:deliveries:<seat>``
+(list, newest first), ``game:{id}:sent:<message>:<webhook>`` (the first
+attempt's time, 48 h: a message is delivered once per webhook).
+"""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import ipaddress
+import json
+import os
+import secrets
+import socket
+import ssl
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+from urllib.parse import urlsplit
+
+import redis
+from standardwebhooks.webhooks import Webhook
+
+KINDS = ("your_turn", "reminder", "game_over", "rewind_proposed")
+MAX_PER_SEAT = 5
+LOG_LENGTH = 200
+TIMEOUT_SECONDS = 10.0
+GIVE_UP_AFTER = 24 * 3600
+MAX_WAIT = 2 * 3600
+ALLOW_PRIVATE_ENV = "HOLOTAPE_WEBHOOKS_ALLOW_PRIVATE"
+BACKOFF_ENV = "HOLOTAPE_WEBHOOK_BACKOFF_SECONDS"
+
+
+def allow_private_default() -> bool:
+    return os.environ.get(ALLOW_PRIVATE_ENV, "") in ("1", "true", "yes")
+
+
+def backoff_base() -> float:
+    return float(os.environ.get(BACKOFF_ENV) or 5.0)
+
+
+def retry_delay(attempt: int, base: float | None = None) -> float:
+    """The wait after failed attempt number ``attempt`` (1, 2, …)."""
+    base = backoff_base() if base is None else base
+    return min(MAX_WAIT, base * 3 ** (attempt - 1))
+
+
+class RefusedUrl(ValueError):
+    """A URL we will not deliver to; the message says why."""
+
+
+def _key(game_id: str, tail: str) -> str:
+    return f"game:{{{game_id}}}:{tail}"
+
+
+def resolve(url: str, allow_private: bool) -> tuple[str, str, int, str]:
+    """(scheme, host, port, address to connect to) for ``url``, or RefusedUrl."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        raise RefusedUrl("only http and https URLs")
+    if not parts.hostname:
+        raise RefusedUrl("the URL names no host")
+    if parts.username or parts.password:
+        raise RefusedUrl("no credentials in the URL")
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise RefusedUrl("a bad port") from None
+    try:
+        infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError):
+        raise RefusedUrl(f"cannot resolve {parts.hostname}") from None
+    addresses = [info[4][0] for info in infos]
+    for address in addresses:
+        ip = ipaddress.ip_address(address.split("%")[0])
+        if not ip.is_global and not allow_private:
+            raise RefusedUrl(f"{parts.hostname} is a loopback, private or reserved address ({ip})")
+    return parts.scheme, parts.hostname, port, addresses[0]
+
+
+@dataclass(frozen=True)
+class Attempt:
+    status: int | None
+    error: str | None
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
+
+def post(url: str, body: bytes, headers: dict[str, str], allow_private: bool) -> Attempt:
+    """POST ``body`` to ``url``, connecting to the address just checked."""
+    try:
+        scheme, host, port, address = resolve(url, allow_private)
+    except RefusedUrl as refused:
+        return Attempt(None, f"refused: {refused}")
+    parts = urlsplit(url)
+    path = parts.path or "/"
+    if parts.query:
+        path += "?" + parts.query
+    if scheme == "https":
+        connection: http.client.HTTPConnection = _PinnedHTTPS(address, port, host, timeout=TIMEOUT_SECONDS)
+    else:
+        connection = http.client.HTTPConnection(address, port, timeout=TIMEOUT_SECONDS)
+    try:
+        connection.request("POST", path, body=body, headers={**headers, "Host": parts.netloc.rpartition("@")[2]})
+        response = connection.getresponse()
+        response.read(64 * 1024)
+        return Attempt(response.status, None)
+    except (OSError, http.client.HTTPException) as failed:
+        return Attempt(None, f"{type(failed).__name__}: {failed}"[:200])
+    finally:
+        connection.close()
+
+
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    """HTTPS to a checked address, with the certificate checked for the URL's host."""
+
+    def __init__(self, address: str, port: int, host: str, timeout: float):
+        super().__init__(address, port, timeout=timeout, context=ssl.create_default_context())
+        self._server_name = host
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self.host, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self._server_name)
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class Webhooks:
+    def __init__(self, client: redis.Redis, allow_private: bool | None = None):
+        self.redis = client
+        self.allow_private = allow_private_default() if allow_private is None else allow_private
+
+    # -- registering ------------------------------------------------------------
+
+    def register(self, game_id: str, seat: int, url: str, kinds: list[str] | None = None) -> dict[str, Any]:
+        resolve(url, self.allow_private)  # RefusedUrl
+        if len(self.of_seat(game_id, seat)) >= MAX_PER_SEAT:
+            raise OverflowError(f"a seat may have {MAX_PER_SEAT} webhooks")
+        hook = {
+            "id": f"wh_{uuid.uuid4().hex[:16]}",
+            "seat": seat,
+            "url": url,
+            "kinds": list(kinds or KINDS),
+            "secret": "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode(),
+            "created_at": now_iso(),
+        }
+        self.redis.hset(_key(game_id, "webhooks"), hook["id"], json.dumps(hook))
+        return hook
+
+    def all(self, game_id: str) -> list[dict[str, Any]]:
+        raw = self.redis.hgetall(_key(game_id, "webhooks"))
+        return sorted((json.loads(v) for v in raw.values()), key=lambda h: h["created_at"])
+
+    def of_seat(self, game_id: str, seat: int) -> list[dict[str, Any]]:
+        return [h for h in self.all(game_id) if h["seat"] == seat]
+
+    def get(self, game_id: str, webhook_id: str) -> dict[str, Any] | None:
+        raw = self.redis.hget(_key(game_id, "webhooks"), webhook_id)
+        return json.loads(raw) if raw else None
+
+    def remove(self, game_id: str, seat: int, webhook_id: str) -> bool:
+        hook = self.get(game_id, webhook_id)
+        if hook is None or hook["seat"] != seat:
+            return False
+        return bool(self.redis.hdel(_key(game_id, "webhooks"), webhook_id))
+
+    def any(self, game_id: str) -> bool:
+        return bool(self.redis.exists(_key(game_id, "webhooks")))
+
+    def targets(self, game_id: str, seats: list[int], kind: str) -> list[dict[str, Any]]:
+        return [h for h in self.all(game_id) if h["seat"] in seats and kind in h["kinds"]]
+
+    # -- delivering -------------------------------------------------------------
+
+    def deliver(self, game_id: str, webhook_id: str, message: dict[str, Any], attempt: int = 1) -> float | None:
+        """One attempt at one webhook; returns the delay before the next attempt, or None (done or given up)."""
+        hook = self.get(game_id, webhook_id)
+        if hook is None:
+            return None  # removed meanwhile
+        sent_key = _key(game_id, f"sent:{message['id']}:{webhook_id}")
+        if attempt == 1:
+            if not self.redis.set(sent_key, str(time.time()), nx=True, ex=48 * 3600):
+                return None  # this message went to this webhook already (a duplicate job)
+            first = time.time()
+        else:
+            first = float(self.redis.get(sent_key) or time.time())
+        body = json.dumps(message["payload"], separators=(",", ":"), sort_keys=True)
+        stamp = datetime.now(timezone.utc)
+        signature = Webhook(hook["secret"]).sign(message["id"], stamp, body)
+        headers = {
+            "Content-Type": "application/json",
+            "User-Agent": "holotape-webhooks",
+            "webhook-id": message["id"],
+            "webhook-timestamp": str(int(stamp.timestamp())),
+            "webhook-signature": signature,
+        }
+        outcome = post(hook["url"], body.encode(), headers, self.allow_private)
+        delay = None
+        if not outcome.ok:
+            wait = retry_delay(attempt)
+            if time.time() + wait - first <= GIVE_UP_AFTER and not (outcome.error or "").startswith("refused"):
+                delay = wait
+        entry = {
+            "message_id": message["id"],
+            "kind": message["payload"]["type"],
+            "webhook_id": webhook_id,
+            "url": hook["url"],
+            "attempt": attempt,
+            "at": now_iso(),
+            "status": outcome.status,
+            "error": outcome.error,
+            "ok": outcome.ok,
+            "next_attempt_in": delay,
+        }
+        log_key = _key(game_id, f"deliveries:{hook['seat']}")
+        pipe = self.redis.pipeline()
+        pipe.lpush(log_key, json.dumps(entry))
+        pipe.ltrim(log_key, 0, LOG_LENGTH - 1)
+        pipe.execute()
+        return delay
+
+    def log(self, game_id: str, seat: int, limit: int = 50) -> list[dict[str, Any]]:
+        return [json.loads(e) for e in self.redis.lrange(_key(game_id, f"deliveries:{seat}"), 0, limit - 1)]
+
+
+def message(game_id: str, kind: str, message_id: str, seat: int, data: dict[str, Any]) -> dict[str, Any]:
+    """The message one seat gets: its id (``webhook-id``) and the JSON body."""
+    return {
+        "id": f"msg_{message_id}-to{seat}",
+        "payload": {"type": kind, "game_id": game_id, "seat": seat, "timestamp": now_iso(), **data},
+    }

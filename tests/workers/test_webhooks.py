@@ -1,0 +1,116 @@
+"""Webhooks against a local receiver: Standard Webhooks signatures, a retry after a 500, the 80% reminder."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from standardwebhooks.webhooks import Webhook
+
+from service.api import create_app
+from service.application import Games
+from tests.conftest import wait_until
+from tests.service.conftest import TEST_CONFIG
+
+
+class Receiver:
+    """A small HTTP server on 127.0.0.1 that answers 500 to the first delivery of each message, then 200."""
+
+    def __init__(self) -> None:
+        self.received: list[tuple[dict[str, str], bytes, int]] = []
+        self.lock = threading.Lock()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                with receiver.lock:
+                    seen = sum(1 for h, _, _ in receiver.received if h.get("webhook-id") == self.headers["webhook-id"])
+                    status = 500 if seen == 0 else 200
+                    receiver.received.append((dict(self.headers), body, status))
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook?seat=1"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def of_kind(self, kind: str) -> list[tuple[dict[str, str], bytes, int]]:
+        with self.lock:
+            return [r for r in self.received if json.loads(r[1])["type"] == kind]
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    server = Receiver()
+    yield server
+    server.close()
+
+
+def test_signed_deliveries_a_retry_after_a_500_and_the_reminder(games: Games, worker_env, receiver: Receiver):
+    worker_env(HOLOTAPE_WEBHOOKS_ALLOW_PRIVATE="1", HOLOTAPE_WEBHOOK_BACKOFF_SECONDS="0.5")
+    client = create_app(games=games, config={**TEST_CONFIG, "WEBHOOKS_ALLOW_PRIVATE": "1"}).test_client()
+    created = client.post("/games", json={"game": "counter", "seats": 2, "seed": "hooks", "turn_seconds": 6}).get_json()
+    game_id = created["game_id"]
+    auth = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in created["seats"]}
+    first = client.get(f"/games/{game_id}/state").get_json()["waiting_for"][0]
+    other = 1 - first
+    registered = client.post(f"/games/{game_id}/webhooks", json={"url": receiver.url}, headers=auth[other])
+    assert registered.status_code == 201, registered.get_json()
+    hook = registered.get_json()
+    assert hook["secret"].startswith("whsec_") and hook["seat"] == other
+    assert "secret" not in client.get(f"/games/{game_id}/webhooks", headers=auth[other]).get_json()["webhooks"][0]
+
+    version = client.get(f"/games/{game_id}/state").get_json()["version"]
+    acted = client.post(f"/games/{game_id}/actions", json={"type": "add", "amount": 1},
+                        headers={**auth[first], "If-Match": f'"{version}"'})  # fmt: skip
+    assert acted.status_code == 200
+
+    # "Your turn": refused once with a 500, delivered on the retry, both signed alike.
+    turns = wait_until(lambda: len(receiver.of_kind("your_turn")) >= 2 and receiver.of_kind("your_turn"), 20,
+                       message="the your-turn delivery and its retry")  # fmt: skip
+    verifier = Webhook(hook["secret"])
+    for headers, body, _ in turns:
+        payload = verifier.verify(body, headers)
+        assert payload["type"] == "your_turn" and payload["seat"] == other and payload["game_id"] == game_id
+        assert "deadline" in payload
+    assert [status for _, _, status in turns] == [500, 200]
+    assert turns[0][0]["webhook-id"] == turns[1][0]["webhook-id"]  # the same message, retried
+    with pytest.raises(Exception):
+        Webhook("whsec_" + "A" * 32).verify(turns[0][1], turns[0][0])
+
+    # The reminder, at 80% of the six seconds.
+    reminders = wait_until(lambda: [r for r in receiver.of_kind("reminder") if r[2] == 200], 20,
+                           message="the reminder")  # fmt: skip
+    assert verifier.verify(reminders[0][1], reminders[0][0])["seat"] == other
+
+    log = client.get(f"/games/{game_id}/webhooks/deliveries", headers=auth[other]).get_json()["deliveries"]
+    turn_log = [d for d in log if d["kind"] == "your_turn"]
+    assert [(d["attempt"], d["status"], d["ok"]) for d in reversed(turn_log)] == [(1, 500, False), (2, 200, True)]
+    assert turn_log[-1]["next_attempt_in"] == 0.5
+    assert client.get(f"/games/{game_id}/webhooks/deliveries", headers=auth[first]).get_json()["deliveries"] == []
+
+
+def test_only_public_http_urls_are_taken(games: Games):
+    client = create_app(games=games, config=TEST_CONFIG).test_client()
+    created = client.post("/games", json={"game": "counter", "seats": 1}).get_json()
+    auth = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    url = f"/games/{created['game_id']}/webhooks"
+    for bad in ("ftp://example.org/x", "http://127.0.0.1:9/x", "http://10.1.2.3/x", "http://[::1]/x",
+                "http://169.254.169.254/latest", "http://user:pw@example.org/x"):  # fmt: skip
+        refused = client.post(url, json={"url": bad}, headers=auth)
+        assert refused.status_code == 422 and refused.get_json()["code"] == "webhook_url_refused", bad
+    assert client.post(url, json={"url": "http://127.0.0.1/x"}).status_code == 401
+    assert client.delete(f"{url}/wh_nope", headers=auth).get_json()["code"] == "no_such_webhook"
