@@ -1,0 +1,130 @@
+"""Whole games of Fallout to their end, over HTTP, with a real worker.
+
+A solo game that ends in a victory and a 3-player game that ends with a
+faction taking over the wasteland. Each seat plays through the API only; the
+worker runs every round end. The seats' policy is one of our bots, fed the
+seat's own view and an Rng derived from the seed and the step, so the same
+seed plays the same game in-process and over HTTP: the test first finds a
+seed with the wanted ending in-process (on the same real Redis), then plays
+that seed over HTTP.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.rng import Rng
+from service.api import create_app
+from service.application import Games
+from service.bots import make_bot
+from tests.conftest import wait_until
+
+ROUND_CAP = 120
+
+
+def _seats(n: int) -> list[dict]:
+    return [{"seat": i, "kind": "human", "name": f"p{i}", "bot": None} for i in range(n)]
+
+
+def _choose(level: str, seed: str, step: int, module, view: dict, actions: list[dict], seat: int) -> dict:
+    return make_bot(level).choose(module, view, actions, seat, Rng(seed, f"policy/{step}"))
+
+
+def _ending(events) -> dict | None:
+    ended = [e for e in events if e.type == "GameEnded"]
+    return ended[-1].data if ended else None
+
+
+def play_in_process(games: Games, seed: str, players: int, level: str) -> dict | None:
+    game_id = games.create("fallout", {"seed": seed}, _seats(players)).game_id
+    step = 0
+    while True:
+        games.run_system(game_id)
+        record = games.load(game_id).state
+        module, state = record.module, record.state
+        if module.is_over(state) or state.round > ROUND_CAP:
+            break
+        seat = module.waiting_for(state)[0]
+        command = _choose(level, seed, step, module, module.view(state, seat), module.legal_actions(state, seat), seat)
+        games.act(game_id, seat, command)
+        step += 1
+    return _ending(games.store.read(game_id))
+
+
+def find_seed(redis_client, players: int, level: str, wanted, tries: int) -> str:
+    games = Games(redis_client)
+    endings = []
+    for n in range(tries):
+        seed = f"end-{players}-{n}"
+        ending = play_in_process(games, seed, players, level)
+        endings.append(ending and ending["reason"])
+        if ending and wanted(ending):
+            return seed
+    pytest.fail(f"no seed in {tries} ends as wanted; endings seen: {endings}")
+
+
+def play_over_http(games: Games, seed: str, players: int, level: str) -> tuple[str, list[dict]]:
+    client = create_app(games=games, config={"RATE_LIMIT": "0"}).test_client()
+    created = client.post("/games", json={"game": "fallout", "seats": players, "seed": seed})
+    assert created.status_code == 201, created.get_json()
+    game_id = created.get_json()["game_id"]
+    auth = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in created.get_json()["seats"]}
+    module = games.load(game_id).state.module
+    step = 0
+    while True:
+        state = client.get(f"/games/{game_id}/state").get_json()
+        if state["over"]:
+            break
+        assert state["view"]["round"] <= ROUND_CAP
+        if not state["waiting_for"]:
+            version = state["version"]
+            wait_until(
+                lambda: (s := client.get(f"/games/{game_id}/state").get_json())["waiting_for"]
+                or s["over"] or s["version"] > version,
+                timeout=30,
+                message="the worker to run the round end",
+            )
+            continue
+        seat = state["waiting_for"][0]
+        listed = client.get(f"/games/{game_id}/actions", headers=auth[seat]).get_json()
+        view = client.get(f"/games/{game_id}/state", headers=auth[seat]).get_json()["view"]
+        command = _choose(level, seed, step, module, view, listed["actions"], seat)
+        posted = client.post(
+            f"/games/{game_id}/actions",
+            json=command,
+            headers={**auth[seat], "If-Match": f'"{listed["version"]}"'},
+        )
+        assert posted.status_code == 200, posted.get_json()
+        step += 1
+    log = client.get(f"/games/{game_id}/events?limit=1000", headers=auth[0]).get_json()
+    events = log["events"]
+    while log["next_after"] is not None:
+        log = client.get(f"/games/{game_id}/events?after={log['next_after']}&limit=1000", headers=auth[0]).get_json()
+        events += log["events"]
+    return game_id, events
+
+
+@pytest.mark.slow
+def test_a_solo_game_over_http_ends_in_a_victory(redis_client, games: Games, worker):
+    """Influence and Solo Play: one survivor reaches 11 influence and wins alone."""
+    seed = find_seed(redis_client, 1, "greedy", lambda e: e["result"] == "won", tries=12)
+    game_id, events = play_over_http(games, seed, 1, "greedy")
+    ended = [e for e in events if e["type"] == "GameEnded"]
+    assert len(ended) == 1 and ended[0]["data"]["result"] == "won"
+    assert ended[0]["data"]["winners"] == [0]
+    assert games.store.verify(game_id).ok
+    # Every round end was run by the worker, never by a seat.
+    assert all(e["actor"] == "system" for e in events if e["type"] == "AgendaRevealed")
+
+
+@pytest.mark.slow
+def test_a_three_player_game_over_http_ends_with_a_faction_taking_over(redis_client, games: Games, worker):
+    """Faction Power Track: a faction reaching the final space ends the game."""
+    seed = find_seed(
+        redis_client, 3, "random", lambda e: "faction took over" in e["reason"] and e["result"] == "lost", tries=30
+    )
+    game_id, events = play_over_http(games, seed, 3, "random")
+    ended = [e for e in events if e["type"] == "GameEnded"]
+    assert len(ended) == 1 and "faction took over" in ended[0]["data"]["reason"]
+    assert games.store.verify(game_id).ok
+    assert all(e["actor"] == "system" for e in events if e["type"] == "AgendaRevealed")
