@@ -3,14 +3,19 @@
 A pack is a directory (see ``docs/content-pack.md``)::
 
     pack.yaml  tiles.yaml  enemies.yaml  dice.yaml  survivors.yaml
-    tokens.yaml  agendas.yaml  perks.yaml  cards.yaml  scenarios/<id>.yaml
+    tokens.yaml  agendas.yaml  perks.yaml  cards.yaml  loot.yaml  assets.yaml
+    uniques.yaml  encounters.yaml  library.yaml  scenarios/<id>.yaml
 
 Loading has two passes. Each item (a tile, an enemy, a scenario...) is
 validated on its own by a marshmallow schema, so one broken item does not hide
 the problems of the others. Then the items that loaded are checked against each
-other (references, counts, map connectivity). Every problem of both passes ends
-up in one ``PackError``, one line each, naming the file and the item: a pack
-author fixes a whole pack in one round trip instead of one error per run.
+other (references, counts, map connectivity), and every card's effects are
+read with the vocabulary's own checker (``effects.check``) against the whole
+pack, plus what no single card shows (unique library numbers, a deck for every
+encounter icon, markers a quest places, library cards that can enter play).
+Every problem of both passes ends up in one ``PackError``, one line each,
+naming the file and the item: a pack author fixes a whole pack in one round
+trip instead of one error per run.
 
 The loader applies no rules; it only guarantees that what the engine reads is
 whole and consistent. Ids that failed the first pass are remembered so that the
@@ -1183,9 +1188,13 @@ def _check_cards(
                     "(only add, stage, faction_token and ★+ / ♠+)",
                 )
 
-    # Faction Tokens: a result placing one needs the scenario to say what it is.
     for where, item in everything:
         for at, result in _parsed_results(item):
+            # TRASH: the card resolving it goes back to the box, which only an
+            # encounter or quest card can (an item or perk goes to its pile).
+            if isinstance(result, effects.Trash) and not isinstance(item, (EncounterCard, QuestCard)):
+                reader.problem(where, f"{at}: trash means something only on an encounter or a quest card")
+            # Faction Tokens: a result placing one needs the scenario to say what it is.
             if isinstance(result, effects.PlaceFactionToken):
                 for scenario_where, scenario in scenario_entries:
                     faction = next((f for f in scenario.factions if f.key == result.faction), None)

@@ -1024,6 +1024,13 @@ def test_scenario_setup_and_staged_quests(tmp_path: Path) -> None:
     _one(problems, where, "setup[4]", "no space 'atlantis.gate'")
 
 
+def test_trash_only_on_encounter_and_quest_cards(tmp_path: Path) -> None:
+    """TRASH sends the card being resolved to the box: an encounter or a quest card."""
+    root = _copy(tmp_path)
+    _edit(root, "perks.yaml", lambda d: d["perks"][0]["effects"].append("trash"))
+    _one(_problems(root), "perks.yaml", "perk 'perk_shoulder_the_load'", "effects[1]", "trash")
+
+
 def test_faction_tokens_need_the_scenarios_token_enemy(tmp_path: Path) -> None:
     """Faction Tokens: the scenario says which enemy a faction's tokens are."""
     root = _copy(tmp_path)
