@@ -354,7 +354,8 @@ def test_starting_encounter_decks(pack: Pack) -> None:
     assert len(forced) >= 4 and all(o.condition and o.label.startswith("FORCED") for o in forced)
     conditions = {type(c).__name__ for o in options if o.condition
                   for c in effects.conditions_in(effects.parse_condition(o.condition))}
-    assert {"HasTrait", "HasSpecial", "WithSurvivor", "HasCaps", "HasKind", "HasItem", "Loyal", "Not"} <= conditions
+    assert {"HasTrait", "HasSpecial", "InSpace", "OnTerrain", "WithSurvivor", "HasCaps", "HasKind", "HasItem",
+            "Loyal", "Not"} <= conditions
     amounts = {str(t.difficulty) for t in tasks if isinstance(t, effects.TestTask)}
     amounts |= {str(r.amount) for _, r in _results(pack) if hasattr(r, "amount")}
     assert {"L", "L+1", "L-1", "2"} <= amounts
