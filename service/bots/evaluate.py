@@ -47,6 +47,18 @@ def fallout(view: dict[str, Any], seat: int) -> float:
 
 EVALUATIONS: dict[str, Callable[[dict[str, Any], int], float]] = {"fallout": fallout}
 
+#: Commands the searching bots never send of their own accord (outside a
+#: pending decision). Fallout: opening a trade (putting one together and
+#: cancelling it scores nothing and can go round for ever), taking back a
+#: declared loyalty, and swapping equipment at the start of a turn (free, so a
+#: search that sees no difference could swap back and forth). A bot still
+#: answers trades that players propose and equips the cards it gains.
+NEVER_TAKEN: dict[str, frozenset[str]] = {"fallout": frozenset({"trade", "withdraw_loyalty", "equip"})}
+
+
+def never_taken(game: str) -> frozenset[str]:
+    return NEVER_TAKEN.get(game, frozenset())
+
 
 def evaluation(game: str) -> Callable[[dict[str, Any], int], float]:
     return EVALUATIONS.get(game, lambda view, seat: 0.0)

@@ -37,7 +37,7 @@ from typing import Any, Protocol
 from domain.game import SYSTEM, Command, GameModule
 from domain.rng import Rng
 from service.bots.contract import optional, timeout_command
-from service.bots.evaluate import evaluation
+from service.bots.evaluate import evaluation, never_taken
 
 LEVELS = ("random", "greedy", "planner")
 #: The planner's default time per decision (a game's ``bot_budget_ms`` option overrides it).
@@ -117,6 +117,8 @@ class _Searching:
     """A bot that looks ahead in sampled worlds; with one choice, or no way to sample, it does not."""
 
     def choose(self, module, view, actions, seat, rng):
+        if _free_view(view):  # a decision's choices are all the bot's to weigh
+            actions = [a for a in actions if a.get("type") not in never_taken(module.name)] or actions
         if len(actions) == 1:
             return actions[0]
         determinize = optional(module, "determinize")
@@ -133,6 +135,12 @@ class GreedyBot(_Searching):
     samples = 2
 
     def search(self, module, view, actions, seat, rng, determinize, score):
+        scores = self.scores(module, view, actions, seat, rng, determinize, score)
+        baseline = score(view, seat) if _free_view(view) else None
+        return _best(actions, scores, rng, baseline)
+
+    def scores(self, module, view, actions, seat, rng, determinize, score) -> list[float]:
+        """Each action's mean score one step ahead."""
         worlds = [determinize(view, seat, sub(rng, f"world{w}")) for w in range(self.samples)]
         scores = []
         for i, action in enumerate(actions):
@@ -145,8 +153,7 @@ class GreedyBot(_Searching):
                     continue
                 total += score(module.view(after, seat), seat)
             scores.append(total / len(worlds))
-        baseline = score(view, seat) if _free_view(view) else None
-        return _best(actions, scores, rng, baseline)
+        return scores
 
 
 #: Actions that move a turn on without scoring at once: a bot that sees no
@@ -201,8 +208,24 @@ class PlannerBot(_Searching):
         self.clock = clock
         self.max_steps = max_steps
 
+    #: Candidates the search looks at: those greedy scores within ``SHORTLIST_GAP`` of its best, at most this many.
+    SHORTLIST = 5
+    SHORTLIST_GAP = 1.0
+
     def search(self, module, view, actions, seat, rng, determinize, score):
         started = self.clock()
+        baseline = score(view, seat) if _free_view(view) else None
+        # One step of greedy first: what scores badly at once is not searched.
+        first = GreedyBot().scores(module, view, actions, seat, sub(rng, "greedy"), determinize, score)
+        top = max(first)
+        near = [i for i, value in enumerate(first) if value >= top - self.SHORTLIST_GAP]
+        if len(near) > self.SHORTLIST:
+            best = max(near, key=lambda i: first[i])
+            others = [i for i in near if i != best]
+            near = [best, *sorted(rng.shuffled(others)[: self.SHORTLIST - 1])]
+        if len(near) == 1:
+            return actions[near[0]]
+        actions = [actions[i] for i in near]
         totals = [0.0] * len(actions)
         visits = [0] * len(actions)
         dealt = 0
@@ -224,7 +247,7 @@ class PlannerBot(_Searching):
             elif self.clock() - started >= self.budget:
                 break
         means = [t / v for t, v in zip(totals, visits)]
-        return _best(actions, means, rng, score(view, seat) if _free_view(view) else None)
+        return _best(actions, means, rng, baseline)
 
     def playout(self, module: GameModule, state: Any, seat: int, first: Command, rng: Rng) -> Any:
         """``first``, then on to the end of ``seat``'s turn and the round end that may follow."""
