@@ -339,7 +339,7 @@ class Games:
             first_version=result.first_version,
         )
 
-    def run_system(self, game_id: str) -> list[Acted]:
+    def run_system(self, game_id: str, *, pause: float = 0.0) -> list[Acted]:
         """Carry out automatic work (the round end) until a seat must decide.
 
         Safe to run twice or concurrently: each step appends with the version
@@ -365,6 +365,8 @@ class Games:
                         game_id, SYSTEM, command, expected_version=loaded.version, follow_up=False
                     )
                 )
+                if pause:
+                    time.sleep(pause)
             except ConcurrencyError:
                 retries += 1
                 if retries > SYSTEM_RETRIES:
@@ -372,7 +374,9 @@ class Games:
             except RuleViolation:
                 return done
 
-    def run_bots(self, game_id: str, version: int | None = None, *, slice_seconds: float = BOT_SLICE_SECONDS) -> list[Acted]:
+    def run_bots(
+        self, game_id: str, version: int | None = None, *, slice_seconds: float = BOT_SLICE_SECONDS, pause: float = 0.0
+    ) -> list[Acted]:
         """Let bots play while the game waits on seats they hold.
 
         Each bot gets its seat's view and legal actions only, and its command
@@ -420,6 +424,8 @@ class Games:
                 )
             except ConcurrencyError:
                 return done  # a duplicate run (or a player) got there first and follows up itself
+            if pause:
+                time.sleep(pause)
             loaded = self.load(game_id)
         if done:
             self._follow_up(game_id, loaded.version, loaded.state)

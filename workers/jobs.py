@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from functools import lru_cache
 
@@ -17,15 +18,21 @@ def games() -> Games:
     return Games(client, follow_ups=RqFollowUps(client))
 
 
+def step_pause() -> float:
+    """Seconds to wait after each step of a job: 0, except to slow a worker down on purpose
+    (the crash tests kill it between two steps of one job)."""
+    return float(os.environ.get("HOLOTAPE_STEP_PAUSE_SECONDS") or 0)
+
+
 def run_system(game_id: str) -> int:
     """Carry out a game's automatic work (the round end); returns the version reached."""
-    done = games().run_system(game_id)
+    done = games().run_system(game_id, pause=step_pause())
     return done[-1].version if done else 0
 
 
 def run_bots(game_id: str, version: int) -> int:
     """Let the bots whose seats the game waits on play, from ``version``; returns the version reached."""
-    done = games().run_bots(game_id, version)
+    done = games().run_bots(game_id, version, pause=step_pause())
     return done[-1].version if done else 0
 
 
@@ -56,3 +63,11 @@ def deliver(game_id: str, webhook_id: str, message: dict, attempt: int = 1) -> b
     if delay is not None:
         follow_ups.deliver(game_id, webhook_id, message, attempt + 1, at=time.time() + delay)
     return delay is None
+
+
+def sweep() -> int:
+    """Enqueue again the work of games that stalled (``service.sweeper``); returns how many jobs."""
+    from service.sweeper import sweep as sweep_games
+
+    swept = sweep_games(games(), games().follow_ups)
+    return len(swept.rescued)

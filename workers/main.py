@@ -9,19 +9,24 @@ empty cache of game records and fold the game again from its last
 snapshot, which costs more than most jobs' work (a bot's move, one step of
 a round end). Our jobs are short and safe to run twice, so the isolation a
 fork buys is not worth it; a job that hangs is still stopped by rq's
-timeout, and a worker that dies is covered by the sweeper (``workers.jobs``).
+timeout, and a worker that dies is covered by the sweeper (``service.sweeper``),
+which a thread of this process enqueues every ``HOLOTAPE_SWEEP_SECONDS``.
 The game modules and their default content are loaded before the first job.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+import time
 
 from rq import Queue, SimpleWorker
+from rq.job import Job
 
 from domain import registry
 from domain.rng import Rng
 from service.config import QUEUE_NAME, redis_client
+from service.sweeper import SWEEP_SECONDS
 
 log = logging.getLogger("workers.main")
 
@@ -36,12 +41,35 @@ def preload() -> None:
             log.warning("could not preload %s", name, exc_info=True)
 
 
+def sweep_every(seconds: float, stop: threading.Event) -> None:
+    """Enqueue a sweep now and every ``seconds`` (``service.sweeper``), one job per period whatever the workers.
+
+    A thread of its own rather than jobs scheduled with rq's scheduler: a
+    worker killed outright holds the scheduler's lock for a minute, and the
+    sweep is what must work after such a death.
+    """
+    queue = Queue(QUEUE_NAME, connection=redis_client())
+    while not stop.is_set():
+        job_id = f"sweep-{int(time.time() // seconds)}"
+        try:
+            if not Job.exists(job_id, connection=queue.connection):
+                queue.enqueue("workers.jobs.sweep", job_id=job_id, result_ttl=600, failure_ttl=3600)
+        except Exception:  # noqa: BLE001 - Redis away for a moment: try next time
+            log.warning("could not enqueue a sweep", exc_info=True)
+        stop.wait(seconds)
+
+
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(message)s")
     preload()
     client = redis_client()
+    stop = threading.Event()
+    threading.Thread(target=sweep_every, args=(SWEEP_SECONDS, stop), daemon=True, name="sweeper").start()
     worker = SimpleWorker([Queue(QUEUE_NAME, connection=client)], connection=client)
-    worker.work(with_scheduler=True)
+    try:
+        worker.work(with_scheduler=True)
+    finally:
+        stop.set()
 
 
 if __name__ == "__main__":
