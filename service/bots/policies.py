@@ -13,14 +13,15 @@ what it sees), plays on those, and scores what its seat would see with
   enemy — until the game waits on someone else or on the seat's next free
   choice) in a few sampled worlds; the best average score wins, ties at
   random (ending the turn only when nothing else ties).
-- ``planner``: flat Monte Carlo over determinized worlds. Within the
-  per-decision time budget it deals a world, plays one candidate action, then
-  plays on with a quick heuristic policy to the end of the seat's turn and
-  through the round end that may follow (other seats' pending decisions at
-  random), and scores the seat's view there. Candidates are visited in
-  rounds, each with the same worlds (common random numbers); the best mean
-  wins. A time budget makes its choice depend on the machine's speed; with
-  ``rollouts`` set instead it is reproducible.
+- ``planner``: flat Monte Carlo over determinized worlds, a rollout of the
+  greedy policy. Greedy's one-step scores shortlist the candidates (those
+  within 1 point of the best, at most five). Within the per-decision time
+  budget the planner deals a world, plays each candidate in it, then plays on
+  to the end of the seat's turn and through the round end that may follow —
+  the seat's own choices greedy's, other seats' decisions random — and
+  scores the seat's view there. Every candidate gets the same worlds (common
+  random numbers); the best mean wins. A time budget makes its choice depend
+  on the machine's speed; with ``rollouts`` set instead it is reproducible.
 
 Everything is deterministic given the ``Rng``: the service derives it from
 the game and the version decided on, so a replayed job picks the same move.
@@ -183,21 +184,6 @@ def _best(actions: list[Command], scores: list[float], rng: Rng, baseline: float
     return rng.choice(keep_going or tied)
 
 
-#: Quick preferences of the planner's playouts at a free choice of its turn.
-_EAGER = ("fight", "explore", "quest", "encounter")
-
-
-def playout_policy(actions: list[Command], rng: Rng) -> Command:
-    """A cheap, not quite random policy: act rather than end the turn, prefer fights and exploring."""
-    eager = [a for a in actions if a.get("type") in _EAGER]
-    if eager and rng.below(2):
-        return rng.choice(eager)
-    busy = [a for a in actions if a.get("type") != "end_turn"]
-    if busy and rng.below(6):
-        return rng.choice(busy)
-    return rng.choice(actions)
-
-
 class PlannerBot(_Searching):
     level = "planner"
 
@@ -250,7 +236,14 @@ class PlannerBot(_Searching):
         return _best(actions, means, rng, baseline)
 
     def playout(self, module: GameModule, state: Any, seat: int, first: Command, rng: Rng) -> Any:
-        """``first``, then on to the end of ``seat``'s turn and the round end that may follow."""
+        """``first``, then on to the end of ``seat``'s turn and the round end that may follow.
+
+        The seat's own later choices are greedy's, one step ahead in the very
+        world being played (a rollout of the greedy policy: the search then
+        keeps whichever first move greedy would continue best from); other
+        seats' decisions are random; the round end is run.
+        """
+        score = evaluation(module.name)
         state = _apply(module, state, seat, first, sub(rng, "0"))
         for step in range(1, self.max_steps):
             if module.is_over(state):
@@ -269,9 +262,25 @@ class PlannerBot(_Searching):
                 return state
             if who != seat and _free_choice(module, state, who):
                 return state  # another seat's turn: the horizon
-            if who == seat and _free_choice(module, state, who):
-                command = playout_policy(actions, step_rng)
+            if who == seat:
+                command = self.rollout_choice(module, state, seat, actions, step_rng, score)
             else:
                 command = step_rng.choice(actions)
             state = _apply(module, state, who, command, step_rng)
         return state
+
+    def rollout_choice(self, module, state, seat, actions, rng, score) -> Command:
+        """Greedy's choice in a world the playout already holds (no sampling needed)."""
+        free = _free_choice(module, state, seat)
+        if free:
+            actions = [a for a in actions if a.get("type") not in never_taken(module.name)] or actions
+        if len(actions) == 1:
+            return actions[0]
+        values = []
+        for i, action in enumerate(actions):
+            try:
+                values.append(score(module.view(settle(module, state, seat, action, sub(rng, f"g{i}")), seat), seat))
+            except Exception:  # noqa: BLE001
+                values.append(-math.inf)
+        baseline = score(module.view(state, seat), seat) if free else None
+        return _best(actions, values, rng, baseline)
