@@ -14,6 +14,7 @@ from marshmallow import Schema, fields, validate
 from service.api.callers import games, seat_holder
 from service.api.problems import Problem
 from service.api.schemas import EXAMPLE_GAME_ID
+from service.clock import vacation_left
 from service.webhooks import KINDS, MAX_PER_SEAT, RefusedUrl, Webhooks
 
 blp = Blueprint("notify", __name__, url_prefix="/games", description="Play by post: vacations and webhooks")
@@ -127,8 +128,6 @@ class Vacation(MethodView):
         """
         seat = seat_holder(game_id)
         version, taken = games().take_vacation(game_id, seat, body["days"])
-        from service.clock import vacation_left
-
         left = vacation_left(games().load(game_id).state, seat)
         return {"game_id": game_id, "version": version, **taken, "days_left": left}
 

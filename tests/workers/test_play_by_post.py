@@ -6,6 +6,7 @@ import time
 
 from service.api import create_app
 from service.application import Games
+from service.audit import audit
 from service.clock import clock_of
 from tests.conftest import wait_until
 from tests.service.conftest import TEST_CONFIG
@@ -58,6 +59,13 @@ def test_a_deadline_after_the_player_acted_and_a_second_firing_do_nothing(games:
     assert len(_timeouts(games, game_id)) == 1 and again == []
     assert [a for a in batches(games.store, game_id) if a[0] == "deadline"] == [("deadline", {"type": "add", "amount": 1}, other)]
     assert passed and games.load(game_id).state.module.waiting_for(games.load(game_id).state.state) == [seat]
+    # Played to its end, the log with its timeout still audits fair.
+    while not games.load(game_id).state.over:
+        games.run_system(game_id)
+        record = games.load(game_id).state
+        if not record.over and record.module.waiting_for(record.state):
+            games.act(game_id, record.module.waiting_for(record.state)[0], {"type": "add", "amount": 3})
+    assert audit(games.store, game_id).verdict == "fair"
 
 
 def test_vacation_days_move_the_deadline(games: Games):
