@@ -129,7 +129,10 @@ class Vacation(MethodView):
         seat = seat_holder(game_id)
         version, taken = games().take_vacation(game_id, seat, body["days"])
         left = vacation_left(games().load(game_id).state, seat)
-        return {"game_id": game_id, "version": version, **taken, "days_left": left}
+        return {
+            "game_id": game_id, "version": version, "seat": seat, "days": taken["days"], "start": taken["from"],
+            "until": taken["until"], "days_left": left,
+        }
 
 
 @blp.route("/<game_id>/webhooks")

@@ -80,6 +80,7 @@ def test_vacation_days_move_the_deadline(games: Games):
     auth = {"Authorization": f"Bearer {tokens[seat]}"}
     taken = client.post(f"/games/{game_id}/vacation", json={"days": 2}, headers=auth)
     assert taken.status_code == 200 and taken.get_json()["days_left"] == 1
+    assert set(taken.get_json()) == {"game_id", "version", "seat", "days", "from", "until", "days_left"}
     moved = clock_of(games.load(game_id).state, seat)
     assert abs(moved.due - due - 2 * 86400) < 5
     assert games.deadline(game_id, seat, moved.since, now=due + 1) == []  # the old deadline: nothing
