@@ -76,7 +76,7 @@ def _fetch(job_id: str, follow_ups: RqFollowUps) -> Job | None:
 def _forget(job: Job | None, follow_ups: RqFollowUps) -> None:
     """Drop a dead worker's job from rq's started registry before it runs again under the same id."""
     if job is not None:
-        StartedJobRegistry(queue=follow_ups.queue).remove(job, delete_job=True)
+        StartedJobRegistry(queue=follow_ups.queue).remove_executions(job)
 
 
 def sweep(games: Games, follow_ups: RqFollowUps, now: float | None = None, stall: float | None = None) -> Swept:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from functools import lru_cache
@@ -70,4 +71,6 @@ def sweep() -> int:
     from service.sweeper import sweep as sweep_games
 
     swept = sweep_games(games(), games().follow_ups)
+    if swept.rescued:
+        logging.getLogger("workers.sweep").warning("stalled work enqueued again: %s", ", ".join(swept.rescued))
     return len(swept.rescued)

@@ -34,7 +34,9 @@ def worker_env(redis_url, redis_client, tmp_path, monkeypatch):
     def start(**env: str) -> WorkerProcess:
         for name, value in env.items():
             monkeypatch.setenv(name, value)
-        process = WorkerProcess(redis_url, tmp_path).start()
+        logs = tmp_path / f"worker{len(started) + 1}"
+        logs.mkdir()
+        process = WorkerProcess(redis_url, logs).start()
         started.append(process)
         return process
 

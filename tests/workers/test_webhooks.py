@@ -114,3 +114,32 @@ def test_only_public_http_urls_are_taken(games: Games):
         assert refused.status_code == 422 and refused.get_json()["code"] == "webhook_url_refused", bad
     assert client.post(url, json={"url": "http://127.0.0.1/x"}).status_code == 401
     assert client.delete(f"{url}/wh_nope", headers=auth).get_json()["code"] == "no_such_webhook"
+
+
+def test_rewind_proposals_and_the_game_over_are_told_too(games: Games, worker_env, receiver: Receiver):
+    from tests.service.tables import Table, bearer, finish
+
+    worker_env(HOLOTAPE_WEBHOOKS_ALLOW_PRIVATE="1", HOLOTAPE_WEBHOOK_BACKOFF_SECONDS="0.5")
+    client = create_app(games=games, config={**TEST_CONFIG, "WEBHOOKS_ALLOW_PRIVATE": "1"}).test_client()
+    created = client.post("/games", json={"game": "counter", "seats": 2, "seed": "told"}).get_json()
+    table = Table(created["game_id"], bearer(created["creator_token"]),
+                  {s["seat"]: bearer(s["token"]) for s in created["seats"]})  # fmt: skip
+    for seat in (0, 1):
+        body = {"url": receiver.url, "kinds": ["rewind_proposed", "game_over"]}
+        assert client.post(table.url("/webhooks"), json=body, headers=table.seats[seat]).status_code == 201
+    first = client.get(table.url("/state")).get_json()["waiting_for"][0]
+    version = client.get(table.url("/state")).get_json()["version"]
+    client.post(table.url("/actions"), json={"type": "add", "amount": 1},
+                headers={**table.seats[first], "If-Match": f'"{version}"'})  # fmt: skip
+    proposed = client.post(table.url("/proposals"), json={"kind": "rewind", "to_version": version},
+                           headers=table.seats[first])  # fmt: skip
+    assert proposed.status_code == 201
+    told = wait_until(lambda: [r for r in receiver.of_kind("rewind_proposed") if r[2] == 200], 20,
+                      message="the rewind proposal")  # fmt: skip
+    assert {json.loads(r[1])["seat"] for r in receiver.of_kind("rewind_proposed")} == {1 - first}
+    assert json.loads(told[0][1])["proposal"]["to_version"] == version
+    client.post(table.url(f"/proposals/{proposed.get_json()['proposal']['id']}/decline"), headers=table.seats[first])
+    finish(client, table, games)
+    wait_until(lambda: {json.loads(r[1])["seat"] for r in receiver.of_kind("game_over") if r[2] == 200} == {0, 1},
+               20, message="both seats told the game is over")  # fmt: skip
+    assert all(json.loads(r[1])["type"] != "your_turn" for r in receiver.received)  # not asked for
