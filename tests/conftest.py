@@ -70,7 +70,9 @@ class WorkerProcess:
     def start(self) -> WorkerProcess:
         self.starts += 1
         env = {**os.environ, "REDIS_URL": self.url, "HOLOTAPE_GAMES": TEST_GAMES}
-        log = open(self.log_dir / f"worker-{self.starts}.log", "wb")
+        # Append: a second WorkerProcess in the same folder must not erase the
+        # first one's log, which is what a failing recovery test needs to show.
+        log = open(self.log_dir / f"worker-{self.starts}.log", "ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "workers.main"],
             cwd=ROOT,
