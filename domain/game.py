@@ -1,16 +1,31 @@
 """The contract every game module in ``domain/`` offers.
 
-The service and the workers only ever talk to a game through this surface, so
-they never know whether they run Fallout or Zona. Everything here is pure: no
-I/O, no clock, no global random source. Randomness arrives as an ``Rng``
-argument to ``setup`` and ``decide`` and leaves as data inside the events, so
-``evolve`` can replay a stream without ever drawing.
+The service, the workers and the bots only ever talk to a game through this
+surface, so they never know whether they run Fallout or Zona: a new game is a
+folder in ``domain/`` whose module object subclasses ``Game``, plus one line
+in ``domain.registry``. Everything here is pure: no I/O, no clock, no global
+random source. Randomness arrives as an ``Rng`` argument to ``setup`` and
+``decide`` and leaves as data inside the events, so ``evolve`` can replay a
+stream without ever drawing.
+
+What a game declares (class attributes) is data the service publishes: its
+seat range, its options, view and command schemas (marshmallow, so the OpenAPI
+document shows them), its event schemas with their upcasters, and the format
+of its snapshots. What it does is the abstract methods. Its AI is optional.
+
+``tests/contract/`` runs one suite against every hosted game; a game is done
+when it passes. ``docs/writing-a-game.md`` walks through a small one.
 """
 
 from __future__ import annotations
 
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol
+
+from marshmallow import RAISE, Schema, ValidationError
 
 from domain.rng import Rng
 
@@ -20,6 +35,7 @@ SYSTEM = "system"
 
 Seat = int
 Command = dict[str, Any]
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -30,89 +46,264 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+class Refusal(enum.Enum):
+    """Why a command is refused. The service maps each kind to an HTTP status."""
+
+    #: Legal in general but not now: not your turn, no movement left.
+    NOT_NOW = "not_now"
+    #: Not a command of this game at all: unknown type or fields, a space that does not exist.
+    MALFORMED = "malformed"
+
+
 class RuleViolation(Exception):
-    """A command the rules do not allow now.
+    """A command the rules do not allow.
 
     ``code`` is stable and machine-readable (it becomes the problem+json
-    ``code``); ``rule`` names the Rules Reference topic that forbids it, so a
-    client can show the player why.
+    ``code``); ``rule`` names the rule book topic that forbids it, so a
+    client can show the player why; ``kind`` says whether the command could
+    ever be right (``Refusal``).
     """
 
-    def __init__(self, code: str, message: str, rule: str | None = None, status: int = 409):
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        rule: str | None = None,
+        kind: Refusal = Refusal.NOT_NOW,
+        status: int | None = None,  # TRANSITIONAL: removed once service/ maps kinds (issue 9)
+    ):
         super().__init__(message)
         self.code = code
         self.message = message
         self.rule = rule
-        # 409: legal in general but not now (wrong turn, no movement left);
-        # 422: malformed for this game (unknown space, unknown command type).
-        self.status = status
+        self.kind = Refusal.MALFORMED if status == 422 else kind
+        self.status = status or (422 if self.kind is Refusal.MALFORMED else 409)
 
 
-@runtime_checkable
-class GameModule(Protocol):
-    """What ``domain.registry`` hands the application layer."""
+def malformed(code: str, message: str, rule: str | None = None) -> RuleViolation:
+    return RuleViolation(code, message, rule=rule, kind=Refusal.MALFORMED)
+
+
+@dataclass(frozen=True)
+class SeatRange:
+    """How many seats a game of this kind has, at least and at most."""
+
+    min: int
+    max: int
+
+    def __contains__(self, count: object) -> bool:
+        return isinstance(count, int) and self.min <= count <= self.max
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Where a game stands, as the index, self-play and notifications read it."""
+
+    over: bool
+    #: The seats that won (empty while the game runs, and when everyone lost).
+    winners: tuple[Seat, ...] = ()
+    #: How far the game has got, JSON-ready: e.g. ``{"round": 7}``.
+    progress: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class EventSchema:
+    """The current shape of one event type, and how older shapes upcast to it.
+
+    ``upcasters[n]`` turns the data of version ``n`` into version ``n + 1``.
+    Stored events are never rewritten; readers upcast them (``events.schemas``).
+    """
 
     name: str
-
-    def initial_state(self) -> Any:
-        """The state before the first event (what ``setup``'s events fold onto)."""
-
-    def setup(self, options: dict[str, Any], rng: Rng) -> list[Event]:
-        """Events that create a game; may raise RuleViolation for bad options."""
-
-    def decide(self, state: Any, seat: Seat | str, command: Command, rng: Rng) -> list[Event]:
-        """Events for a command by ``seat`` (or ``SYSTEM``); raises RuleViolation."""
-
-    def evolve(self, state: Any, event: Event) -> Any:
-        """The state after ``event``. Never draws, never fails on a stored event,
-        never mutates ``state``."""
-
-    def legal_actions(self, state: Any, seat: Seat) -> list[Command]:
-        """Every command ``seat`` may send now, each complete as ``decide`` takes it."""
-
-    def view(self, state: Any, seat: Seat | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator). JSON-ready."""
-
-    def redact(self, event: Event, seat: Seat | None) -> Event:
-        """``event`` as ``seat`` may see it."""
-
-    def system_command(self, state: Any) -> Command | None:
-        """The command a worker should send as ``SYSTEM`` now (the round end),
-        or ``None`` when the game waits for a seat or is over."""
-
-    def waiting_for(self, state: Any) -> list[Seat]:
-        """The seats whose decision the game waits on now."""
-
-    def is_over(self, state: Any) -> bool:
-        """True once the game has ended; then nothing is hidden any more."""
-
-    def dump_state(self, state: Any) -> dict[str, Any]:
-        """A JSON-ready copy of ``state`` (for snapshots)."""
-
-    def load_state(self, data: dict[str, Any]) -> Any:
-        """The inverse of ``dump_state``."""
+    version: int
+    schema: type[Schema]
+    upcasters: Mapping[int, Upcaster] = field(default_factory=dict)
 
 
-class OptionalGameFunctions(Protocol):
-    """What a game module may offer besides ``GameModule``, for bots and deadlines.
+class GameAI(Protocol):
+    """What the bots need to play a game well, besides the contract's core.
 
-    Neither is required: the service looks each one up and does without it
-    (``service.bots.contract``). Both are pure, like the rest of the contract.
+    A game without it (``Game.ai is None``) is played at random by every bot
+    level, and a lapsed turn takes ``end_turn``-like defaults (see
+    ``Game.timeout_command``).
     """
+
+    #: Command types a searching bot never sends of its own accord (outside a
+    #: pending decision): moves that score nothing and could go round for ever.
+    never_taken: frozenset[str]
+    #: Command types a bot takes when nothing it can do scores better than
+    #: standing still: moving on rather than ending its turn at once.
+    wander: frozenset[str]
+    #: The command type that ends a seat's turn, if the game has one.
+    end_turn: str | None
 
     def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> Any:
         """A complete state consistent with what ``seat`` sees in ``view``.
 
-        Everything the seat cannot see (other hands, deck orders, face-down
-        tiles, hidden faces) is sampled with ``rng``; everything it can see is
-        kept, so that ``view(determinize(v, seat, rng), seat) == v`` and the
-        seat's legal actions are the same. Bots search over such states and
-        never over the real one. Without it, bots can only play at random.
+        Everything the seat cannot see is sampled with ``rng``; everything it
+        can see is kept, so ``view(determinize(v, seat, rng), seat) == v`` and
+        the seat's legal actions are the same. Bots search such states only.
         """
+        ...
+
+    def evaluate(self, view: dict[str, Any], seat: Seat) -> float:
+        """How good ``view`` looks for ``seat``; higher is better, a win above all."""
+        ...
+
+    def standing(self, view: dict[str, Any], seat: Seat) -> float:
+        """How well ``seat`` stands in ``view`` with the game's end set aside
+        (self-play's "leads": who stood best when everyone lost)."""
+        ...
+
+    def free_choice(self, view: dict[str, Any], seat: Seat) -> bool:
+        """True when ``seat`` chooses freely in ``view`` (its own turn), not
+        answering a pending decision."""
+        ...
 
     def timeout_command(self, state: Any, seat: Seat) -> Command | None:
-        """The command sent for ``seat`` when its play-by-post deadline lapses
-        and the game's option is ``pass``: skip the rest of its turn, or give a
-        pending decision its documented default. ``None``: nothing to send.
-        Without it, the service sends ``end_turn`` if listed, else the seat's
-        first legal action."""
+        """What a lapsed play-by-post deadline sends for ``seat`` under ``pass``:
+        skip the rest of its turn, or a pending decision's documented default."""
+        ...
+
+
+class Game(ABC):
+    """A hosted game. Subclass it once per game; the registry holds one instance."""
+
+    #: The game's name in the API and the log (``"fallout"``).
+    name: ClassVar[str]
+    #: A sentence for the lobby and the API document.
+    title: ClassVar[str]
+    seats: ClassVar[SeatRange]
+    #: Names the shape of ``dump_state``; a snapshot of another format is not trusted.
+    state_format: ClassVar[str]
+    #: The options a creator may pass (``unknown = RAISE``); defaults are resolved by ``resolve_options``.
+    options_schema: ClassVar[type[Schema]]
+    #: The shape of ``view(state, seat)``, published in the API document.
+    view_schema: ClassVar[type[Schema]]
+    #: One schema per command type (``unknown = RAISE``, a ``type`` field included).
+    command_schemas: ClassVar[Mapping[str, type[Schema]]]
+    #: Every event type ``setup`` and ``decide`` emit.
+    event_schemas: ClassVar[Sequence[EventSchema]]
+    #: Real examples for the API document: ``{"options": ..., "view": ..., "actions": [...]}``.
+    examples: ClassVar[Mapping[str, Any]] = {}
+    #: The bots' part; None: bots play at random.
+    ai: GameAI | None = None
+
+    # -- what the service checks before deciding -------------------------------
+
+    def resolve_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` checked against ``options_schema``, with every default filled in.
+
+        The result is what ``GameCreated`` records and ``setup`` receives (plus
+        ``players``), so a game's summary shows the scenario it really got.
+        Raises a MALFORMED ``RuleViolation`` naming every bad field.
+        """
+        try:
+            loaded: dict[str, Any] = self.options_schema(unknown=RAISE).load(dict(options))
+        except ValidationError as err:
+            raise malformed("bad_options", f"options: {err.messages}") from err
+        return loaded
+
+    def check_command(self, command: Mapping[str, Any]) -> Command:
+        """``command`` if its type is one of this game's and it has only that type's fields.
+
+        A command is stored for good in the log (``CommandAccepted``), so one
+        with fields its schema does not know is refused rather than kept.
+        """
+        kind = command.get("type")
+        schema = self.command_schemas.get(kind) if isinstance(kind, str) else None
+        if schema is None:
+            raise malformed("unknown_command", f"{self.name} has no command {kind!r}")
+        errors = schema(unknown=RAISE).validate(dict(command))
+        if errors:
+            raise malformed("bad_command", f"{kind}: {errors}")
+        return dict(command)
+
+    # -- the rules ---------------------------------------------------------------
+
+    @abstractmethod
+    def initial_state(self) -> Any:
+        """The state before the first event (what ``setup``'s events fold onto)."""
+
+    @abstractmethod
+    def setup(self, options: dict[str, Any], rng: Rng) -> list[Event]:
+        """Events that create a game from resolved options plus ``players``."""
+
+    @abstractmethod
+    def decide(self, state: Any, seat: Seat | str, command: Command, rng: Rng) -> list[Event]:
+        """Events for a command by ``seat`` (or ``SYSTEM``); raises RuleViolation, emitting nothing."""
+
+    @abstractmethod
+    def evolve(self, state: Any, event: Event) -> Any:
+        """The state after ``event``. Never draws, never fails on a stored event,
+        never mutates ``state``."""
+
+    def decide_and_fold(self, state: Any, seat: Seat | str, command: Command, rng: Rng) -> tuple[list[Event], Any]:
+        """``decide``, and the state its events fold to.
+
+        A game whose ``decide`` folds as it emits (every game built on
+        ``domain.engine.Resolution``) overrides this to hand back the state it
+        already has, so the service never folds a decision twice.
+        """
+        events = self.decide(state, seat, command, rng)
+        for event in events:
+            state = self.evolve(state, event)
+        return events, state
+
+    @abstractmethod
+    def legal_actions(self, state: Any, seat: Seat) -> list[Command]:
+        """Every command ``seat`` may send now, each complete as ``decide`` takes it."""
+
+    @abstractmethod
+    def view(self, state: Any, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator). JSON-ready."""
+
+    @abstractmethod
+    def redact(self, event: Event, seat: Seat | None) -> Event:
+        """``event`` as ``seat`` may see it, hiding what ``view`` hides."""
+
+    @abstractmethod
+    def system_command(self, state: Any) -> Command | None:
+        """The command a worker should send as ``SYSTEM`` now (the round end),
+        or ``None`` when the game waits for a seat or is over."""
+
+    @abstractmethod
+    def waiting_for(self, state: Any) -> list[Seat]:
+        """The seats whose decision the game waits on now (empty while automatic work is due)."""
+
+    @abstractmethod
+    def outcome(self, state: Any) -> Outcome:
+        """Over or not, who won, how far it got."""
+
+    def is_over(self, state: Any) -> bool:
+        """True once the game has ended; then nothing is hidden any more."""
+        return self.outcome(state).over
+
+    @abstractmethod
+    def dump_state(self, state: Any) -> dict[str, Any]:
+        """A JSON-ready copy of ``state`` in ``state_format`` (for snapshots and forks)."""
+
+    @abstractmethod
+    def load_state(self, data: dict[str, Any]) -> Any:
+        """The inverse of ``dump_state``."""
+
+    # -- play by post --------------------------------------------------------------
+
+    def timeout_command(self, state: Any, seat: Seat) -> Command | None:
+        """What a lapsed deadline sends for ``seat`` under ``pass``.
+
+        The game's AI decides when it has one; otherwise the seat's first legal
+        action of a usual "I am done" type, else its first legal action.
+        """
+        if self.ai is not None:
+            return self.ai.timeout_command(state, seat)
+        actions = self.legal_actions(state, seat)
+        for kind in ("end_turn", "pass", "keep_dice", "done"):
+            for action in actions:
+                if action.get("type") == kind:
+                    return action
+        return actions[0] if actions else None
+
+
+#: TRANSITIONAL: the old name of ``Game``, until service/ moves to the contract (issue 9).
+GameModule = Game

@@ -1,0 +1,12 @@
+"""Pieces every game engine in ``domain/`` builds on.
+
+- ``resolution``: ``Resolution``, the emit-and-fold through which ``decide``
+  produces its events (the state a command leaves is its events' fold);
+- ``decisions``: pending decisions answered by sending one listed choice back;
+- ``rulebook``: ``Rulebook``, the one table a game's rule modules register
+  their commands, decision answers, event folds and event schemas in;
+- ``records``: a fast ``replace`` for frozen state records;
+- ``packs``: loading YAML content packs with every problem reported at once.
+
+Nothing here names a game.
+"""

@@ -1,0 +1,50 @@
+"""Pending decisions: the game waits until one seat sends back one listed choice.
+
+A decision is requested with the complete commands a seat may answer with
+(``legal_actions`` hands them out as they are), and answered by sending one of
+them back. Both the request and the answer are events, so the log shows who
+was asked what and what they chose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The game waits for ``seat`` to send one of ``choices`` (each a complete command)."""
+
+    seat: int
+    kind: str
+    choices: tuple[dict[str, Any], ...]
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+def normalized(command: Mapping[str, Any]) -> dict[str, Any]:
+    """The command with its dice sorted, so ``[2, 0]`` and ``[0, 2]`` are one choice."""
+    out = dict(command)
+    if isinstance(out.get("dice"), list):
+        out["dice"] = sorted(out["dice"], key=lambda d: (not isinstance(d, int), d))
+    return out
+
+
+def matching_choice(choices: Iterable[dict[str, Any]], command: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The listed choice ``command`` names, or None."""
+    wanted = normalized(command)
+    for choice in choices:
+        if choice == wanted:
+            return choice
+    return None
+
+
+def requested(data: Mapping[str, Any]) -> Decision:
+    """The decision a ``DecisionRequested`` event's data describes."""
+    return Decision(
+        seat=data["seat"],
+        kind=data["kind"],
+        choices=tuple(data["choices"]),
+        context=dict(data.get("context") or {}),
+    )

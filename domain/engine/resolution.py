@@ -1,0 +1,37 @@
+"""The events one command resolves into.
+
+``decide`` never changes the state it was given. It opens a ``Resolution`` on
+it, and every rule step emits its events through ``emit``, which folds each
+event at once with the same ``evolve`` a replay uses. So a later step sees the
+earlier steps' effects, and the state a command leaves behind is by
+construction the state its events fold to: the service takes it from here
+instead of folding the events again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from domain.game import Event
+from domain.rng import Rng
+
+S = TypeVar("S")
+
+
+class Resolution(Generic[S]):
+    def __init__(self, state: S, rng: Rng, evolve: Callable[[S, Event], S]):
+        self.state = state
+        self.rng = rng
+        self.evolve = evolve
+        self.events: list[Event] = []
+
+    def emit(self, type_: str, **data: Any) -> S:
+        event = Event(type_, data)
+        self.state = self.evolve(self.state, event)
+        self.events.append(event)
+        return self.state
+
+    def request(self, seat: int, kind: str, choices: list[dict[str, Any]], **context: Any) -> None:
+        """Stop and wait for ``seat`` to pick one of ``choices`` (Decisions are explicit)."""
+        self.emit("DecisionRequested", seat=seat, kind=kind, choices=choices, context=context)
