@@ -106,17 +106,31 @@ class Rulebook(Generic[S, R]):
         if type_ not in self.actions:
             self.answer_commands.add(type_)
 
+    def answers_only(self, type_: str) -> bool:
+        """True for a command type that only ever answers a pending decision
+        (whichever of its turn's command and its answer registered first)."""
+        return type_ in self.answer_commands and type_ not in self.actions
+
     def system_command(self, type_: str, shape: FieldsOrSchema) -> None:
         """Declare a command only the system sends (the round end)."""
         self._declare_command(type_, shape)
         self.system_commands.add(type_)
 
-    def answer(self, kind: str, rule: str | None = None) -> Callable[[Answer[R]], Answer[R]]:
-        """Register who resolves the answer to a pending decision of ``kind``."""
+    def answer(
+        self,
+        kind: str,
+        rule: str | None = None,
+        *,
+        commands: Mapping[str, FieldsOrSchema] | None = None,
+    ) -> Callable[[Answer[R]], Answer[R]]:
+        """Register who resolves the answer to a pending decision of ``kind``,
+        and (``commands``) the command types its choices may be, with their fields."""
 
         def register(handler: Answer[R]) -> Answer[R]:
             if kind in self.answers:
                 raise RulebookError(f"decision {kind!r} registered twice")
+            for type_, shape in (commands or {}).items():
+                self.answer_command(type_, shape)
             self.answers[kind] = AnswerRule(handler, rule)
             return handler
 

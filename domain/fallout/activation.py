@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from domain.engine.shapes import records, string, strings
 from domain.fallout import enemies, fight, loyalty
 from domain.fallout.board import board_of
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import Decision, EnemyState, GameState, SurvivorState, replace
 
 if TYPE_CHECKING:
@@ -142,6 +144,7 @@ def answer_order(res: Resolution, command: dict[str, Any], decision: Decision) -
     fight_enemy(res, command["enemy"], decision.seat)
 
 
+@RULES.answer("enemy_move", "Activating Enemies", commands={"choose_space": {"space": string()}})
 def answer_move(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     move_enemy(res, decision.context["enemy"], command["space"])
 
@@ -149,6 +152,7 @@ def answer_move(res: Resolution, command: dict[str, Any], decision: Decision) ->
 # -- folds -------------------------------------------------------------------
 
 
+@RULES.fold("EnemyTypeActivated", {"enemies": strings(), "type": string()})
 def _type_activated(state: GameState, data: dict) -> GameState:
     re = state.round_end
     assert re is not None
@@ -162,14 +166,17 @@ def _acted(state: GameState, enemy_id: str) -> GameState:
     return replace(state, round_end=replace(re, acting=tuple(e for e in re.acting if e != enemy_id)))
 
 
+@RULES.fold("EnemyMoved", {"enemy": string(), "from": string(), "to": string()})
 def _moved(state: GameState, data: dict) -> GameState:
     return _acted(state.with_enemy(data["enemy"], space=data["to"]), data["enemy"])
 
 
+@RULES.fold("EnemyIdle", {"enemy": string()})
 def _idle(state: GameState, data: dict) -> GameState:
     return _acted(state, data["enemy"])
 
 
+@RULES.fold("EnemiesFlipped", {"enemies": records(), "type": string()})
 def _flipped(state: GameState, data: dict) -> GameState:
     flipping = {f["enemy"] for f in data["enemies"]}
     state = replace(state, enemies=tuple(replace(e, active=True) if e.id in flipping else e for e in state.enemies))
@@ -177,11 +184,3 @@ def _flipped(state: GameState, data: dict) -> GameState:
     if re is None:
         return state
     return replace(state, round_end=replace(re, types=re.types[1:], acting=None, placed=()))
-
-
-FOLDS = {
-    "EnemyTypeActivated": _type_activated,
-    "EnemyMoved": _moved,
-    "EnemyIdle": _idle,
-    "EnemiesFlipped": _flipped,
-}

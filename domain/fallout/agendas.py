@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from domain.engine.shapes import integer, string
 from domain.fallout import loyalty, rounds
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState, replace
 
 if TYPE_CHECKING:
-    from domain.fallout.state import Decision
     from domain.fallout.resolution import Resolution
+    from domain.fallout.state import Decision
 
 RULE = "Agenda Cards"
 MAX_AGENDAS = 4
@@ -38,22 +40,22 @@ def draw(res: Resolution, seat: int, count: int) -> None:
             rounds.deplete(res)
 
 
+@RULES.answer("discard_agenda", "Agenda Cards", commands={"discard_agenda": {"agenda": string()}})
 def answer_discard(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     res.emit("AgendaDiscardedFromHand", seat=decision.seat, card=command["agenda"])
 
 
+@RULES.fold("AgendaDrawn", {"card": string(), "seat": integer()})
 def _drawn(state: GameState, data: dict) -> GameState:
     seat, card = data["seat"], data["card"]
     state = replace(state, agenda_deck=tuple(c for c in state.agenda_deck if c != card))
     return state.with_survivor(seat, agendas=state.survivor(seat).agendas + (card,))
 
 
+@RULES.fold("AgendaDiscardedFromHand", {"card": string(), "seat": integer()})
 def _discarded(state: GameState, data: dict) -> GameState:
     seat, card = data["seat"], data["card"]
     s = state.survivor(seat)
     state = state.with_survivor(seat, agendas=tuple(a for a in s.agendas if a != card))
     state = replace(state, agenda_discard=state.agenda_discard + (card,))
     return loyalty.drop_if_gone(state, seat)
-
-
-FOLDS = {"AgendaDrawn": _drawn, "AgendaDiscardedFromHand": _discarded}

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
+from domain.fallout.content import pack_named
 from domain.fallout.model import DIRECTIONS, Pack, Scenario, Space
 from domain.fallout.state import FACE_DOWN, GameState, face_down_node
 
@@ -167,8 +168,6 @@ _BOARDS: dict[tuple, Board] = {}
 
 
 def board_of(state: GameState) -> Board:
-    from domain.fallout.content import pack_named
-
     pack = pack_named(state.pack)
     tile_at = tuple((p.id, p.tile) for p in state.places if p.tile is not None)
     key = (id(pack), state.scenario, tile_at)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from domain.engine.shapes import integer, strings
 from domain.fallout import items, loyalty, traits, turns
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import CAMP_RECOVERY, MAX_HP, WELL_RESTED, GameState, replace
 from domain.game import RuleViolation
 
@@ -24,6 +26,7 @@ def allowed(state: GameState, seat: int) -> bool:
     return state.survivor(seat).space is not None and not loyalty.blocked(state, seat)
 
 
+@RULES.command("camp", {})
 def camp_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
     turns.need_action(res.state, RULE)
     if not allowed(res.state, seat):
@@ -39,6 +42,7 @@ def camp_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
     traits.gain(res, seat, WELL_RESTED)
 
 
+@RULES.fold("SurvivorCamped", {"recovered": integer(), "seat": integer(), "unexhausted": strings()})
 def _camped(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     survivor = state.survivor(seat)
@@ -49,6 +53,3 @@ def _camped(state: GameState, data: dict) -> GameState:
     )
     turn = state.turn
     return replace(state, turn=replace(turn, actions=turn.actions - 1, camping=True)) if turn else state
-
-
-FOLDS = {"SurvivorCamped": _camped}

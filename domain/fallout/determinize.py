@@ -47,13 +47,14 @@ from typing import Any
 
 from domain.fallout.content import catalog
 from domain.fallout.encounter import read_aloud
+from domain.fallout.legal import legal_actions
 from domain.fallout.snapshot import load
 from domain.fallout.state import (
     Attackers,
     Attempt,
     Decision,
-    EnemyState,
     Encounter,
+    EnemyState,
     Fight,
     GameState,
     Leveling,
@@ -76,8 +77,6 @@ TIMEOUT_DEFAULTS = ("end_turn", "keep_dice", "done_shopping", "decline_trade", "
 
 
 def timeout_command(state: GameState, seat: int) -> Command | None:
-    from domain.fallout.legal import legal_actions
-
     actions = legal_actions(state, seat)
     if not actions:
         return None

@@ -20,16 +20,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from domain.fallout import conditions, effects as fx, loyalty, results, tasks, turns
+from domain.engine.shapes import boolean, integer, mixed, record, string
+from domain.fallout import conditions, loyalty, results, tasks, turns
+from domain.fallout import effects as fx
 from domain.fallout.board import board_of
 from domain.fallout.content import catalog
 from domain.fallout.model import EncounterCard, EncounterOption
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import Encounter, GameState, replace
 from domain.game import RuleViolation
 
 if TYPE_CHECKING:
-    from domain.fallout.state import Decision
     from domain.fallout.resolution import Resolution
+    from domain.fallout.state import Decision
 
 RULE = "Encounter Action"
 RULE_CARDS = "Encounter Cards"
@@ -60,6 +63,7 @@ def allowed(state: GameState, seat: int) -> bool:
     return problem(state, seat) is None
 
 
+@RULES.command("encounter", {})
 def encounter_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
     why = problem(res.state, seat)
     if why is not None:
@@ -122,6 +126,7 @@ def step(res: Resolution) -> None:
     res.emit("EncounterEnded", seat=enc.seat, deck=enc.kind, trashed=enc.trashed)
 
 
+@RULES.answer("encounter_option", "Encounter Action", commands={"choose_option": {"option": integer()}})
 def answer(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     enc = res.state.encounter
     assert enc is not None
@@ -162,6 +167,17 @@ def view(state: GameState) -> dict[str, Any] | None:
 # -- folds -------------------------------------------------------------------
 
 
+@RULES.fold(
+    "EncounterDrawn",
+    {
+        "card": string(),
+        "deck": string(),
+        "level": integer(),
+        "read_aloud": record(),
+        "seat": integer(),
+        "space": string(),
+    },
+)
 def _drawn(state: GameState, data: dict) -> GameState:
     kind = data["deck"]
     deck = state.encounter_decks.get(kind, ())
@@ -176,11 +192,22 @@ def _drawn(state: GameState, data: dict) -> GameState:
     )
 
 
+@RULES.fold("EncounterOptionChosen", {"label": string(), "option": integer(), "seat": integer()})
 def _chosen(state: GameState, data: dict) -> GameState:
     enc = state.encounter
     return state if enc is None else replace(state, encounter=replace(enc, option=data["option"]))
 
 
+@RULES.fold(
+    "EncounterOutcome",
+    {
+        "option": integer(),
+        "outcome": string(),
+        "results": mixed(),
+        "seat": integer(),
+        "text": string(),
+    },
+)
 def _outcome(state: GameState, data: dict) -> GameState:
     enc = state.encounter
     if enc is None:
@@ -188,6 +215,7 @@ def _outcome(state: GameState, data: dict) -> GameState:
     return replace(state, encounter=replace(enc, outcome=data["outcome"]), attempt=None)
 
 
+@RULES.fold("EncounterEnded", {"deck": string(), "seat": integer(), "trashed": boolean()})
 def _ended(state: GameState, data: dict) -> GameState:
     enc = state.encounter
     if enc is None:
@@ -197,11 +225,3 @@ def _ended(state: GameState, data: dict) -> GameState:
         kind = enc.kind
         changes["encounter_decks"] = {**state.encounter_decks, kind: state.encounter_decks.get(kind, ()) + (enc.card,)}
     return replace(state, **changes)
-
-
-FOLDS = {
-    "EncounterDrawn": _drawn,
-    "EncounterOptionChosen": _chosen,
-    "EncounterOutcome": _outcome,
-    "EncounterEnded": _ended,
-}

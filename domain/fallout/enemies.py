@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from domain.engine.shapes import boolean, integer, string, strings
 from domain.fallout.content import catalog
 from domain.fallout.model import EnemyToken
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import EnemyState, GameState, replace
 
 if TYPE_CHECKING:
-    from domain.fallout.state import Decision
     from domain.fallout.resolution import Resolution
+    from domain.fallout.state import Decision
 
 RULE = "Enemies"
 
@@ -105,6 +107,7 @@ def replace_next(res: Resolution) -> None:
         )
 
 
+@RULES.answer("replacement_space", "Enemies", commands={"choose_space": {"space": string()}})
 def answer_replacement(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     place_drawn(res, decision.context["enemy_type"], command["space"], active=False, reason="replacement")
 
@@ -119,6 +122,19 @@ def _without_token(stack: tuple[str, ...], token: str) -> tuple[str, ...]:
     return stack[:i] + stack[i + 1:]
 
 
+@RULES.fold(
+    "EnemyPlaced",
+    {
+        "active": boolean(),
+        "drawn": boolean(optional=True),
+        "enemy": string(),
+        "faction": string(optional=True),
+        "reason": string(),
+        "space": string(),
+        "token": string(),
+        "type": string(),
+    },
+)
 def _placed(state: GameState, data: dict) -> GameState:
     t = data["type"]
     stacks = {**state.enemy_stacks, t: _without_token(state.enemy_stacks.get(t, ()), data["token"])}
@@ -137,10 +153,12 @@ def _placed(state: GameState, data: dict) -> GameState:
     return replace(state, **changes)
 
 
+@RULES.fold("EnemyNotReplaced", {"type": string(), "space": string()})
 def _not_replaced(state: GameState, data: dict) -> GameState:
     return replace(state, replacing=state.replacing[1:])
 
 
+@RULES.fold("EnemyStackReshuffled", {"order": strings(), "type": string()})
 def _reshuffled(state: GameState, data: dict) -> GameState:
     t = data["type"]
     return replace(
@@ -161,6 +179,17 @@ def discard(state: GameState, enemy_id: str) -> GameState:
     return state
 
 
+@RULES.fold(
+    "EnemyKilled",
+    {
+        "enemy": string(),
+        "faction": string(nullable=True),
+        "replace": boolean(),
+        "seat": integer(),
+        "token": string(),
+        "type": string(),
+    },
+)
 def _killed(state: GameState, data: dict) -> GameState:
     enemy = state.enemy(data["enemy"])
     if enemy is None:
@@ -171,19 +200,11 @@ def _killed(state: GameState, data: dict) -> GameState:
     return state
 
 
+@RULES.fold("EnemyDiscarded", {"enemy": string(), "reason": string()})
 def _discarded(state: GameState, data: dict) -> GameState:
     return discard(state, data["enemy"])
 
 
+@RULES.fold("EnemyRetreated", {"enemy": string()})
 def _retreated(state: GameState, data: dict) -> GameState:
     return state.with_enemy(data["enemy"], active=False)
-
-
-FOLDS = {
-    "EnemyPlaced": _placed,
-    "EnemyNotReplaced": _not_replaced,
-    "EnemyStackReshuffled": _reshuffled,
-    "EnemyKilled": _killed,
-    "EnemyDiscarded": _discarded,
-    "EnemyRetreated": _retreated,
-}

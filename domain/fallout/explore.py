@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from domain.engine.shapes import integer, string, strings
 from domain.fallout import enemies, turns
 from domain.fallout.board import board_of
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState, Placing, face_down_node, replace
-from domain.game import RuleViolation
+from domain.game import RuleViolation, malformed
 
 if TYPE_CHECKING:
-    from domain.fallout.state import Decision
     from domain.fallout.resolution import Resolution
+    from domain.fallout.state import Decision
 
 RULE = "Explore Action"
 
@@ -29,12 +31,13 @@ def explorable(state: GameState, seat: int) -> tuple[str, ...]:
     return board_of(state).explorable_places(space, state.faceup_places())
 
 
+@RULES.command("explore", {"place": string()})
 def explore_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
     state = res.state
     place_id = command.get("place")
     place = state.place(place_id) if isinstance(place_id, str) else None
     if place is None or place.tile is None:
-        raise RuleViolation("unknown_place", f"There is no tile at {place_id!r}.", rule="Map Tiles", status=422)
+        raise malformed("unknown_place", f"There is no tile at {place_id!r}.", rule="Map Tiles")
     turns.need_action(state, RULE)
     if place.faceup:
         raise RuleViolation("not_face_down", f"The tile at {place_id} is already face up.", rule=RULE)
@@ -61,12 +64,14 @@ def request_placement(res: Resolution) -> None:
     )
 
 
+@RULES.answer("place_enemy", "Explore Action", commands={"place_enemy": {"enemy": string(), "space": string()}})
 def answer_placement(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     placing = res.state.placing
     assert placing is not None
     res.emit("EnemyRelocated", seat=placing.seat, enemy=command["enemy"], space=command["space"])
 
 
+@RULES.fold("TileExplored", {"place": string(), "seat": integer(), "tile": string(), "waiting": strings()})
 def _explored(state: GameState, data: dict) -> GameState:
     places = tuple(replace(p, faceup=True) if p.id == data["place"] else p for p in state.places)
     turn = state.turn
@@ -78,6 +83,7 @@ def _explored(state: GameState, data: dict) -> GameState:
     )
 
 
+@RULES.fold("EnemyRelocated", {"enemy": string(), "seat": integer(), "space": string()})
 def _relocated(state: GameState, data: dict) -> GameState:
     state = state.with_enemy(data["enemy"], space=data["space"])
     placing = state.placing
@@ -85,6 +91,3 @@ def _relocated(state: GameState, data: dict) -> GameState:
         return state
     rest = tuple(e for e in placing.enemies if e != data["enemy"])
     return replace(state, placing=replace(placing, enemies=rest) if rest else None)
-
-
-FOLDS = {"TileExplored": _explored, "EnemyRelocated": _relocated}

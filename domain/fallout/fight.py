@@ -12,15 +12,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from domain.fallout import enemies, killed, vats, xp
+from domain.engine.shapes import boolean, integer, string
+from domain.fallout import activation, enemies, items, killed, loyalty, turns, vats, xp
+from domain.fallout.board import board_of
 from domain.fallout.content import catalog
 from domain.fallout.model import Card
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import Attackers, Fight, GameState, replace
 from domain.game import RuleViolation
 
 if TYPE_CHECKING:
-    from domain.fallout.state import Decision
     from domain.fallout.resolution import Resolution
+    from domain.fallout.state import Decision
 
 RULE = "Fight"
 RULE_ACTION = "Fight Action"
@@ -42,13 +45,9 @@ def has_ranged_weapon(state: GameState, seat: int) -> bool:
 
 def targets(state: GameState, seat: int) -> list[tuple[str, bool]]:
     """Enemies the fight action may target: (enemy id, at range)."""
-    from domain.fallout.board import board_of
-
     survivor = state.survivor(seat)
     if survivor.space is None:
         return []
-    from domain.fallout import loyalty
-
     # Loyalty: a survivor cannot fight the tokens of the faction they are loyal to.
     foes = [e for e in state.enemies if e.active and not e.drawn and not loyalty.ignores(state, seat, e)]
     out = [(e.id, False) for e in foes if e.space == survivor.space]
@@ -58,9 +57,8 @@ def targets(state: GameState, seat: int) -> list[tuple[str, bool]]:
     return sorted(out, key=lambda t: enemies.enemy_sort_key(t[0]))
 
 
+@RULES.command("fight", {"enemy": string()})
 def fight_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
-    from domain.fallout import turns
-
     state = res.state
     enemy_id = command.get("enemy")
     enemy = state.enemy(enemy_id) if isinstance(enemy_id, str) else None
@@ -147,8 +145,6 @@ def resolve(res: Resolution) -> None:
 
 def draw_loot(res: Resolution, seat: int) -> None:
     """Loot: draw one loot card (an empty loot deck and discard pile: the draw is recorded empty)."""
-    from domain.fallout import items
-
     if not res.state.loot_deck and not res.state.loot_discard:
         res.emit("LootDrawn", seat=seat, card=None)
         return
@@ -176,10 +172,9 @@ def next_attacker(res: Resolution) -> None:
         )
 
 
+@RULES.answer("order_attacks", "Activating Enemies", commands={"order_attacks": {"enemy": string()}})
 def answer_order(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     if decision.context.get("cause") == "activation":
-        from domain.fallout import activation
-
         activation.answer_order(res, command, decision)
         return
     attackers = res.state.attackers
@@ -190,6 +185,7 @@ def answer_order(res: Resolution, command: dict[str, Any], decision: Decision) -
 # -- folds -------------------------------------------------------------------
 
 
+@RULES.fold("FightStarted", {"at_range": boolean(), "cause": string(), "enemy": string(), "seat": integer()})
 def _started(state: GameState, data: dict) -> GameState:
     changes: dict[str, Any] = dict(
         fight=Fight(data["seat"], data["enemy"], data["cause"], data["at_range"])
@@ -206,6 +202,20 @@ def _started(state: GameState, data: dict) -> GameState:
     return replace(state, **changes)
 
 
+@RULES.fold(
+    "FightResolved",
+    {
+        "canceled": integer(),
+        "damage": integer(),
+        "enemy": string(),
+        "enemy_hits": integer(),
+        "enemy_killed": boolean(),
+        "hits": integer(),
+        "needed": integer(),
+        "rads": integer(),
+        "seat": integer(),
+    },
+)
 def _resolved(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     survivor = state.survivor(seat)
@@ -217,16 +227,10 @@ def _resolved(state: GameState, data: dict) -> GameState:
     return replace(state, fight=None, roll=None)
 
 
+@RULES.fold("AttacksEnded", {"seat": integer()})
 def _attacks_ended(state: GameState, data: dict) -> GameState:
     return replace(state, attackers=None)
 
 
 def aggressive_attackers(seat: int, enemy_ids: list[str]) -> Attackers:
     return Attackers(seat, tuple(enemy_ids), "aggressive")
-
-
-FOLDS = {
-    "FightStarted": _started,
-    "FightResolved": _resolved,
-    "AttacksEnded": _attacks_ended,
-}

@@ -1,104 +1,55 @@
-"""Fallout as a ``GameModule``: ``domain.fallout.game.FALLOUT``.
+"""Fallout as a ``domain.game.Game``: ``domain.fallout.game.FALLOUT``.
 
-``decide`` validates a command against the state, lets the rule modules emit
-its events through a ``Resolution`` and carries the resolution on until a
-seat must decide. It raises ``RuleViolation`` before emitting anything when
-the command is not legal now, so a refused command changes nothing.
+``decide`` validates a command against the state, lets the rule module that
+registered it in ``RULES`` emit its events through a ``Resolution`` and
+carries the resolution on until a seat must decide. It raises
+``RuleViolation`` before emitting anything when the command is not legal
+now, so a refused command changes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
-from domain.fallout import (
-    activation,
-    agendas,
-    camp,
-    encounter,
-    enemies,
-    explore,
-    fight,
-    items,
-    killed,
-    loyalty,
-    movement,
-    perks,
-    quest,
-    rounds,
-    setup as setup_rules,
-    shop,
-    trade,
-    turns,
-    vats,
-    xp,
-)
+from domain.engine.decisions import matching_choice
+from domain.fallout import evolve as folding
+from domain.fallout import rounds, trade
+from domain.fallout import setup as setup_rules
 from domain.fallout.advance import advance
-from domain.fallout.decisions import matching_choice
-from domain.fallout.evolve import evolve
+from domain.fallout.ai import FALLOUT_AI
+from domain.fallout.examples import Examples, play_example
 from domain.fallout.legal import legal_actions
+from domain.fallout.options import OptionsSchema, resolve_options
 from domain.fallout.resolution import Resolution
+from domain.fallout.rulebook import RULES
 from domain.fallout.snapshot import dump_state, load_state
-from domain.fallout.state import Decision, GameState
+from domain.fallout.state import GameState
 from domain.fallout.view import redact, view
-from domain.game import SYSTEM, Command, Event, RuleViolation, Seat
+from domain.fallout.view_schema import ViewSchema
+from domain.game import SYSTEM, Command, Event, Game, GameAI, Outcome, RuleViolation, Seat, SeatRange, malformed
 from domain.rng import Rng
 
-Action = Callable[[Resolution, int, dict[str, Any]], None]
-Answer = Callable[[Resolution, dict[str, Any], Decision], None]
-
-#: The commands of a turn: its actions, and what may come between them.
-ACTIONS: dict[str, Action] = {
-    "move": movement.move_command,
-    "step": movement.step_command,
-    "explore": explore.explore_command,
-    "fight": fight.fight_command,
-    "camp": camp.camp_command,
-    "encounter": encounter.encounter_command,
-    "quest": quest.quest_command,
-    "use": items.use_command,
-    "use_perk": perks.use_command,
-    "equip": items.equip_command,
-    "declare_loyalty": loyalty.declare_command,
-    "withdraw_loyalty": loyalty.withdraw_command,
-    "end_turn": turns.end_turn_command,
-    **{kind: trade.command for kind in trade.COMMANDS},
-}
-
-#: Pending decisions by kind, and who resolves the answer.
-ANSWERS: dict[str, Answer] = {
-    "choose_survivor": setup_rules.answer_choice,
-    "reroll": vats.answer,
-    "order_attacks": fight.answer_order,
-    "replacement_space": enemies.answer_replacement,
-    "respawn": killed.answer_respawn,
-    "place_enemy": explore.answer_placement,
-    "enemy_move": activation.answer_move,
-    "choose_special": xp.answer_special,
-    "choose_perk": xp.answer_perk,
-    "encounter_option": encounter.answer,
-    "equip_gained": items.answer_gained,
-    "discard_card": items.answer_discard,
-    "discard_agenda": agendas.answer_discard,
-    "shop": shop.answer,
-    "answer_trade": trade.answer,
-}
-
-ANSWER_COMMANDS = frozenset(
-    {
-        "choose_survivor", "reroll", "keep_dice", "give_up_well_rested", "order_attacks", "choose_space",
-        "respawn", "place_enemy", "choose_special", "choose_perk", "choose_option", "stow", "discard",
-        "discard_agenda", "equip", "buy", "sell", "recruit", "done_shopping", "accept_trade", "decline_trade",
-    }
-)
-# "equip" is both a turn's own command (from the inventory at the start of a
-# turn) and an answer (equipping a card just gained): a pending decision
-# takes it as an answer.
-SYSTEM_COMMANDS = frozenset({"round_end"})
+RULES.system_command("round_end", {})
+RULES.check()
 
 
-class FalloutGame:
+class FalloutGame(Game):
     name = "fallout"
+    title = "Fallout: The Board Game — explore the wasteland, quest, and sway the factions, for one to four survivors."
+    seats = SeatRange(1, 4)
+    #: ``domain.fallout.snapshot`` dumps ``GameState`` field by field: a change to its
+    #: fields (or to a record it holds) is a new format.
+    state_format = "1"
+    options_schema = OptionsSchema
+    view_schema = ViewSchema
+    command_schemas = RULES.commands
+    event_schemas = RULES.event_schemas()
+    examples = Examples(lambda: play_example(FALLOUT))
+    ai: GameAI | None = FALLOUT_AI
+
+    def resolve_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return resolve_options(super().resolve_options(options))
 
     def initial_state(self) -> GameState:
         return GameState()
@@ -107,46 +58,53 @@ class FalloutGame:
         return setup_rules.setup(options, rng)
 
     def decide(self, state: GameState, seat: Seat | str, command: Command, rng: Rng) -> list[Event]:
+        return self._resolve(state, seat, command, rng).events
+
+    def decide_and_fold(
+        self, state: GameState, seat: Seat | str, command: Command, rng: Rng
+    ) -> tuple[list[Event], GameState]:
+        # The resolution folded every event as it emitted it.
+        res = self._resolve(state, seat, command, rng)
+        return res.events, res.state
+
+    def _resolve(self, state: GameState, seat: Seat | str, command: Command, rng: Rng) -> Resolution:
         kind = command.get("type") if isinstance(command, dict) else None
-        if not isinstance(kind, str) or kind not in ACTIONS and kind not in ANSWER_COMMANDS and kind not in SYSTEM_COMMANDS:
-            raise RuleViolation("unknown_command", f"Unknown command {kind!r}.", status=422)
+        if not isinstance(kind, str) or kind not in RULES.commands:
+            raise malformed("unknown_command", f"Unknown command {kind!r}.")
         if state.phase == "new":
             raise RuleViolation("no_game", "The game has not been set up.", rule="Complete Setup")
         if state.over:
             raise RuleViolation("game_over", "The game is over.")
         res = Resolution(state, rng)
         if seat == SYSTEM:
-            if kind != "round_end":
-                raise RuleViolation("not_a_system_command", f"{kind!r} is a seat's command.", status=422)
+            if kind not in RULES.system_commands:
+                raise malformed("not_a_system_command", f"{kind!r} is a seat's command.")
             if not rounds.ready(state):
-                raise RuleViolation("round_end_not_due", "The round end is not due now.", rule="Rounds")
+                raise RuleViolation("round_end_not_due", "The round end is not due now.", rule=rounds.RULE)
             advance(res, SYSTEM)
-            return res.events
+            return res
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
-            raise RuleViolation("unknown_seat", f"There is no seat {seat!r}.", status=422)
-        if kind in SYSTEM_COMMANDS:
-            raise RuleViolation("not_a_seat_command", "Only the system runs the round end.", rule="Rounds")
+            raise malformed("unknown_seat", f"There is no seat {seat!r}.")
+        if kind in RULES.system_commands:
+            raise RuleViolation("not_a_seat_command", "Only the system runs the round end.", rule=rounds.RULE)
         decision = state.pending
         if decision is not None:
+            rule = RULES.answers[decision.kind].rule
             if decision.seat != seat:
                 raise RuleViolation(
-                    "not_your_decision",
-                    f"The game waits for seat {decision.seat} ({decision.kind}).",
-                    rule=_rule(decision),
+                    "not_your_decision", f"The game waits for seat {decision.seat} ({decision.kind}).", rule=rule
                 )
-            choice = matching_choice(decision, command)
+            choice = matching_choice(decision.choices, command)
             if choice is None:
-                raise RuleViolation(
-                    "not_a_choice", f"That is not one of the choices for {decision.kind}.", rule=_rule(decision)
-                )
+                raise RuleViolation("not_a_choice", f"That is not one of the choices for {decision.kind}.", rule=rule)
             res.emit("DecisionMade", seat=seat, kind=decision.kind, command=dict(choice))
-            ANSWERS[decision.kind](res, dict(choice), decision)
+            RULES.answers[decision.kind].handler(res, dict(choice), decision)
             advance(res, seat)
-            return res.events
-        if kind in ANSWER_COMMANDS and kind not in ACTIONS:
+            return res
+        if RULES.answers_only(kind):
             raise RuleViolation("no_decision_pending", "No decision is waiting for an answer.")
         if state.round_end_due or state.round_end is not None:
-            raise RuleViolation("round_end_in_progress", "The round is ending; wait for it.", rule="Rounds")
+            raise RuleViolation("round_end_in_progress", "The round is ending; wait for it.", rule=rounds.RULE)
         if state.turn is None or state.turn.seat != seat:
             raise RuleViolation("not_your_turn", "It is not your turn.", rule="Turns")
         if state.trade is not None and kind not in trade.BUILDING:
@@ -156,12 +114,12 @@ class FalloutGame:
         if state.turn.camping and kind not in trade.COMMANDS:
             # Trading belongs to the camp action: anything else closes it.
             res.emit("TradingClosed", seat=seat)
-        ACTIONS[kind](res, seat, command)
+        RULES.actions[kind](res, seat, command)
         advance(res, seat)
-        return res.events
+        return res
 
     def evolve(self, state: GameState, event: Event) -> GameState:
-        return evolve(state, event)
+        return folding.evolve(state, event)
 
     def legal_actions(self, state: GameState, seat: Seat) -> list[Command]:
         return legal_actions(state, seat)
@@ -184,37 +142,19 @@ class FalloutGame:
             return []
         return [state.turn.seat]
 
-    def is_over(self, state: GameState) -> bool:
-        return state.over
+    def outcome(self, state: GameState) -> Outcome:
+        """Over once won or lost; ``progress``: the round, the phase and the result ("won", "lost" or None)."""
+        return Outcome(
+            over=state.over,
+            winners=tuple(state.winners),
+            progress={"round": state.round, "phase": state.phase, "result": state.result},
+        )
 
     def dump_state(self, state: GameState) -> dict[str, Any]:
         return dump_state(state)
 
     def load_state(self, data: dict[str, Any]) -> GameState:
         return load_state(data)
-
-
-_RULES = {
-    "choose_survivor": "Complete Setup",
-    "reroll": "V.A.T.S. Dice",
-    "order_attacks": "Activating Enemies",
-    "replacement_space": "Enemies",
-    "respawn": "Killed",
-    "place_enemy": "Explore Action",
-    "enemy_move": "Activating Enemies",
-    "choose_special": "Leveling Up",
-    "choose_perk": "Leveling Up",
-    "encounter_option": "Encounter Action",
-    "equip_gained": "Equipping",
-    "discard_card": "Inventory",
-    "discard_agenda": "Agenda Cards",
-    "shop": "Shopping",
-    "answer_trade": "Camp Action",
-}
-
-
-def _rule(decision: Decision) -> str | None:
-    return _RULES.get(decision.kind)
 
 
 FALLOUT = FalloutGame()

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.fallout import conditions, effects as fx
+from domain.fallout import conditions
+from domain.fallout import effects as fx
 from domain.fallout.content import catalog
 from domain.fallout.state import GameState
 

@@ -27,14 +27,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from domain.fallout import conditions, results
+from domain.engine.shapes import integer, string, strings
+from domain.fallout import agendas, conditions, results
 from domain.fallout.content import catalog
 from domain.fallout.model import EQUIPPABLE, USABLE, Card
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState, replace
+from domain.game import RuleViolation
 
 if TYPE_CHECKING:
-    from domain.fallout.state import Decision
     from domain.fallout.resolution import Resolution
+    from domain.fallout.state import Decision
 
 RULE_EQUIPPING = "Equipping"
 RULE_INVENTORY = "Inventory"
@@ -107,6 +110,7 @@ def gain_next(res: Resolution) -> None:
     res.emit("CardGained", seat=seat, card=card_id, to="inventory", unequipped=None)
 
 
+@RULES.answer("equip_gained", "Equipping", commands={"equip": {"card": string()}, "stow": {"card": string()}})
 def answer_gained(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     seat, card_id = res.state.gaining[0]
     if command["type"] == "equip":
@@ -121,13 +125,11 @@ def answer_gained(res: Resolution, command: dict[str, Any], decision: Decision) 
 
 def over_limit(state: GameState) -> tuple[int, str] | None:
     """The first survivor (turn order) holding too many cards: (seat, "inventory"/"agendas")."""
-    from domain.fallout.agendas import MAX_AGENDAS
-
     for seat in state.turn_order():
         s = state.survivor(seat)
         if len(s.inventory) > INVENTORY_SIZE:
             return seat, "inventory"
-        if len(s.agendas) > MAX_AGENDAS:
+        if len(s.agendas) > agendas.MAX_AGENDAS:
             return seat, "agendas"
     return None
 
@@ -140,6 +142,7 @@ def request_discard(res: Resolution, seat: int, what: str) -> None:
         res.request(seat, "discard_agenda", [{"type": "discard_agenda", "agenda": a} for a in s.agendas])
 
 
+@RULES.answer("discard_card", "Inventory", commands={"discard": {"card": string()}})
 def answer_discard(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     discard(res, decision.seat, command["card"], "inventory_full")
 
@@ -173,9 +176,8 @@ def usable(state: GameState, seat: int) -> list[str]:
     return out
 
 
+@RULES.command("use", {"card": string()})
 def use_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
-    from domain.game import RuleViolation
-
     card_id = command.get("card")
     if card_id not in usable(res.state, seat):
         raise RuleViolation(
@@ -200,9 +202,8 @@ def equip_choices(state: GameState, seat: int) -> list[dict[str, Any]]:
     ]
 
 
+@RULES.command("equip", {"card": string()})
 def equip_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
-    from domain.game import RuleViolation
-
     if command not in equip_choices(res.state, seat):
         raise RuleViolation(
             "cannot_equip", "At the start of your turn, equip a weapon, apparel or companion from your inventory.",
@@ -254,6 +255,7 @@ def _queue(state: GameState, seat: int, card_id: str | None) -> GameState:
     return replace(state, gaining=state.gaining + ((seat, card_id),))
 
 
+@RULES.fold("LootDrawn", {"card": string(nullable=True), "seat": integer()})
 def _loot_drawn(state: GameState, data: dict) -> GameState:
     card_id = data.get("card")
     if card_id is None:
@@ -262,24 +264,29 @@ def _loot_drawn(state: GameState, data: dict) -> GameState:
     return _queue(state, data["seat"], card_id)
 
 
+@RULES.fold("AssetDrawn", {"card": string(), "seat": integer()})
 def _asset_drawn(state: GameState, data: dict) -> GameState:
     state = replace(state, asset_deck=tuple(c for c in state.asset_deck if c != data["card"]))
     return _queue(state, data["seat"], data["card"])
 
 
+@RULES.fold("LootDeckReshuffled", {"order": strings()})
 def _loot_reshuffled(state: GameState, data: dict) -> GameState:
     return replace(state, loot_deck=tuple(data["order"]), loot_discard=())
 
 
+@RULES.fold("AssetDeckReshuffled", {"order": strings()})
 def _asset_reshuffled(state: GameState, data: dict) -> GameState:
     return replace(state, asset_deck=tuple(data["order"]), asset_discard=())
 
 
+@RULES.fold("UniqueGained", {"asked": string(), "card": string(), "seat": integer()})
 def _unique_gained(state: GameState, data: dict) -> GameState:
     state = replace(state, unique_deck=tuple(c for c in state.unique_deck if c != data["card"]))
     return _queue(state, data["seat"], data["card"])
 
 
+@RULES.fold("CardGained", {"card": string(), "seat": integer(), "to": string(), "unequipped": string(nullable=True)})
 def _gained(state: GameState, data: dict) -> GameState:
     seat, card_id, to = data["seat"], data["card"], data["to"]
     if state.gaining and state.gaining[0] == (seat, card_id):
@@ -310,10 +317,12 @@ def drop(state: GameState, seat: int, card_id: str) -> GameState:
     return to_pile(_held_without(state, seat, card_id), card_id)
 
 
+@RULES.fold("CardDiscarded", {"card": string(), "reason": string(), "seat": integer()})
 def _discarded(state: GameState, data: dict) -> GameState:
     return drop(state, data["seat"], data["card"])
 
 
+@RULES.fold("CardUsed", {"card": string(), "seat": integer(), "spent": string()})
 def _used(state: GameState, data: dict) -> GameState:
     seat, card_id = data["seat"], data["card"]
     if data["spent"] == "exhausted":
@@ -322,6 +331,7 @@ def _used(state: GameState, data: dict) -> GameState:
     return _discarded(state, data)
 
 
+@RULES.fold("CardEquipped", {"card": string(), "seat": integer(), "unequipped": string()})
 def _equipped(state: GameState, data: dict) -> GameState:
     seat, card_id, old = data["seat"], data["card"], data.get("unequipped")
     s = state.survivor(seat)
@@ -330,6 +340,7 @@ def _equipped(state: GameState, data: dict) -> GameState:
     return state.with_survivor(seat, equipped=equipped, inventory=inventory)
 
 
+@RULES.fold("CardsUnexhausted", {"cards": strings(), "paid": integer(), "seat": integer()})
 def _unexhausted(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     s = state.survivor(seat)
@@ -337,17 +348,3 @@ def _unexhausted(state: GameState, data: dict) -> GameState:
     return state.with_survivor(
         seat, exhausted=tuple(c for c in s.exhausted if c not in back), caps=max(0, s.caps - data["paid"])
     )
-
-
-FOLDS = {
-    "LootDrawn": _loot_drawn,
-    "AssetDrawn": _asset_drawn,
-    "AssetDeckReshuffled": _asset_reshuffled,
-    "LootDeckReshuffled": _loot_reshuffled,
-    "UniqueGained": _unique_gained,
-    "CardGained": _gained,
-    "CardDiscarded": _discarded,
-    "CardUsed": _used,
-    "CardEquipped": _equipped,
-    "CardsUnexhausted": _unexhausted,
-}

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from domain.engine.shapes import boolean, integer, integers, string, strings
+from domain.fallout import items
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import MAX_HP, MAX_RADS, GameState, replace
 
 if TYPE_CHECKING:
-    from domain.fallout.state import Decision
     from domain.fallout.resolution import Resolution
+    from domain.fallout.state import Decision
 
 RULE = "Killed"
 
@@ -74,11 +77,22 @@ def request_respawn(res: Resolution) -> None:
     res.request(seat, "respawn", [{"type": "respawn", "space": s} for s in start_spaces(res)])
 
 
+@RULES.answer("respawn", "Killed", commands={"respawn": {"space": string()}})
 def answer_respawn(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     seat = res.state.respawning[0]
     res.emit("SurvivorRespawned", seat=seat, space=command["space"])
 
 
+@RULES.fold(
+    "SurvivorKilled",
+    {
+        "discarded": strings(),
+        "eliminated": boolean(),
+        "ends_turn": boolean(),
+        "seat": integer(),
+        "space": string(),
+    },
+)
 def _killed(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     survivor = state.survivor(seat)
@@ -101,8 +115,6 @@ def _killed(state: GameState, data: dict) -> GameState:
         board["respawning"] = state.respawning + (seat,)
     state = state.with_survivor(seat, **changes)
     # The discarded cards go to their decks' discard piles (items.to_pile).
-    from domain.fallout import items
-
     for card in survivor.inventory + (survivor.equipped if data["eliminated"] else ()):
         state = items.to_pile(state, card)
     if data["eliminated"]:
@@ -117,6 +129,7 @@ def _killed(state: GameState, data: dict) -> GameState:
     return replace(state, **board)
 
 
+@RULES.fold("SurvivorRespawned", {"seat": integer(), "space": string()})
 def _respawned(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     state = state.with_survivor(seat, space=data["space"])
@@ -126,17 +139,19 @@ def _respawned(state: GameState, data: dict) -> GameState:
     return replace(state, respawning=tuple(respawning))
 
 
+@RULES.fold("FirstPlayerPassed", {"seat": integer()})
 def _first_player_passed(state: GameState, data: dict) -> GameState:
     return replace(state, first_player=data["seat"])
 
 
+@RULES.fold(
+    "GameEnded",
+    {
+        "factions": strings(optional=True),
+        "reason": string(),
+        "result": string(),
+        "winners": integers(optional=True),
+    },
+)
 def _game_ended(state: GameState, data: dict) -> GameState:
     return replace(state, phase="over", result=data["result"], pending=None, winners=tuple(data.get("winners") or ()))
-
-
-FOLDS = {
-    "SurvivorKilled": _killed,
-    "SurvivorRespawned": _respawned,
-    "FirstPlayerPassed": _first_player_passed,
-    "GameEnded": _game_ended,
-}

@@ -13,13 +13,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from domain.engine.shapes import integer, string, strings
 from domain.fallout import conditions, results
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState, replace
 
 if TYPE_CHECKING:
     from domain.fallout.resolution import Resolution
 
 RULE = "Card Library"
+
+# Nothing to fold: the log shows the retrieval came to nothing.
+RULES.declare_event("LibraryCardUnavailable", {"number": integer()})
 
 
 def add(res: Resolution, number: int) -> None:
@@ -47,6 +52,7 @@ def stage(res: Resolution, number: int, seat: int | None) -> None:
         results.push(res, seat, quest_id, "quest", conditions.level_at(res.state, space), quest.on_stage)
 
 
+@RULES.fold("CardAdded", {"card": string(), "deck": string(), "number": integer(), "order": strings()})
 def _added(state: GameState, data: dict) -> GameState:
     kind = data["deck"]
     deck = state.encounter_decks.get(kind, ())
@@ -59,8 +65,6 @@ def _added(state: GameState, data: dict) -> GameState:
     )
 
 
+@RULES.fold("QuestStaged", {"number": integer(), "quest": string()})
 def _staged(state: GameState, data: dict) -> GameState:
     return replace(state, quests=state.quests + (data["quest"],), library_out=state.library_out + (data["quest"],))
-
-
-FOLDS = {"CardAdded": _added, "QuestStaged": _staged}

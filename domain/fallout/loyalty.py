@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from domain.engine.shapes import integer, string
 from domain.fallout.content import catalog
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import EnemyState, GameState
 from domain.game import RuleViolation
 
@@ -58,6 +60,7 @@ def choices(state: GameState, seat: int) -> list[dict[str, Any]]:
     return out
 
 
+@RULES.command("declare_loyalty", {"agenda": string()})
 def declare_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
     if command not in choices(res.state, seat) or command.get("type") != "declare_loyalty":
         raise RuleViolation(
@@ -69,6 +72,7 @@ def declare_command(res: Resolution, seat: int, command: dict[str, Any]) -> None
     res.emit("LoyaltyDeclared", seat=seat, agenda=agenda, faction=catalog(res.state.pack).agendas[agenda].faction)
 
 
+@RULES.command("withdraw_loyalty", {})
 def withdraw_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
     if {"type": "withdraw_loyalty"} not in choices(res.state, seat):
         raise RuleViolation(
@@ -77,10 +81,12 @@ def withdraw_command(res: Resolution, seat: int, command: dict[str, Any]) -> Non
     res.emit("LoyaltyWithdrawn", seat=seat, agenda=res.state.survivor(seat).loyalty)
 
 
+@RULES.fold("LoyaltyDeclared", {"agenda": string(), "faction": string(), "seat": integer()})
 def _declared(state: GameState, data: dict) -> GameState:
     return state.with_survivor(data["seat"], loyalty=data["agenda"])
 
 
+@RULES.fold("LoyaltyWithdrawn", {"agenda": string(), "seat": integer()})
 def _withdrawn(state: GameState, data: dict) -> GameState:
     return state.with_survivor(data["seat"], loyalty=None)
 
@@ -91,6 +97,3 @@ def drop_if_gone(state: GameState, seat: int) -> GameState:
     if s.loyalty is not None and s.loyalty not in s.agendas:
         return state.with_survivor(seat, loyalty=None)
     return state
-
-
-FOLDS = {"LoyaltyDeclared": _declared, "LoyaltyWithdrawn": _withdrawn}

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from domain.fallout import enemies, killed, loyalty
+from domain.engine.shapes import integer, string, strings
+from domain.fallout import enemies, killed, loyalty, turns
 from domain.fallout.board import board_of
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import MOVEMENT_POINTS, Attackers, GameState, replace
-from domain.fallout import turns
-from domain.game import RuleViolation
+from domain.game import RuleViolation, malformed
 
 if TYPE_CHECKING:
     from domain.fallout.resolution import Resolution
@@ -39,17 +40,19 @@ def steps(state: GameState, seat: int) -> list[str]:
     return [s for s in near if cost(state, s) <= turn.movement]
 
 
+@RULES.command("move", {})
 def move_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
     turns.need_action(res.state, RULE_MOVE)
     res.emit("MoveActionTaken", seat=seat, points=MOVEMENT_POINTS)
 
 
+@RULES.command("step", {"to": string()})
 def step_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
     state = res.state
     to = command.get("to")
     board = board_of(state)
     if not isinstance(to, str) or to not in board.spaces:
-        raise RuleViolation("unknown_space", f"There is no space {to!r} on the map.", rule="Spaces", status=422)
+        raise malformed("unknown_space", f"There is no space {to!r} on the map.", rule="Spaces")
     turn = state.turn
     assert turn is not None
     if turn.movement <= 0:
@@ -74,12 +77,24 @@ def step_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
     killed.check(res, seat)
 
 
+@RULES.fold("MoveActionTaken", {"points": integer(), "seat": integer()})
 def _move_action(state: GameState, data: dict) -> GameState:
     turn = state.turn
     assert turn is not None
     return replace(state, turn=replace(turn, actions=turn.actions - 1, movement=turn.movement + data["points"]))
 
 
+@RULES.fold(
+    "SurvivorMoved",
+    {
+        "attackers": strings(),
+        "cost": integer(),
+        "from": string(),
+        "rads": integer(),
+        "seat": integer(),
+        "to": string(),
+    },
+)
 def _moved(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     survivor = state.survivor(seat)
@@ -90,6 +105,3 @@ def _moved(state: GameState, data: dict) -> GameState:
     if data["attackers"]:
         changes["attackers"] = Attackers(seat, tuple(data["attackers"]), "aggressive")
     return replace(state, **changes)
-
-
-FOLDS = {"MoveActionTaken": _move_action, "SurvivorMoved": _moved}

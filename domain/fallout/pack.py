@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import replace
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path

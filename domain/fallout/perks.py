@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from domain.engine.shapes import integer, string
 from domain.fallout import conditions, results
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState, replace
 from domain.game import RuleViolation
 
@@ -29,6 +31,7 @@ def usable(state: GameState, seat: int) -> list[str]:
     return list(s.perks)
 
 
+@RULES.command("use_perk", {"perk": string()})
 def use_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
     perk = command.get("perk")
     if perk not in usable(res.state, seat):
@@ -38,10 +41,8 @@ def use_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
     results.push(res, seat, perk, "perk", level, res.catalog.perks[perk].effects)
 
 
+@RULES.fold("PerkUsed", {"perk": string(), "seat": integer()})
 def _used(state: GameState, data: dict) -> GameState:
     seat, perk = data["seat"], data["perk"]
     state = state.with_survivor(seat, perks=tuple(p for p in state.survivor(seat).perks if p != perk))
     return replace(state, perk_deck=state.perk_deck + (perk,))
-
-
-FOLDS = {"PerkUsed": _used}

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from domain.fallout import conditions, effects as fx, loyalty, results, tasks
+from domain.engine.shapes import boolean, integer, string
+from domain.fallout import conditions, loyalty, results, tasks
+from domain.fallout import effects as fx
 from domain.fallout.content import catalog
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState, Questing, replace
 from domain.game import RuleViolation
 
@@ -43,6 +46,7 @@ def objectives(state: GameState, seat: int) -> list[tuple[str, int]]:
     return out
 
 
+@RULES.command("quest", {"quest": string(), "objective": integer()})
 def quest_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
     state = res.state
     quest, objective = command.get("quest"), command.get("objective")
@@ -101,6 +105,7 @@ def next_triggered(res: Resolution) -> None:
 # -- folds -------------------------------------------------------------------
 
 
+@RULES.fold("QuestActionTaken", {"level": integer(), "objective": integer(), "quest": string(), "seat": integer()})
 def _taken(state: GameState, data: dict) -> GameState:
     turn = state.turn
     return replace(
@@ -110,10 +115,12 @@ def _taken(state: GameState, data: dict) -> GameState:
     )
 
 
+@RULES.fold("QuestActionResolved", {"objective": integer(), "quest": string(), "seat": integer(), "success": boolean()})
 def _action_resolved(state: GameState, data: dict) -> GameState:
     return replace(state, questing=None, attempt=None)
 
 
+@RULES.fold("ObjectiveCompleted", {"objective": integer(), "quest": string(), "seat": integer()})
 def _completed(state: GameState, data: dict) -> GameState:
     key = (data["seat"], data["quest"], data["objective"])
     if key in state.triggered:
@@ -134,6 +141,7 @@ def _trigger(state: GameState, seat: int | None, matches: Any) -> GameState:
     return replace(state, triggered=state.triggered + tuple(found)) if found else state
 
 
+@RULES.watch("EnemyKilled")
 def _on_kill(state: GameState, data: dict) -> GameState:
     def matches(t: Any) -> bool:
         if not isinstance(t, fx.KillTrigger):
@@ -145,6 +153,7 @@ def _on_kill(state: GameState, data: dict) -> GameState:
     return _trigger(state, data.get("seat"), matches)
 
 
+@RULES.watch("TileExplored")
 def _on_explore(state: GameState, data: dict) -> GameState:
     place = state.place(data["place"])
     back = place.back if place else None
@@ -159,18 +168,11 @@ def _on_explore(state: GameState, data: dict) -> GameState:
     return _trigger(state, data["seat"], matches)
 
 
+@RULES.watch("SurvivorMoved")
 def _on_move(state: GameState, data: dict) -> GameState:
     return _trigger(state, data["seat"], lambda t: isinstance(t, fx.EnterTrigger) and t.space == data["to"])
 
 
+@RULES.fold("TriggerLapsed", {"seat": integer(), "quest": string(), "objective": integer()})
 def _lapsed(state: GameState, data: dict) -> GameState:
     return _completed(state, data)
-
-
-FOLDS = {
-    "QuestActionTaken": _taken,
-    "QuestActionResolved": _action_resolved,
-    "ObjectiveCompleted": _completed,
-    "TriggerLapsed": _lapsed,
-}
-WATCHES = {"EnemyKilled": _on_kill, "TileExplored": _on_explore, "SurvivorMoved": _on_move}

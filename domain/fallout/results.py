@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from domain.engine.shapes import anything, integer, mixed, string
+from domain.fallout import agendas, factions, items, killed, library, shop, traits, xp
 from domain.fallout import effects as fx
-from domain.fallout import killed, traits, xp
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import MAX_HP, GameState, Resolving, replace
 
 if TYPE_CHECKING:
@@ -53,8 +55,6 @@ def _seat(res: Resolution, entry: Resolving) -> int | None:
 
 
 def apply(res: Resolution, entry: Resolving, r: fx.Result) -> None:
-    from domain.fallout import agendas, factions, items, library, shop
-
     level = entry.level
     # Results about the game, whoever resolves them.
     if isinstance(r, fx.Add):
@@ -134,11 +134,22 @@ def apply(res: Resolution, entry: Resolving, r: fx.Result) -> None:
 # -- folds -------------------------------------------------------------------
 
 
+@RULES.fold(
+    "ResultsQueued",
+    {
+        "level": integer(),
+        "origin": string(),
+        "results": mixed(),
+        "seat": integer(nullable=True),
+        "source": string(),
+    },
+)
 def _queued(state: GameState, data: dict) -> GameState:
     entry = Resolving(data["seat"], data["source"], data["origin"], data["level"], tuple(data["results"]))
     return replace(state, resolving=state.resolving + (entry,))
 
 
+@RULES.fold("ResultResolving", {"result": anything()})
 def _resolving(state: GameState, data: dict) -> GameState:
     if not state.resolving:
         return state
@@ -146,20 +157,24 @@ def _resolving(state: GameState, data: dict) -> GameState:
     return replace(state, resolving=state.resolving[:-1] + (replace(top, results=top.results[1:]),))
 
 
+@RULES.fold("ResultsResolved", {"origin": string(), "source": string()})
 def _resolved(state: GameState, data: dict) -> GameState:
     return replace(state, resolving=state.resolving[:-1])
 
 
+@RULES.fold("CapsGained", {"amount": integer(), "seat": integer()})
 def _caps_gained(state: GameState, data: dict) -> GameState:
     s = state.survivor(data["seat"])
     return state.with_survivor(data["seat"], caps=s.caps + data["amount"])
 
 
+@RULES.fold("CapsPaid", {"amount": integer(), "reason": string(), "seat": integer()})
 def _caps_paid(state: GameState, data: dict) -> GameState:
     s = state.survivor(data["seat"])
     return state.with_survivor(data["seat"], caps=max(0, s.caps - data["amount"]))
 
 
+@RULES.fold("SurvivorHurt", {"damage": integer(), "rads": integer(), "seat": integer()})
 def _hurt(state: GameState, data: dict) -> GameState:
     s = state.survivor(data["seat"])
     return state.with_survivor(
@@ -167,6 +182,7 @@ def _hurt(state: GameState, data: dict) -> GameState:
     )
 
 
+@RULES.fold("SurvivorRecovered", {"hp": integer(), "rads": integer(), "seat": integer()})
 def _recovered(state: GameState, data: dict) -> GameState:
     s = state.survivor(data["seat"])
     return state.with_survivor(
@@ -174,6 +190,7 @@ def _recovered(state: GameState, data: dict) -> GameState:
     )
 
 
+@RULES.fold("CardTrashed", {"card": string(), "origin": string()})
 def _trashed(state: GameState, data: dict) -> GameState:
     card = data["card"]
     changes: dict[str, Any] = dict(
@@ -186,31 +203,19 @@ def _trashed(state: GameState, data: dict) -> GameState:
     return replace(state, **changes)
 
 
+@RULES.fold("MarkerPlaced", {"quest": string(), "space": string()})
 def _marker_placed(state: GameState, data: dict) -> GameState:
     return replace(state, markers=state.markers + ((data["quest"], data["space"]),))
 
 
+@RULES.fold("MarkersRemoved", {"quest": string()})
 def _markers_removed(state: GameState, data: dict) -> GameState:
     return replace(state, markers=tuple(m for m in state.markers if m[0] != data["quest"]))
 
 
+@RULES.fold("MovementGained", {"points": integer(), "seat": integer()})
 def _movement_gained(state: GameState, data: dict) -> GameState:
     turn = state.turn
     if turn is None:
         return state
     return replace(state, turn=replace(turn, movement=turn.movement + data["points"]))
-
-
-FOLDS = {
-    "ResultsQueued": _queued,
-    "ResultResolving": _resolving,
-    "ResultsResolved": _resolved,
-    "CapsGained": _caps_gained,
-    "CapsPaid": _caps_paid,
-    "SurvivorHurt": _hurt,
-    "SurvivorRecovered": _recovered,
-    "CardTrashed": _trashed,
-    "MarkerPlaced": _marker_placed,
-    "MarkersRemoved": _markers_removed,
-    "MovementGained": _movement_gained,
-}

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.fallout import activation, killed, turns
+from domain.engine.shapes import integer, integers, string, strings
+from domain.fallout import activation, factions, killed, turns
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState, RoundEnd, replace
 
 if TYPE_CHECKING:
@@ -85,11 +87,10 @@ def deplete(res: Resolution) -> None:
     res.emit("FactionsAdvanced", power=power)
     # A faction on (or past) the final space: survivors with enough influence
     # still win, otherwise everyone loses (Faction Power Track).
-    from domain.fallout import factions
-
     factions.check_end(res)
 
 
+@RULES.fold("AgendaRevealed", {"activation": strings(), "card": string(), "seat": integer()})
 def _revealed(state: GameState, data: dict) -> GameState:
     return replace(
         state,
@@ -99,21 +100,23 @@ def _revealed(state: GameState, data: dict) -> GameState:
     )
 
 
+@RULES.fold("AgendaDiscarded", {"card": string()})
 def _discarded(state: GameState, data: dict) -> GameState:
     return replace(state, agenda_discard=state.agenda_discard + (data["card"],), round_end=None)
 
 
+@RULES.fold("AgendaDeckReshuffled", {"order": strings()})
 def _reshuffled(state: GameState, data: dict) -> GameState:
     return replace(state, agenda_deck=tuple(data["order"]), agenda_discard=())
 
 
+@RULES.fold(
+    "FactionsAdvanced",
+    {
+        "faction": string(optional=True),
+        "power": integers(),
+        "steps": integer(optional=True),
+    },
+)
 def _advanced(state: GameState, data: dict) -> GameState:
     return replace(state, power=tuple(data["power"]))
-
-
-FOLDS = {
-    "AgendaRevealed": _revealed,
-    "AgendaDiscarded": _discarded,
-    "AgendaDeckReshuffled": _reshuffled,
-    "FactionsAdvanced": _advanced,
-}

@@ -11,21 +11,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from domain.fallout import turns
+from domain.engine.shapes import integer, integers, record, records, rows, string, strings
+from domain.fallout import library, resolution, results, turns
 from domain.fallout.content import DEFAULT_PACK, catalog, pack_named
 from domain.fallout.model import ENCOUNTER_KINDS, ENEMY_TYPES, Pack
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import (
-    replace,
     MAX_HP,
-    STARTING_CAPS,
     SHOP_SIZE,
+    STARTING_CAPS,
     EnemyState,
     GameState,
     PlaceState,
     SurvivorState,
+    replace,
     with_letter,
 )
-from domain.game import RuleViolation
+from domain.game import RuleViolation, malformed
 from domain.rng import Rng
 
 if TYPE_CHECKING:
@@ -36,12 +38,10 @@ RULE = "Complete Setup"
 
 
 def _bad(code: str, message: str) -> RuleViolation:
-    return RuleViolation(code, message, rule=RULE, status=422)
+    return malformed(code, message, rule=RULE)
 
 
 def setup(options: dict[str, Any], rng: Rng) -> list:
-    from domain.fallout.resolution import Resolution
-
     if not isinstance(options, dict):
         raise _bad("bad_options", "Options must be an object.")
     pack_id = options.get("pack", DEFAULT_PACK)
@@ -68,7 +68,7 @@ def setup(options: dict[str, Any], rng: Rng) -> list:
         if len(set(chosen)) != players:
             raise _bad("duplicate_survivor", "Each seat plays a different survivor.")
 
-    res = Resolution(GameState(), rng)
+    res = resolution.Resolution(GameState(), rng)
     res.emit("GameSetUp", **_deal(pack, scenario_id, players, rng))
     starting_effects(res)
     if chosen is None:
@@ -152,8 +152,6 @@ def _deal(pack: Pack, scenario_id: str, players: int, rng: Rng) -> dict[str, Any
 
 def starting_effects(res: Resolution) -> None:
     """Step 9: stage the scenario's quests (their top sections), then its other effects."""
-    from domain.fallout import library, results
-
     scenario = res.scenario
     cat = res.catalog
     for ref in scenario.staged_quests:
@@ -232,6 +230,7 @@ def choose(res: Resolution, seat: int, survivor_id: str, space: str) -> None:
     )
 
 
+@RULES.answer("choose_survivor", RULE, commands={"choose_survivor": {"survivor": string(), "space": string()}})
 def answer_choice(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     choose(res, decision.seat, command["survivor"], command["space"])
     if any(s.survivor is None for s in res.state.survivors):
@@ -248,6 +247,29 @@ def begin(res: Resolution) -> None:
 # -- folds -------------------------------------------------------------------
 
 
+@RULES.fold(
+    "GameSetUp",
+    {
+        "agenda_deck": strings(),
+        "agendas": rows(),
+        "asset_deck": strings(),
+        "caps": integer(),
+        "encounter_decks": record(),
+        "enemies": records(),
+        "enemy_stacks": record(),
+        "first_player": integer(),
+        "loot_deck": strings(),
+        "pack": string(),
+        "perk_deck": strings(),
+        "places": records(),
+        "players": integer(),
+        "power": integers(),
+        "scenario": string(),
+        "shop": strings(),
+        "special_supply": strings(),
+        "unique_deck": strings(),
+    },
+)
 def _set_up(state: GameState, data: dict) -> GameState:
     return GameState(
         pack=data["pack"],
@@ -278,6 +300,18 @@ def _set_up(state: GameState, data: dict) -> GameState:
     )
 
 
+@RULES.fold(
+    "SurvivorChosen",
+    {
+        "abilities": strings(),
+        "equipped": strings(),
+        "inventory": strings(),
+        "seat": integer(),
+        "space": string(),
+        "survivor": string(),
+        "tokens": rows(),
+    },
+)
 def _chosen(state: GameState, data: dict) -> GameState:
     special: tuple[tuple[str, str], ...] = ()
     for letter, token in data["tokens"]:
@@ -293,6 +327,3 @@ def _chosen(state: GameState, data: dict) -> GameState:
         abilities=tuple(data["abilities"]),
     )
     return replace(state, special_supply=tuple(t for t in state.special_supply if t not in taken))
-
-
-FOLDS = {"GameSetUp": _set_up, "SurvivorChosen": _chosen}

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from domain.engine.shapes import integer, string, strings
 from domain.fallout import conditions, items
 from domain.fallout.content import catalog
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import SHOP_SIZE, GameState, Shopping, replace
 
 if TYPE_CHECKING:
-    from domain.fallout.state import Decision
     from domain.fallout.resolution import Resolution
+    from domain.fallout.state import Decision
 
 RULE = "Shopping"
 RULE_SHOP = "Shop"
@@ -64,6 +66,16 @@ def step(res: Resolution) -> None:
     res.request(shopping.seat, "shop", choices(res.state, shopping.seat), left=shopping.left)
 
 
+@RULES.answer(
+    "shop",
+    "Shopping",
+    commands={
+        "buy": {"card": string()},
+        "sell": {"card": string()},
+        "recruit": {"card": string()},
+        "done_shopping": {},
+    },
+)
 def answer(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     seat = decision.seat
     kind = command["type"]
@@ -108,6 +120,7 @@ def reset(res: Resolution) -> None:
 # -- folds -------------------------------------------------------------------
 
 
+@RULES.fold("ShopOpened", {"card": string(), "interactions": integer(), "seat": integer()})
 def _opened(state: GameState, data: dict) -> GameState:
     card = data.get("card")
     changes: dict[str, Any] = {"shopping": Shopping(data["seat"], data["interactions"])}
@@ -121,6 +134,7 @@ def _spent(state: GameState) -> GameState:
     return state if shopping is None else replace(state, shopping=replace(shopping, left=shopping.left - 1))
 
 
+@RULES.fold("AssetBought", {"card": string(), "cost": integer(), "seat": integer()})
 def _bought(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     s = state.survivor(seat)
@@ -131,6 +145,7 @@ def _bought(state: GameState, data: dict) -> GameState:
     return _spent(state)
 
 
+@RULES.fold("CardSold", {"caps": integer(), "card": string(), "seat": integer()})
 def _sold(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     state = items.drop(state, seat, data["card"])
@@ -138,10 +153,12 @@ def _sold(state: GameState, data: dict) -> GameState:
     return _spent(state.with_survivor(seat, caps=s.caps + data["caps"]))
 
 
+@RULES.fold("ShopClosed", {"seat": integer()})
 def _closed(state: GameState, data: dict) -> GameState:
     return replace(state, shopping=None)
 
 
+@RULES.fold("ShopReset", {"discarded": strings(), "drawn": strings()})
 def _reset(state: GameState, data: dict) -> GameState:
     gone = set(data["discarded"])
     drawn = tuple(data["drawn"])
@@ -152,12 +169,3 @@ def _reset(state: GameState, data: dict) -> GameState:
         asset_deck=tuple(c for c in state.asset_deck if c not in drawn),
         asset_discard=state.asset_discard + tuple(data["discarded"]),
     )
-
-
-FOLDS = {
-    "ShopOpened": _opened,
-    "AssetBought": _bought,
-    "CardSold": _sold,
-    "ShopClosed": _closed,
-    "ShopReset": _reset,
-}

@@ -16,7 +16,6 @@ from typing import Any, Union
 
 from domain.fallout.state import GameState
 
-
 _SCALARS = (str, int, float, bool, type(None))
 
 

@@ -1,7 +1,7 @@
 """The state of one game of Fallout, as the events fold it.
 
 Everything here is a frozen data class: ``evolve`` builds a new state with
-``dataclasses.replace`` and shares the untouched parts, so a state handed out
+``replace`` (``domain.engine.records``) and shares the untouched parts, so a state handed out
 is never changed behind anyone's back. Ids, not objects, point at the content
 pack (``GameState.pack`` names it; ``domain.fallout.content`` finds it).
 
@@ -13,10 +13,11 @@ that can be snapshotted, viewed and resumed by whoever answers.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
+from domain.engine.decisions import Decision
+from domain.engine.records import replace
 from domain.fallout.model import SPECIAL
 
 MAX_HP = 16
@@ -27,27 +28,6 @@ CAMP_RECOVERY = 3
 STARTING_CAPS = 3
 SHOP_SIZE = 4
 WELL_RESTED = "well_rested"
-
-T = TypeVar("T")
-
-
-def replace(obj: T, /, **changes: Any) -> T:
-    """``dataclasses.replace`` for the state's records, without running ``__init__``.
-
-    Every class here is a plain frozen record (no ``__post_init__``, no
-    init-only fields), and a game folds tens of thousands of events, each
-    replacing a few fields of a state with some fifty: copying the instance
-    dict is several times faster than rebuilding through ``__init__``.
-    """
-    fields = obj.__dict__
-    unknown = [k for k in changes if k not in fields]
-    if unknown or not dataclasses.is_dataclass(obj):
-        return dataclasses.replace(obj, **changes)  # the standard error for a wrong name
-    new = object.__new__(type(obj))
-    new.__dict__.update(fields)
-    new.__dict__.update(changes)
-    return new
-
 
 #: The node an enemy occupies while it stands on a face-down tile.
 FACE_DOWN = "place:"
@@ -141,7 +121,7 @@ class Turn:
 class Test:
     letters: tuple[str, ...]
     difficulty: int
-    then: dict[str, Any] = field(default_factory=dict)  # what part 2 resolves on the result
+    then: dict[str, Any] = field(default_factory=dict)  # what resolves on the result (an attempt, a card's results)
 
 
 @dataclass(frozen=True)
@@ -187,14 +167,6 @@ class Placing:
     seat: int
     place: str
     enemies: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Decision:
-    seat: int
-    kind: str
-    choices: tuple[dict[str, Any], ...]
-    context: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -312,7 +284,7 @@ class GameState:
     level_ups: tuple[int, ...] = ()  # one seat per level still to resolve
     leveling: Leveling | None = None
     placing: Placing | None = None
-    # part 2: encounters, quests, the card library, items, the shop, trading, the end
+    # encounters, quests, the card library, items, the shop, trading, the end
     encounter_decks: dict[str, tuple[str, ...]] = field(default_factory=dict)  # top first; a kind with no deck is absent
     library_out: tuple[str, ...] = ()  # library cards retrieved (never retrieved again)
     trashed: tuple[str, ...] = ()  # back in the box

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from domain.engine.shapes import boolean, integer, records, string
 from domain.fallout import conditions, enemies, fight, vats
 from domain.fallout import effects as fx
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import Attempt, GameState, replace
 
 if TYPE_CHECKING:
@@ -73,15 +75,18 @@ def step(res: Resolution) -> None:
 # -- folds -------------------------------------------------------------------
 
 
+@RULES.fold("AttemptStarted", {"level": integer(), "seat": integer(), "tasks": records()})
 def _started(state: GameState, data: dict) -> GameState:
     return replace(state, attempt=Attempt(data["seat"], tuple(data["tasks"]), data["level"]))
 
 
+@RULES.fold("TaskFightStarted", {"enemy": string(), "seat": integer()})
 def _fight_started(state: GameState, data: dict) -> GameState:
     a = state.attempt
     return state if a is None else replace(state, attempt=replace(a, enemy=data["enemy"]))
 
 
+@RULES.fold("TaskDone", {"assumed": integer(optional=True), "seat": integer(), "success": boolean()})
 def _task_done(state: GameState, data: dict) -> GameState:
     a = state.attempt
     if a is None:
@@ -91,24 +96,16 @@ def _task_done(state: GameState, data: dict) -> GameState:
     return replace(state, attempt=replace(a, outcome=False, enemy=None))
 
 
+@RULES.fold("AttemptEnded", {"seat": integer(), "success": boolean()})
 def _ended(state: GameState, data: dict) -> GameState:
     a = state.attempt
     return state if a is None else replace(state, attempt=replace(a, outcome=data["success"]))
 
 
+@RULES.watch("TestResolved")
 def _test_resolved(state: GameState, data: dict) -> GameState:
     """A test started for an attempt reports its result to it."""
     a = state.attempt
     if a is None or "attempt" not in (data.get("then") or {}):
         return state
     return _task_done(state, data)
-
-
-FOLDS = {
-    "AttemptStarted": _started,
-    "TaskFightStarted": _fight_started,
-    "TaskDone": _task_done,
-    "AttemptEnded": _ended,
-}
-#: Folds run after another module's fold of the same event.
-WATCHES = {"TestResolved": _test_resolved}

@@ -20,20 +20,29 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from domain.engine.shapes import boolean, integer, string, strings
 from domain.fallout import loyalty
 from domain.fallout.board import board_of
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState, Trade, replace
 from domain.game import RuleViolation
 
 if TYPE_CHECKING:
-    from domain.fallout.state import Decision
     from domain.fallout.resolution import Resolution
+    from domain.fallout.state import Decision
 
 RULE = "Camp Action"
-BUILDING = frozenset(
-    {"trade_give", "trade_take", "trade_give_caps", "trade_take_caps", "trade_take_agenda", "trade_propose",
-     "trade_cancel"}
-)
+#: The steps of putting a trade together, each a command with its fields.
+BUILDING_FIELDS = {
+    "trade_give": {"card": string()},
+    "trade_take": {"card": string()},
+    "trade_give_caps": {},
+    "trade_take_caps": {},
+    "trade_take_agenda": {},
+    "trade_propose": {},
+    "trade_cancel": {},
+}
+BUILDING = frozenset(BUILDING_FIELDS)
 COMMANDS = BUILDING | {"trade"}
 
 
@@ -89,6 +98,11 @@ def command(res: Resolution, seat: int, cmd: dict[str, Any]) -> None:
         res.emit("TradeChanged", seat=seat, partner=res.state.trade.partner, change=kind, card=card, agenda=agenda)
 
 
+RULES.command("trade", {"with": integer()})(command)
+for _kind, _fields in BUILDING_FIELDS.items():
+    RULES.command(_kind, _fields)(command)
+
+
 def request_answer(res: Resolution) -> None:
     t = res.state.trade
     assert t is not None and t.proposed
@@ -99,6 +113,7 @@ def request_answer(res: Resolution) -> None:
     res.request(t.partner, "answer_trade", accepts + [{"type": "decline_trade"}], proposer=t.seat)
 
 
+@RULES.answer("answer_trade", RULE, commands={"accept_trade": {"agendas": strings()}, "decline_trade": {}})
 def answer(res: Resolution, cmd: dict[str, Any], decision: Decision) -> None:
     t = res.state.trade
     assert t is not None
@@ -120,10 +135,21 @@ def answer(res: Resolution, cmd: dict[str, Any], decision: Decision) -> None:
 # -- folds -------------------------------------------------------------------
 
 
+@RULES.fold("TradeOpened", {"partner": integer(), "seat": integer()})
 def _opened(state: GameState, data: dict) -> GameState:
     return replace(state, trade=Trade(data["seat"], data["partner"]))
 
 
+@RULES.fold(
+    "TradeChanged",
+    {
+        "agenda": boolean(),
+        "card": string(nullable=True),
+        "change": string(),
+        "partner": integer(),
+        "seat": integer(),
+    },
+)
 def _changed(state: GameState, data: dict) -> GameState:
     t = state.trade
     if t is None:
@@ -142,11 +168,13 @@ def _changed(state: GameState, data: dict) -> GameState:
     return replace(state, trade=t)
 
 
+@RULES.fold("TradeProposed", {"partner": integer(), "seat": integer()})
 def _proposed(state: GameState, data: dict) -> GameState:
     t = state.trade
     return state if t is None else replace(state, trade=replace(t, proposed=True))
 
 
+@RULES.fold("TradeDeclined", {"by": integer(), "partner": integer(), "seat": integer()})
 def _declined(state: GameState, data: dict) -> GameState:
     return replace(state, trade=None)
 
@@ -172,6 +200,19 @@ def _hand_over(state: GameState, giver: int, taker: int, cards: list[str]) -> Ga
     return loyalty.drop_if_gone(state, giver)
 
 
+@RULES.fold(
+    "TradeCompleted",
+    {
+        "agendas": strings(),
+        "give": strings(),
+        "give_agendas": strings(),
+        "give_caps": integer(),
+        "partner": integer(),
+        "seat": integer(),
+        "take": strings(),
+        "take_caps": integer(),
+    },
+)
 def _completed(state: GameState, data: dict) -> GameState:
     seat, partner = data["seat"], data["partner"]
     state = _hand_over(state, seat, partner, list(data["give"]) + list(data.get("give_agendas") or ()))
@@ -196,16 +237,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any] | None:
     }
 
 
+@RULES.fold("TradingClosed", {"seat": integer()})
 def _closed(state: GameState, data: dict) -> GameState:
     turn = state.turn
     return state if turn is None else replace(state, turn=replace(turn, camping=False), trade=None)
-
-
-FOLDS = {
-    "TradeOpened": _opened,
-    "TradeChanged": _changed,
-    "TradeProposed": _proposed,
-    "TradeDeclined": _declined,
-    "TradeCompleted": _completed,
-    "TradingClosed": _closed,
-}

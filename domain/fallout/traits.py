@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from domain.engine.shapes import boolean, integer, string
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState, trait_key
 
 if TYPE_CHECKING:
@@ -47,15 +49,14 @@ def lose(res: Resolution, seat: int, side: str) -> None:
             return
 
 
+@RULES.fold("TraitGained", {"flipped": boolean(), "seat": integer(), "token": string(), "trait": string()})
 def _gained(state: GameState, data: dict) -> GameState:
     traits = dict(state.survivor(data["seat"]).traits)
     traits[data["token"]] = data["trait"]
     return state.with_survivor(data["seat"], traits=tuple(sorted(traits.items())))
 
 
+@RULES.fold("TraitLost", {"seat": integer(), "token": string(), "trait": string()})
 def _lost(state: GameState, data: dict) -> GameState:
     traits = tuple(t for t in state.survivor(data["seat"]).traits if t[0] != data["token"])
     return state.with_survivor(data["seat"], traits=traits)
-
-
-FOLDS = {"TraitGained": _gained, "TraitLost": _lost}

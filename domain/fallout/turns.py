@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from domain.engine.shapes import boolean, integer
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState, Turn, replace
 from domain.game import RuleViolation
 
@@ -48,21 +50,22 @@ def need_action(state: GameState, rule: str = RULE_ACTIONS) -> Turn:
     return turn
 
 
+@RULES.command("end_turn", {})
 def end_turn_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
     """Skipping the remaining actions: skipped actions are lost."""
     end_turn(res)
 
 
+@RULES.fold("TurnStarted", {"round": integer(), "seat": integer()})
 def _turn_started(state: GameState, data: dict) -> GameState:
     return replace(state, turn=Turn(data["seat"]), next_seat=None)
 
 
+@RULES.fold("TurnEnded", {"next": integer(), "round_end_due": boolean(), "seat": integer()})
 def _turn_ended(state: GameState, data: dict) -> GameState:
     return replace(state, turn=None, next_seat=data["next"], round_end_due=data["round_end_due"])
 
 
+@RULES.fold("RoundStarted", {"round": integer()})
 def _round_started(state: GameState, data: dict) -> GameState:
     return replace(state, round=data["round"], phase="playing", round_end_due=False)
-
-
-FOLDS = {"TurnStarted": _turn_started, "TurnEnded": _turn_ended, "RoundStarted": _round_started}

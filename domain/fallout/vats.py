@@ -14,13 +14,15 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from domain.fallout.model import Pack
-from domain.fallout.state import WELL_RESTED, GameState, Roll, Test, replace
+from domain.engine.shapes import boolean, integer, integers, record, string
 from domain.fallout import traits
+from domain.fallout.model import Pack
+from domain.fallout.rulebook import RULES
+from domain.fallout.state import WELL_RESTED, GameState, Roll, Test, replace
 
 if TYPE_CHECKING:
-    from domain.fallout.state import Decision
     from domain.fallout.resolution import Resolution
+    from domain.fallout.state import Decision
 
 RULE_TESTS = "Tests"
 RULE_FIGHT = "Fight"
@@ -78,6 +80,15 @@ def request_reroll(res: Resolution) -> None:
     res.request(r.seat, "reroll", reroll_choices(res.state), faces=list(r.faces), rerolls=r.rerolls)
 
 
+@RULES.answer(
+    "reroll",
+    "V.A.T.S. Dice",
+    commands={
+        "reroll": {"dice": integers()},
+        "keep_dice": {},
+        "give_up_well_rested": {},
+    },
+)
 def answer(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     r = res.state.roll
     assert r is not None
@@ -114,6 +125,16 @@ def _kept(rerolls: int, well_rested: bool) -> bool:
     return rerolls <= 0 and not well_rested
 
 
+@RULES.fold(
+    "DiceRolled",
+    {
+        "faces": integers(),
+        "rerolls": integer(),
+        "seat": integer(),
+        "test": record(nullable=True),
+        "well_rested": boolean(),
+    },
+)
 def _rolled(state: GameState, data: dict) -> GameState:
     test = data.get("test")
     return replace(
@@ -131,6 +152,7 @@ def _rolled(state: GameState, data: dict) -> GameState:
     )
 
 
+@RULES.fold("DiceRerolled", {"dice": integers(), "faces": integers(), "seat": integer()})
 def _rerolled(state: GameState, data: dict) -> GameState:
     r = state.roll
     if r is None:
@@ -144,6 +166,7 @@ def _rerolled(state: GameState, data: dict) -> GameState:
     )
 
 
+@RULES.fold("WellRestedGivenUp", {"seat": integer(), "token": string()})
 def _well_rested_given_up(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     state = state.with_survivor(
@@ -155,19 +178,22 @@ def _well_rested_given_up(state: GameState, data: dict) -> GameState:
     return replace(state, roll=replace(r, rerolls=r.rerolls + 1, well_rested=False, kept=False))
 
 
+@RULES.fold("DiceKept", {"faces": integers(), "seat": integer()})
 def _dice_kept(state: GameState, data: dict) -> GameState:
     r = state.roll
     return state if r is None else replace(state, roll=replace(r, kept=True))
 
 
+@RULES.fold(
+    "TestResolved",
+    {
+        "difficulty": integer(),
+        "faces": integers(),
+        "hits": integer(),
+        "seat": integer(),
+        "success": boolean(),
+        "then": record(),
+    },
+)
 def _test_resolved(state: GameState, data: dict) -> GameState:
     return replace(state, roll=None)
-
-
-FOLDS = {
-    "DiceRolled": _rolled,
-    "DiceRerolled": _rerolled,
-    "WellRestedGivenUp": _well_rested_given_up,
-    "DiceKept": _dice_kept,
-    "TestResolved": _test_resolved,
-}

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.fallout import encounter, influence, trade
-from domain.fallout import enemies
+from domain.fallout import encounter, enemies, influence, trade
 from domain.fallout.content import catalog
 from domain.fallout.snapshot import dump
 from domain.fallout.state import GameState

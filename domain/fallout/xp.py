@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from domain.engine.shapes import integer, string, strings
 from domain.fallout.model import SPECIAL
+from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState, Leveling, SurvivorState, replace, with_letter
 
 if TYPE_CHECKING:
-    from domain.fallout.state import Decision
     from domain.fallout.resolution import Resolution
+    from domain.fallout.state import Decision
 
 RULE_XP = "XP"
 RULE_LEVELING = "Leveling Up"
@@ -69,6 +71,7 @@ def perk_choices(res: Resolution, survivor: SurvivorState, letter: str) -> list[
     return [p.id for p in perks if p.special in survivor.letters]
 
 
+@RULES.answer("choose_special", RULE_LEVELING, commands={"choose_special": {"letter": string()}})
 def answer_special(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     leveling = res.state.leveling
     assert leveling is not None
@@ -85,6 +88,7 @@ def answer_special(res: Resolution, command: dict[str, Any], decision: Decision)
         res.request(leveling.seat, "choose_perk", [{"type": "choose_perk", "perk": p} for p in perks])
 
 
+@RULES.answer("choose_perk", RULE_LEVELING, commands={"choose_perk": {"perk": string()}})
 def answer_perk(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     leveling = res.state.leveling
     assert leveling is not None
@@ -94,11 +98,13 @@ def answer_perk(res: Resolution, command: dict[str, Any], decision: Decision) ->
 # -- folds -------------------------------------------------------------------
 
 
+@RULES.fold("XPGained", {"amount": integer(), "levels": integer(), "peg": string(nullable=True), "seat": integer()})
 def _xp_gained(state: GameState, data: dict) -> GameState:
     state = state.with_survivor(data["seat"], xp=data["peg"])
     return replace(state, level_ups=state.level_ups + (data["seat"],) * data["levels"])
 
 
+@RULES.fold("LevelUpStarted", {"drawn": strings(), "seat": integer()})
 def _level_up_started(state: GameState, data: dict) -> GameState:
     supply = list(state.special_supply)
     for token in data["drawn"]:
@@ -112,6 +118,7 @@ def _level_up_started(state: GameState, data: dict) -> GameState:
     )
 
 
+@RULES.fold("SpecialTokenGained", {"letter": string(), "returned": strings(), "seat": integer(), "token": string()})
 def _token_gained(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     survivor = state.survivor(seat)
@@ -119,6 +126,16 @@ def _token_gained(state: GameState, data: dict) -> GameState:
     return replace(state, special_supply=state.special_supply + tuple(data["returned"]), leveling=None)
 
 
+@RULES.fold(
+    "SpecialTokenDuplicated",
+    {
+        "letter": string(),
+        "perks": strings(),
+        "returned": strings(),
+        "seat": integer(),
+        "token": string(),
+    },
+)
 def _token_duplicated(state: GameState, data: dict) -> GameState:
     leveling = state.leveling
     return replace(
@@ -128,16 +145,8 @@ def _token_duplicated(state: GameState, data: dict) -> GameState:
     )
 
 
+@RULES.fold("PerkGained", {"perk": string(), "seat": integer()})
 def _perk_gained(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     state = state.with_survivor(seat, perks=state.survivor(seat).perks + (data["perk"],))
     return replace(state, perk_deck=tuple(p for p in state.perk_deck if p != data["perk"]), leveling=None)
-
-
-FOLDS = {
-    "XPGained": _xp_gained,
-    "LevelUpStarted": _level_up_started,
-    "SpecialTokenGained": _token_gained,
-    "SpecialTokenDuplicated": _token_duplicated,
-    "PerkGained": _perk_gained,
-}

@@ -22,7 +22,7 @@ from collections import Counter
 
 from domain.fallout.board import board_of
 from domain.fallout.content import catalog, pack_named
-from domain.fallout.game import ACTIONS, ANSWER_COMMANDS, FALLOUT
+from domain.fallout.game import FALLOUT
 from domain.fallout.model import SPECIAL
 from domain.fallout.state import FACE_DOWN, MAX_HP, SHOP_SIZE, GameState
 from domain.game import SYSTEM
@@ -199,7 +199,7 @@ def test_two_hundred_random_games_with_encounters_quests_items_and_influence() -
     for seed in range(200):
         state, _ = play_one(3000 + seed, pack=PART2.id, used=used)
         ends[state.result] += 1
-    every = set(ACTIONS) | set(ANSWER_COMMANDS) | {"round_end"}
+    every = set(FALLOUT.command_schemas)
     assert every - NEVER_IN_PART2 - set(used) == set(), sorted(every - set(used))
     assert ends["lost"] and ends["won"], ends
 

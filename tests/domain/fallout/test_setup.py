@@ -6,7 +6,7 @@ import pytest
 
 from domain.fallout.game import FALLOUT
 from domain.fallout.state import MAX_HP
-from domain.game import RuleViolation
+from domain.game import Refusal, RuleViolation
 from domain.rng import Rng
 from tests.domain.fallout.fixtures import MINI, fold, new_game, play, types
 
@@ -89,7 +89,7 @@ def test_complete_setup_rejects_bad_options() -> None:
     ):
         with pytest.raises(RuleViolation) as err:
             FALLOUT.setup(options, Rng("x"))
-        assert err.value.status == 422
+        assert err.value.kind is Refusal.MALFORMED
 
 
 def test_complete_setup_is_reproducible() -> None:

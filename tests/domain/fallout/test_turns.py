@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.fallout.game import FALLOUT
-from domain.game import SYSTEM, RuleViolation
+from domain.game import Refusal, RuleViolation, SYSTEM
 from tests.domain.fallout.fixtures import add_enemy, play, quiet_game, survivor, types
 
 
@@ -37,10 +37,10 @@ def test_turns_only_the_active_seat_acts() -> None:
     """Turns: only the survivor whose turn it is acts; others get not_your_turn."""
     state = quiet_game(2)
     err = violation(state, 1, {"type": "move"})
-    assert err.code == "not_your_turn" and err.status == 409
+    assert err.code == "not_your_turn" and err.kind is Refusal.NOT_NOW
     assert FALLOUT.legal_actions(state, 1) == []
     assert violation(state, 0, {"type": "dance"}).code == "unknown_command"
-    assert violation(state, 0, {"type": "dance"}).status == 422
+    assert violation(state, 0, {"type": "dance"}).kind is Refusal.MALFORMED
 
 
 def test_actions_only_the_move_action_can_be_interrupted() -> None:
@@ -77,7 +77,7 @@ def test_move_action_steps_only_to_adjacent_face_up_spaces() -> None:
     state, _ = play(state, 0, {"type": "move"})
     assert violation(state, 0, {"type": "step", "to": "ruins.a"}).code == "not_adjacent"
     assert violation(state, 0, {"type": "step", "to": "bog.b"}).code == "not_adjacent"
-    assert violation(state, 0, {"type": "step", "to": "nowhere"}).status == 422
+    assert violation(state, 0, {"type": "step", "to": "nowhere"}).kind is Refusal.MALFORMED
     steps = {c["to"] for c in FALLOUT.legal_actions(state, 0) if c["type"] == "step"}
     assert steps == {"camp.b", "camp.c", "ruins.c"}  # camp.c costs 2, which the move just gave
 
@@ -174,4 +174,4 @@ def test_actions_malformed_commands_are_unknown() -> None:
     state = quiet_game(1)
     for command in ({}, {"type": ["move"]}, {"type": None}, {"type": "teleport"}):
         err = violation(state, 0, command)
-        assert err.code == "unknown_command" and err.status == 422
+        assert err.code == "unknown_command" and err.kind is Refusal.MALFORMED

@@ -1,0 +1,57 @@
+"""Real examples for the API document, computed from a real game on first use.
+
+The options a creator might send, the view the seat on turn has at the start
+of a game of the bundled pack, and the commands it may send there. They are
+played out rather than written by hand, so they never drift from the rules,
+and a test validates them against the schemas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from domain.game import Game
+from domain.rng import Rng
+
+#: What a creator sends: everything else has a default.
+OPTIONS = {"pack": "base"}
+PLAYERS = 2
+
+
+def play_example(game: Game) -> dict[str, Any]:
+    """Set a game up and let each seat take its first listed choice until a turn begins."""
+    options = game.resolve_options(OPTIONS)
+    rng = Rng("holotape-example")
+    state = game.initial_state()
+    for event in game.setup({**options, "players": PLAYERS}, rng):
+        state = game.evolve(state, event)
+    for step in range(PLAYERS):
+        waiting = game.waiting_for(state)
+        if not waiting or game.view(state, waiting[0]).get("pending") is None:
+            break
+        _, state = game.decide_and_fold(state, waiting[0], game.legal_actions(state, waiting[0])[0], Rng("holotape-example", f"choice-{step}"))
+    seat = game.waiting_for(state)[0]
+    return {"options": OPTIONS, "view": game.view(state, seat), "actions": game.legal_actions(state, seat)}
+
+
+class Examples(Mapping[str, Any]):
+    """``{"options", "view", "actions"}``, played the first time one is read."""
+
+    def __init__(self, play: Callable[[], dict[str, Any]]) -> None:
+        self._play = play
+        self._played: dict[str, Any] | None = None
+
+    def _examples(self) -> dict[str, Any]:
+        if self._played is None:
+            self._played = self._play()
+        return self._played
+
+    def __getitem__(self, key: str) -> Any:
+        return self._examples()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._examples())
+
+    def __len__(self) -> int:
+        return len(self._examples())

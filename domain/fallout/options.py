@@ -1,0 +1,55 @@
+"""The options a creator may pass for a game of Fallout, and their defaults.
+
+``players`` is not among them: the service passes the number of seats. What
+``resolve_options`` returns is what ``GameCreated`` records and ``setup``
+receives, so every default is filled in here (the pack, its scenario).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, fields
+
+from domain.fallout.content import DEFAULT_PACK, pack_named
+from domain.game import malformed
+
+RULE = "Complete Setup"
+
+
+class OptionsSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    pack = fields.String(
+        load_default=DEFAULT_PACK,
+        metadata={"description": "The content pack to play with (its id); the bundled pack by default."},
+    )
+    scenario = fields.String(
+        load_default=None,
+        metadata={"description": "The pack's scenario to play (its id); the pack's first scenario by default."},
+    )
+    survivors = fields.List(
+        fields.String(),
+        load_default=None,
+        metadata={
+            "description": "One survivor id per seat, in seat order, each different; "
+            "left out, each seat chooses its survivor in turn (Complete Setup, step 7)."
+        },
+    )
+
+
+def resolve_options(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` as the schema loaded them, with the pack's default scenario filled in."""
+    out = dict(options)
+    try:
+        pack = pack_named(out["pack"])
+    except KeyError:
+        raise malformed("unknown_pack", f"There is no content pack {out['pack']!r}.", rule=RULE) from None
+    if out["scenario"] is None:
+        out["scenario"] = next(iter(pack.scenarios))
+    elif out["scenario"] not in pack.scenarios:
+        raise malformed("unknown_scenario", f"There is no scenario {out['scenario']!r}.", rule=RULE)
+    if out["survivors"] is None:
+        del out["survivors"]
+    return out
