@@ -46,7 +46,7 @@ def camp_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
 def _camped(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     survivor = state.survivor(seat)
-    back = set(data["unexhausted"])  # part 1 unexhausted here; now items.unexhaust_all does
+    back = set(data["unexhausted"])  # empty: items.unexhaust_all emits CardsUnexhausted
     state = state.with_survivor(
         seat, hp=min(MAX_HP, survivor.hp + data["recovered"]),
         exhausted=tuple(c for c in survivor.exhausted if c not in back),

@@ -7,11 +7,12 @@ and the engine looks the pack up here. The bundled pack loads lazily from
 
 from __future__ import annotations
 
-import importlib
-
+from domain.fallout import pack as packs
 from domain.fallout.model import Pack
 
 _PACKS: dict[str, Pack] = {}
+
+DEFAULT_PACK = "base"
 
 
 def register_pack(pack: Pack) -> Pack:
@@ -20,21 +21,12 @@ def register_pack(pack: Pack) -> Pack:
 
 
 def pack_named(pack_id: str) -> Pack:
-    if pack_id in _PACKS:
-        return _PACKS[pack_id]
-    # The bundled pack is loaded on first use, and only if it exists yet.
-    try:
-        loader = importlib.import_module("domain.fallout.pack")
-    except ImportError as exc:
-        raise KeyError(f"no content pack {pack_id!r}") from exc
-    pack = loader.load_pack()
-    _PACKS[pack.id] = pack
+    if pack_id not in _PACKS and pack_id == DEFAULT_PACK:
+        # The bundled pack is read on first use: importing the game reads no YAML.
+        register_pack(packs.load_pack())
     if pack_id not in _PACKS:
         raise KeyError(f"no content pack {pack_id!r}")
     return _PACKS[pack_id]
-
-
-DEFAULT_PACK = "base"
 
 
 class Catalog:

@@ -35,8 +35,8 @@ its default: keep the dice, stop shopping, decline a trade, cancel one being
 put together, stow a card just gained; any other decision takes its first
 listed choice.
 
-Both live here rather than on ``FalloutGame`` while the engine's owners
-finish part 2; the service finds them through ``service.bots.contract``.
+``domain.fallout.ai.FalloutAI`` offers both to the bots and the deadlines
+(``FALLOUT.ai``).
 """
 
 from __future__ import annotations

@@ -21,8 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from domain.engine.shapes import boolean, integer, mixed, record, string
-from domain.fallout import conditions, loyalty, results, tasks, turns
-from domain.fallout import effects as fx
+from domain.fallout import conditions, loyalty, results, tasks
 from domain.fallout.board import board_of
 from domain.fallout.content import catalog
 from domain.fallout.model import EncounterCard, EncounterOption

@@ -117,8 +117,7 @@ class TraitToken:
 
 @dataclass(frozen=True)
 class Card:
-    """An item, companion or ability card (character cards, and in part 2 loot,
-    assets and unique assets)."""
+    """An item, companion or ability card: a character card, a loot, asset or unique asset card."""
 
     id: str
     name: str

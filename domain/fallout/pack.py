@@ -1023,7 +1023,7 @@ def _check_scenario(
 
 
 # --------------------------------------------------------------------------
-# Cards, the card library and their effects (part 2).
+# Cards, the card library and their effects.
 # --------------------------------------------------------------------------
 
 # Results about the game rather than a survivor: the only ones a scenario's

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from functools import lru_cache
+from functools import cache
 from typing import Any, Union
 
 from domain.fallout.state import GameState
@@ -19,7 +19,7 @@ from domain.fallout.state import GameState
 _SCALARS = (str, int, float, bool, type(None))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _field_names(cls: type) -> tuple[str, ...] | None:
     if not dataclasses.is_dataclass(cls):
         return None
@@ -45,7 +45,7 @@ def dump(obj: Any) -> Any:
     return obj
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 

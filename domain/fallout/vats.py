@@ -5,7 +5,7 @@ one at a time, each on any subset of the three dice; Well Rested may be given
 up for one more. Every reroll is a pending decision listing each non-empty
 subset, so a client never has to know the rule to offer it.
 
-``start_test`` is the entry point part 2's encounters and quests call: the
+``start_test`` is the entry point encounters, quests and card results call: the
 result comes back as a ``TestResolved`` event carrying the caller's ``then``.
 """
 

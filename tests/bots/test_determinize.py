@@ -14,15 +14,10 @@ from domain.fallout.game import FALLOUT
 from domain.game import SYSTEM
 from domain.rng import Rng
 from tests.bots.play import random_play
-from tests.domain.fallout.fixtures import MINI
+from tests.domain.fallout.fixtures import FULL, MINI
 
-PACKS = [({}, 3), ({"pack": MINI.id, "scenario": "test"}, 2)]
-try:  # the part-2 test pack, with encounters, quests, trading and influence
-    from tests.domain.fallout.fixtures import PART2
-
-    PACKS.append(({"pack": PART2.id, "scenario": "test"}, 4))
-except ImportError:  # pragma: no cover - older fixtures
-    pass
+#: The bundled pack, the mini pack, and the full test pack (encounters, quests, trading, influence).
+PACKS = [({}, 3), ({"pack": MINI.id, "scenario": "test"}, 2), ({"pack": FULL.id, "scenario": "test"}, 4)]
 
 
 @pytest.mark.parametrize("options,players", PACKS, ids=[o.get("pack", "base") for o, _ in PACKS])

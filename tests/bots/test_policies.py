@@ -13,8 +13,8 @@ from service.bots import LEVELS, make_bot
 from service.bots.policies import PlannerBot
 from service.cli import main
 from service.selfplay import play_game
-from tests.domain.fallout.fixtures import MINI
 from tests.bots.play import random_play
+from tests.domain.fallout.fixtures import MINI
 from tests.games.counter import COUNTER
 
 MINI_OPTIONS = {"pack": MINI.id, "scenario": "test"}

@@ -248,13 +248,17 @@ def with_turn(state: GameState, **changes: Any) -> GameState:
     return replace(state, turn=replace(state.turn, **changes))
 
 
-# -- part 2: a pack with encounters, quests, items, the shop and influence -----
+# -- the full pack: encounters, quests, items, the shop and influence ---------
 
-from domain.fallout.model import (  # noqa: E402 - part 2's components, kept next to their pack
+from domain.fallout.model import (  # noqa: E402 - the full pack's components, kept next to it
     EncounterCard,
     EncounterIcon,
-    EncounterOption as Option,
     QuestCard,
+)
+from domain.fallout.model import (
+    EncounterOption as Option,
+)
+from domain.fallout.model import (
     QuestObjective as Objective,
 )
 
@@ -339,7 +343,7 @@ QUESTS = (
     )),
 )
 
-PART2_CARDS = {
+ITEM_CARDS = {
     c.id: c for c in (
         Card("medkit", "Medkit", "aid", deck="loot", value=1, effects=({"recover": 3},)),
         Card("jet", "Jet", "drug", deck="loot", value=1, effects=({"movement": 1}, {"become": "addicted"})),
@@ -369,7 +373,7 @@ PART2_CARDS = {
     )
 }
 
-PART2_PERKS = (
+USABLE_PERKS = (
     Perk("perk_s", "Strong", "S", effects=({"recover": 2},)),
     Perk("perk_p", "Sharp", "P", effects=({"movement": 1},)),
     Perk("perk_p2", "Sharper", "P", effects=({"caps": 1},)),
@@ -380,7 +384,7 @@ PART2_PERKS = (
     Perk("perk_l", "Lucky", "L", effects=({"caps": 2},)),
 )
 
-PART2_INFLUENCE = {
+AGENDA_INFLUENCE = {
     "ag1": ({"per": {"lead": "star"}},),
     "ag2": ({"per": {"lead": "spade"}},),
     "ag3": ({"gain": 1, "if": {"trait": "idolized"}},),
@@ -389,8 +393,8 @@ PART2_INFLUENCE = {
 }
 
 
-def part2_pack() -> Pack:
-    """The mini pack with part 2's components: encounter icons on the map, the
+def full_pack() -> Pack:
+    """The mini pack with every kind of component: encounter icons on the map, the
     decks, the library, the shop's assets, uniques, usable perks, influence."""
     tiles = dict(MINI.tiles)
     tiles["camp"] = _with_icons(tiles["camp"], {"a": ("Camp Market", "settlement", 1)})
@@ -407,17 +411,17 @@ def part2_pack() -> Pack:
         setup=({"faction_token": {"faction": "spade", "space": "ruins.b"}},),
     )
     agendas = tuple(
-        replace(a, influence=PART2_INFLUENCE.get(a.id, ()), text=f"Secret plan of {a.name}") for a in MINI.agendas
+        replace(a, influence=AGENDA_INFLUENCE.get(a.id, ()), text=f"Secret plan of {a.name}") for a in MINI.agendas
     )
     pack = replace(
-        MINI, id="mini2", tiles=tiles, scenarios={"test": scenario}, agendas=agendas, perks=PART2_PERKS,
-        cards={**MINI.cards, **PART2_CARDS},
+        MINI, id="mini2", tiles=tiles, scenarios={"test": scenario}, agendas=agendas, perks=USABLE_PERKS,
+        cards={**MINI.cards, **ITEM_CARDS},
         encounters={c.id: c for c in ENCOUNTERS}, quests={q.id: q for q in QUESTS},
     )
     return register_pack(pack)
 
 
-PART2 = part2_pack()
+FULL = full_pack()
 
 
 def data(events: list[Event], type_: str) -> list[dict]:
@@ -437,9 +441,9 @@ def refused(state: GameState, seat: Any, command: dict[str, Any]) -> Any:
     return err.value
 
 
-def part2_game(players: int = 1, survivors: list[str] | None = None, space: str = "camp.a", **changes: Any) -> GameState:
-    """A quiet game of the part-2 pack, seat 0 on turn at ``space``, with ``changes`` for seat 0."""
-    state = quiet_game(players, survivors, pack=PART2.id)
+def full_game(players: int = 1, survivors: list[str] | None = None, space: str = "camp.a", **changes: Any) -> GameState:
+    """A quiet game of the full test pack, seat 0 on turn at ``space``, with ``changes`` for seat 0."""
+    state = quiet_game(players, survivors, pack=FULL.id)
     return survivor(state, 0, space=space, **changes)
 
 

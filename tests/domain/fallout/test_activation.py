@@ -7,7 +7,15 @@ from dataclasses import replace
 from domain.fallout.game import FALLOUT
 from domain.game import SYSTEM
 from tests.domain.fallout.fixtures import (
-    BLANK, BODY, HIT, ScriptedRng, add_enemy, play, quiet_game, survivor, types,
+    BLANK,
+    BODY,
+    HIT,
+    ScriptedRng,
+    add_enemy,
+    play,
+    quiet_game,
+    survivor,
+    types,
 )
 
 
@@ -147,7 +155,7 @@ def test_solo_play_only_the_weaker_faction_advances() -> None:
 
 
 def test_faction_power_track_final_space_ends_the_game() -> None:
-    """Faction Power Track: a faction reaching the final space ends the game (everyone loses in part 1)."""
+    """Faction Power Track: a faction reaching the final space ends the game (nobody is loyal to it: everyone loses)."""
     state = replace(due(quiet_game(2), "ag1"), agenda_deck=("ag1",), power=(2, 1))
     state, events = round_end(state)
     assert FALLOUT.is_over(state) and state.result == "lost"

@@ -2,8 +2,8 @@
 
 For each encounter card, each option a survivor may choose is resolved to the
 end (answering any decision at random); each quest objective and each card
-or perk with effects likewise. This runs on the part-2 test pack and, once it
-has part-2 content, on the bundled pack, so content written in the effects
+or perk with effects likewise. This runs on the full test pack and on the
+bundled pack, so content written in the effects
 vocabulary is known to work with the engine, not only to parse.
 """
 
@@ -21,17 +21,11 @@ from domain.fallout.model import SPECIAL
 from domain.fallout.resolution import Resolution
 from domain.fallout.state import GameState, Turn
 from domain.rng import Rng
-from tests.domain.fallout.fixtures import PART2, fold
+from tests.domain.fallout.fixtures import FULL, fold
 
 
 def _packs() -> list[str]:
-    packs = [PART2.id]
-    try:
-        if pack_named("base").encounters:
-            packs.append("base")
-    except Exception:  # noqa: BLE001 - the bundled pack may be mid-edit
-        pass
-    return packs
+    return [FULL.id, "base"]
 
 
 PROFILES = (

@@ -8,8 +8,19 @@ from dataclasses import replace
 from domain.fallout.game import FALLOUT
 from domain.fallout.state import Turn
 from tests.domain.fallout.fixtures import (
-    BLANK, HIT, BODY, ScriptedRng, add_enemy, data, decks, part2_game, play, refused, settle,
-    survivor, types,
+    BLANK,
+    BODY,
+    HIT,
+    ScriptedRng,
+    add_enemy,
+    data,
+    decks,
+    full_game,
+    play,
+    refused,
+    settle,
+    survivor,
+    types,
 )
 
 # Seat 0 (scout: P and L, rifle P A) at the Old Ruins (wasteland, level 2).
@@ -17,7 +28,7 @@ RUINS = "ruins.c"
 
 
 def ruins_game(*wasteland: str, **changes):
-    state = part2_game(1, space=RUINS, special=(("P", "p1"), ("L", "l1")), **changes)
+    state = full_game(1, space=RUINS, special=(("P", "p1"), ("L", "l1")), **changes)
     return decks(state, wasteland=wasteland or ("w_wreck", "w_cache", "w_burrow"))
 
 
@@ -106,7 +117,7 @@ def test_encounter_action_not_with_a_faceup_enemy_and_once_per_icon_per_turn() -
 
 def test_encounter_icons_vault_encounters_only_once_their_deck_exists() -> None:
     """Encounter Icons, Card Library: a vault deck exists only once a result adds one of its cards."""
-    state = part2_game(1, space="marsh.b")
+    state = full_game(1, space="marsh.b")
     assert "vault84" not in state.encounter_decks
     assert refused(state, 0, {"type": "encounter"}).code == "no_encounter_deck"
     state = ruins_game("w_tracks")
@@ -122,7 +133,7 @@ def test_encounter_icons_vault_encounters_only_once_their_deck_exists() -> None:
 
 def test_encounter_icons_the_deck_matches_the_icon() -> None:
     """Encounter Icons: a settlement icon draws from the settlement deck."""
-    state = decks(part2_game(1), settlement=("s_market", "s_tavern"))
+    state = decks(full_game(1), settlement=("s_market", "s_tavern"))
     state, events = play(state, 0, {"type": "encounter"})
     assert data(events, "EncounterDrawn")[0]["deck"] == "settlement"
     assert state.pending.context["read_aloud"]["intro"] == "The market is busy."

@@ -10,7 +10,17 @@ from domain.fallout import enemies
 from domain.fallout.game import FALLOUT
 from domain.game import RuleViolation
 from tests.domain.fallout.fixtures import (
-    BLANK, BODY, HEAD, HIT, HIT_BODY_ARMS, ScriptedRng, add_enemy, play, quiet_game, survivor, types,
+    BLANK,
+    BODY,
+    HEAD,
+    HIT,
+    HIT_BODY_ARMS,
+    ScriptedRng,
+    add_enemy,
+    play,
+    quiet_game,
+    survivor,
+    types,
 )
 
 SCOUT = (("P", "p1"), ("L", "l1"))

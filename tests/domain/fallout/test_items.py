@@ -9,7 +9,7 @@ from domain.fallout.game import FALLOUT
 from domain.fallout.resolution import Resolution
 from domain.fallout.state import Turn
 from domain.rng import Rng
-from tests.domain.fallout.fixtures import data, part2_game, play, refused, survivor
+from tests.domain.fallout.fixtures import data, full_game, play, refused, survivor
 
 
 def gain(state, seat, *cards, rng=None):
@@ -29,7 +29,7 @@ def resolve(state, seat, bar, rng=None):
 
 def test_equipping_gained_cards_fill_an_empty_slot_or_ask() -> None:
     """Equipping, Loot Cards: an item for an empty slot is equipped; for a taken slot the survivor chooses."""
-    state = part2_game(1)  # the scout: rifle equipped
+    state = full_game(1)  # the scout: rifle equipped
     state, _ = gain(state, 0, "jacket")
     assert state.survivor(0).equipped == ("rifle", "jacket")
     state, _ = gain(state, 0, "pipe")
@@ -42,7 +42,7 @@ def test_equipping_gained_cards_fill_an_empty_slot_or_ask() -> None:
 
 def test_inventory_three_cards_then_discard_down() -> None:
     """Inventory, Loot Cards: draw them all, then choose and discard down to three."""
-    state = survivor(part2_game(1), 0, inventory=("medkit", "zine", "jet"))
+    state = survivor(full_game(1), 0, inventory=("medkit", "zine", "jet"))
     state = replace(state, asset_deck=("first_aid",) + state.asset_deck)
     state, _ = resolve(state, 0, [{"asset": 1}])
     assert state.pending.kind == "discard_card" and len(state.survivor(0).inventory) == 4
@@ -52,19 +52,19 @@ def test_inventory_three_cards_then_discard_down() -> None:
 
 def test_loot_cards_one_time_events_are_resolved_and_discarded() -> None:
     """Loot Cards: a one-time event is resolved, then discarded."""
-    state, events = gain(part2_game(1, caps=0), 0, "stash")
+    state, events = gain(full_game(1, caps=0), 0, "stash")
     assert state.survivor(0).caps == 2 and "stash" in state.loot_discard and "stash" not in state.survivor(0).inventory
 
 
 def test_items_aid_drugs_and_magazines_are_used_from_the_inventory() -> None:
     """Items: aid, drugs and magazines are used from the inventory during one's turn, then discarded."""
-    state = survivor(part2_game(1), 0, inventory=("medkit", "jet"), hp=10)
+    state = survivor(full_game(1), 0, inventory=("medkit", "jet"), hp=10)
     assert {"type": "use", "card": "medkit"} in FALLOUT.legal_actions(state, 0)
     state, _ = play(state, 0, {"type": "use", "card": "medkit"})
     assert state.survivor(0).hp == 13 and state.survivor(0).inventory == ("jet",) and "medkit" in state.loot_discard
     state, _ = play(state, 0, {"type": "use", "card": "jet"})
     assert state.survivor(0).has_trait("addicted") and state.turn.movement == 1
-    other = part2_game(2, ["scout", "keeper"])
+    other = full_game(2, ["scout", "keeper"])
     other = survivor(other, 1, inventory=("medkit",))
     assert refused(other, 1, {"type": "use", "card": "medkit"}).code == "not_your_turn"
 
@@ -72,7 +72,7 @@ def test_items_aid_drugs_and_magazines_are_used_from_the_inventory() -> None:
 def test_companions_exhaust_for_their_ability_and_camp_unexhausts_with_conditions_and_costs() -> None:
     """Companions, Exhaust, Camp Action: exhaust to use; camping unexhausts, paying costs; a companion whose
     condition fails is discarded, even in the inventory."""
-    state = survivor(part2_game(1, caps=0), 0, equipped=("rifle", "dogmeat"), inventory=("mutt",), exhausted=("mutt",))
+    state = survivor(full_game(1, caps=0), 0, equipped=("rifle", "dogmeat"), inventory=("mutt",), exhausted=("mutt",))
     state, _ = play(state, 0, {"type": "use", "card": "dogmeat"})
     assert "dogmeat" in state.survivor(0).exhausted and state.turn.movement == 1
     assert {"type": "use", "card": "dogmeat"} not in FALLOUT.legal_actions(state, 0)
@@ -88,7 +88,7 @@ def test_companions_exhaust_for_their_ability_and_camp_unexhausts_with_condition
 
 def test_equipping_at_the_start_of_the_turn_only() -> None:
     """Equipping: at the start of one's turn, equip from the inventory (swapping)."""
-    state = survivor(part2_game(1), 0, inventory=("pipe",))
+    state = survivor(full_game(1), 0, inventory=("pipe",))
     assert {"type": "equip", "card": "pipe"} in FALLOUT.legal_actions(state, 0)
     moved, _ = play(state, 0, {"type": "equip", "card": "pipe"})
     assert moved.survivor(0).equipped == ("pipe",) and moved.survivor(0).inventory == ("rifle",)
@@ -98,7 +98,7 @@ def test_equipping_at_the_start_of_the_turn_only() -> None:
 
 def test_unique_asset_cards_by_name_or_at_random() -> None:
     """Unique Asset Cards, Results: gain the named unique asset; if it is not available, a random one."""
-    state, _ = resolve(part2_game(1), 0, [{"unique": "crown"}])
+    state, _ = resolve(full_game(1), 0, [{"unique": "crown"}])
     assert "crown" in state.survivor(0).equipped and "crown" not in state.unique_deck
     state, events = resolve(state, 0, [{"unique": "crown"}])
     assert data(events, "UniqueGained")[0]["card"] in ("lucky_gun", "robo")
@@ -106,13 +106,13 @@ def test_unique_asset_cards_by_name_or_at_random() -> None:
 
 def test_killed_inventory_goes_to_the_discard_piles() -> None:
     """Killed, Loot Cards, Asset Cards: the inventory is discarded to the matching discard piles."""
-    state = survivor(part2_game(1), 0, inventory=("medkit", "first_aid"), hp=2)
+    state = survivor(full_game(1), 0, inventory=("medkit", "first_aid"), hp=2)
     state, _ = resolve(state, 0, [{"damage": 2}])
     assert state.loot_discard == ("medkit",) and state.asset_discard == ("first_aid",)
 
 
 def test_over_limit_helper_names_the_first_survivor() -> None:
     """Inventory: the limit is three cards; equipped cards do not count."""
-    state = survivor(part2_game(1), 0, equipped=("rifle", "jacket", "mutt"), inventory=("medkit", "zine", "jet"))
+    state = survivor(full_game(1), 0, equipped=("rifle", "jacket", "mutt"), inventory=("medkit", "zine", "jet"))
     assert items.over_limit(state) is None
     assert items.over_limit(survivor(state, 0, inventory=("medkit", "zine", "jet", "pipe"))) == (0, "inventory")

@@ -13,7 +13,16 @@ from domain.fallout.state import MAX_HP, WELL_RESTED
 from domain.game import RuleViolation
 from domain.rng import Rng
 from tests.domain.fallout.fixtures import (
-    BLANK, BODY, HIT, ScriptedRng, add_enemy, fold, play, quiet_game, survivor, types,
+    BLANK,
+    BODY,
+    HIT,
+    ScriptedRng,
+    add_enemy,
+    fold,
+    play,
+    quiet_game,
+    survivor,
+    types,
 )
 
 

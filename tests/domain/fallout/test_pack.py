@@ -12,9 +12,9 @@ import ast
 import re
 import shutil
 from collections import Counter, defaultdict, deque
+from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -305,7 +305,7 @@ def test_perks(pack: Pack) -> None:
 
 
 # --------------------------------------------------------------------------
-# The bundled pack: part 2's cards
+# The bundled pack: cards and the card library
 # --------------------------------------------------------------------------
 
 
@@ -857,7 +857,7 @@ def test_not_a_directory(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------
-# Broken packs: part 2's cards
+# Broken packs: cards and the card library
 # --------------------------------------------------------------------------
 
 

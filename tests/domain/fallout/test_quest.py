@@ -7,8 +7,20 @@ from dataclasses import replace
 from domain.fallout.game import FALLOUT
 from domain.fallout.state import Turn
 from tests.domain.fallout.fixtures import (
-    BLANK, BODY, HIT, TWO_HITS_LEGS, ScriptedRng, add_enemy, data, new_game, part2_game, play, refused, settle,
-    survivor, types,
+    BLANK,
+    BODY,
+    HIT,
+    TWO_HITS_LEGS,
+    ScriptedRng,
+    add_enemy,
+    data,
+    full_game,
+    new_game,
+    play,
+    refused,
+    settle,
+    survivor,
+    types,
 )
 
 
@@ -23,7 +35,7 @@ def test_quest_cards_staged_at_setup_execute_their_top_section() -> None:
 
 def test_quest_cards_triggered_objective_completes_by_itself() -> None:
     """Quest Cards (triggered objectives): killing a critter completes "Clear the ruins": 1 XP, ★+."""
-    state, rat = add_enemy(part2_game(1, special=(("P", "p1"), ("L", "l1"))), "rat", "camp.a")
+    state, rat = add_enemy(full_game(1, special=(("P", "p1"), ("L", "l1"))), "rat", "camp.a")
     state, events = play(state, 0, {"type": "fight", "enemy": rat}, ScriptedRng(BODY, BLANK, BLANK))
     state, events = settle(state)
     assert data(events, "ObjectiveCompleted") == [{"seat": 0, "quest": "q_signal", "objective": 0}]
@@ -33,7 +45,7 @@ def test_quest_cards_triggered_objective_completes_by_itself() -> None:
 def test_quest_action_requirement_instructions_and_results_left_to_right() -> None:
     """Quest Action, Quest Cards, Results: at the marker, test P 2; succeed: agenda, 2 Caps, add 104, remove the
     marker, trash (the vault 109 deck is created)."""
-    state = part2_game(1, space="ruins.c", special=(("P", "p1"), ("L", "l1")))
+    state = full_game(1, space="ruins.c", special=(("P", "p1"), ("L", "l1")))
     assert refused(survivor(state, 0, space="camp.a"), 0, {"type": "quest", "quest": "q_signal", "objective": 1}).code \
         == "requirement_not_met"
     assert {"type": "quest", "quest": "q_signal", "objective": 1} in FALLOUT.legal_actions(state, 0)
@@ -47,19 +59,19 @@ def test_quest_action_requirement_instructions_and_results_left_to_right() -> No
 
 def test_quest_action_fails_when_an_instruction_fails_and_not_with_a_faceup_enemy() -> None:
     """Quest Action: failing the test completes nothing; no quest action with a face-up enemy in the space."""
-    state = part2_game(1, space="ruins.c", special=(("P", "p1"), ("L", "l1")))
+    state = full_game(1, space="ruins.c", special=(("P", "p1"), ("L", "l1")))
     state, _ = play(state, 0, {"type": "quest", "quest": "q_signal", "objective": 1}, ScriptedRng(BLANK, BLANK, BLANK))
     state, events = settle(state, rng=ScriptedRng(BLANK, BLANK, BLANK))
     assert data(events, "QuestActionResolved")[0]["success"] is False
     assert "ObjectiveCompleted" not in types(events) and state.quests == ("q_signal",)
-    state, _ = add_enemy(part2_game(1, space="ruins.c"), "rat", "ruins.c")
+    state, _ = add_enemy(full_game(1, space="ruins.c"), "rat", "ruins.c")
     assert refused(state, 0, {"type": "quest", "quest": "q_signal", "objective": 1}).code == "enemy_in_space"
 
 
 def test_card_library_stage_and_add_never_reveal_other_cards() -> None:
     """Card Library, Results (stage #, add #): stage 202 from an encounter; add shuffles the card with as many
     cards from the top of its deck as players and puts them on top; the seats see neither card nor order."""
-    state = part2_game(2, ["scout", "keeper"], caps=3)
+    state = full_game(2, ["scout", "keeper"], caps=3)
     state = replace(state, encounter_decks={**state.encounter_decks, "settlement": ("s_tavern", "s_market")})
     state, _ = play(state, 0, {"type": "encounter"})
     state, events = play(state, 0, {"type": "choose_option", "option": 1})
@@ -82,19 +94,19 @@ def test_card_library_stage_and_add_never_reveal_other_cards() -> None:
 
 def test_solo_play_quest_needing_another_survivor() -> None:
     """Solo Play: "with another survivor" means a settlement space; the other survivor's test counts as 3 hits."""
-    state = part2_game(1)
+    state = full_game(1)
     state = replace(state, quests=state.quests + ("q_debts",))
     assert {"type": "quest", "quest": "q_debts", "objective": 0} in FALLOUT.legal_actions(state, 0)
     state, events = play(state, 0, {"type": "quest", "quest": "q_debts", "objective": 0})
     assert data(events, "TaskDone")[0] == {"seat": 0, "success": True, "assumed": 3}
     assert state.power == (0, 2) and "q_debts" not in state.quests
     assert {"type": "quest", "quest": "q_debts", "objective": 0} not in FALLOUT.legal_actions(
-        replace(part2_game(1, space="camp.b"), quests=("q_debts",)), 0)
+        replace(full_game(1, space="camp.b"), quests=("q_debts",)), 0)
 
 
 def test_quest_action_a_partner_rolls_the_test_in_a_multiplayer_game() -> None:
     """Quest Cards, Tests: another survivor in the space makes the test; they decide its rerolls."""
-    state = part2_game(2, ["scout", "voice"])
+    state = full_game(2, ["scout", "voice"])
     state = survivor(state, 1, space="camp.a", special=(("C", "c1"), ("L", "l1")))
     state = replace(state, quests=("q_debts",))
     state, _ = play(state, 0, {"type": "quest", "quest": "q_debts", "objective": 0}, ScriptedRng(TWO_HITS_LEGS, BLANK, BLANK))
@@ -105,10 +117,10 @@ def test_quest_action_a_partner_rolls_the_test_in_a_multiplayer_game() -> None:
 
 def test_quest_cards_triggered_by_exploring_and_entering() -> None:
     """Quest Cards (triggered objectives): explore a dangerous tile; enter a space."""
-    state = replace(part2_game(1), quests=("q_debts", "q_camp"))
+    state = replace(full_game(1), quests=("q_debts", "q_camp"))
     state, events = play(state, 0, {"type": "explore", "place": "ne"})
     assert [d["quest"] for d in data(events, "ObjectiveCompleted")] == ["q_debts"]
-    state = replace(part2_game(1), quests=("q_camp",))
+    state = replace(full_game(1), quests=("q_camp",))
     state, _ = play(state, 0, {"type": "move"})
     state, _ = play(state, 0, {"type": "move"})
     state, events = play(state, 0, {"type": "step", "to": "camp.c"})

@@ -10,15 +10,15 @@ being asked to discard down, the shop must hold four cards once settled (while
 the assets last), and no seat's view may show another seat's hidden agenda
 cards; every so often a sampled other legal command must be accepted and the
 snapshot must round-trip; at the end the whole log must fold to the live
-state. The part-2 test pack's games must between them use every command.
+state. The full test pack's games must between them use every command.
 """
 
 from __future__ import annotations
 
-import pytest
-
 import json
 from collections import Counter
+
+import pytest
 
 from domain.fallout.board import board_of
 from domain.fallout.content import catalog, pack_named
@@ -27,17 +27,9 @@ from domain.fallout.model import SPECIAL
 from domain.fallout.state import FACE_DOWN, MAX_HP, SHOP_SIZE, GameState
 from domain.game import SYSTEM
 from domain.rng import Rng
-from tests.domain.fallout.fixtures import MINI, PART2
+from tests.domain.fallout.fixtures import FULL, MINI
 
 MAX_ROUNDS = 30
-
-
-def _base_pack_available() -> bool:
-    try:
-        pack_named("base")
-    except Exception:  # noqa: BLE001 - the bundled pack may not exist yet
-        return False
-    return True
 
 
 def check_event_invariants(state: GameState) -> None:
@@ -178,7 +170,6 @@ def test_two_hundred_random_games_keep_the_invariants() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not _base_pack_available(), reason="the bundled pack is not there yet")
 def test_two_hundred_random_games_with_the_bundled_pack() -> None:
     """Complete Setup with the bundled pack: 200 random games keep the invariants."""
     scenario = next(iter(pack_named("base").scenarios))
@@ -186,28 +177,28 @@ def test_two_hundred_random_games_with_the_bundled_pack() -> None:
         play_one(2000 + seed, pack="base", scenario=scenario)
 
 
-#: Commands a game of the part-2 test pack can never send (no such situation in it).
-NEVER_IN_PART2: frozenset[str] = frozenset()
+#: Commands a game of the full test pack can never send (no such situation in it).
+NEVER_IN_FULL: frozenset[str] = frozenset()
 
 
 @pytest.mark.slow
 def test_two_hundred_random_games_with_encounters_quests_items_and_influence() -> None:
     """Encounter Action, Quest Action, Shopping, Camp Action (trading), Perk Cards, Loyalty, Influence,
-    Inventory, Agenda Cards: 200 random games of the part-2 test pack, every command used."""
+    Inventory, Agenda Cards: 200 random games of the full test pack, every command used."""
     used: Counter = Counter()
     ends: Counter = Counter()
     for seed in range(200):
-        state, _ = play_one(3000 + seed, pack=PART2.id, used=used)
+        state, _ = play_one(3000 + seed, pack=FULL.id, used=used)
         ends[state.result] += 1
     every = set(FALLOUT.command_schemas)
-    assert every - NEVER_IN_PART2 - set(used) == set(), sorted(every - set(used))
+    assert every - NEVER_IN_FULL - set(used) == set(), sorted(every - set(used))
     assert ends["lost"] and ends["won"], ends
 
 
-def test_twenty_random_games_of_the_part2_pack() -> None:
-    """Encounter Action, Quest Action, Shopping: 20 quick random games of the part-2 test pack."""
+def test_twenty_random_games_of_the_full_pack() -> None:
+    """Encounter Action, Quest Action, Shopping: 20 quick random games of the full test pack."""
     for seed in range(20):
-        play_one(4000 + seed, pack=PART2.id)
+        play_one(4000 + seed, pack=FULL.id)
 
 
 def test_mini_pack_is_registered() -> None:

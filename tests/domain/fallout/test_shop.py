@@ -6,11 +6,11 @@ from dataclasses import replace
 
 from domain.fallout.game import FALLOUT
 from domain.rng import Rng
-from tests.domain.fallout.fixtures import data, decks, part2_game, play, refused, survivor
+from tests.domain.fallout.fixtures import data, decks, full_game, play, refused
 
 
 def shopping_game(**changes):
-    state = decks(part2_game(1, **changes), settlement=("s_market",))
+    state = decks(full_game(1, **changes), settlement=("s_market",))
     state = replace(state, shop=("helmet", "codsworth", "combat_armor", "dogmeat"),
                     asset_deck=("knife", "bat", "stimpak"), asset_discard=())
     state, _ = play(state, 0, {"type": "encounter"})
@@ -51,7 +51,7 @@ def test_shopping_recruit_needs_the_trait_or_letter() -> None:
 
 def test_component_limitations_the_asset_discards_are_reshuffled_when_the_deck_runs_out() -> None:
     """Component Limitations, Shop: an empty asset deck is refilled from its discard pile (shuffled)."""
-    state = decks(part2_game(1, caps=9), settlement=("s_tavern",))
+    state = decks(full_game(1, caps=9), settlement=("s_tavern",))
     state = replace(state, shop=("helmet", "codsworth", "combat_armor", "dogmeat"), asset_deck=(),
                     asset_discard=("knife", "bat"))
     state, _ = play(state, 0, {"type": "encounter"})

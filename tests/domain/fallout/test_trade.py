@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from domain.fallout.game import FALLOUT
-from tests.domain.fallout.fixtures import part2_game, play, refused, survivor
+from tests.domain.fallout.fixtures import full_game, play, refused, survivor
 
 
 def two_campers():
-    state = part2_game(2, ["scout", "keeper"], caps=3, agendas=("ag1", "ag3"), inventory=("medkit",),
+    state = full_game(2, ["scout", "keeper"], caps=3, agendas=("ag1", "ag3"), inventory=("medkit",),
                        exhausted=("rifle",))
     return survivor(state, 1, space="camp.b", caps=1, agendas=("ag2",), inventory=("zine",))
 

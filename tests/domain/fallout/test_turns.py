@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.fallout.game import FALLOUT
-from domain.game import Refusal, RuleViolation, SYSTEM
+from domain.game import SYSTEM, Refusal, RuleViolation
 from tests.domain.fallout.fixtures import add_enemy, play, quiet_game, survivor, types
 
 

@@ -6,7 +6,18 @@ from domain.fallout import traits, vats
 from domain.fallout.game import FALLOUT
 from domain.fallout.resolution import Resolution
 from domain.fallout.state import WELL_RESTED
-from tests.domain.fallout.fixtures import BLANK, HIT, HIT_BODY_ARMS, TWO_HITS_LEGS, ScriptedRng, fold, play, quiet_game, survivor, types
+from tests.domain.fallout.fixtures import (
+    BLANK,
+    HIT,
+    HIT_BODY_ARMS,
+    TWO_HITS_LEGS,
+    ScriptedRng,
+    fold,
+    play,
+    quiet_game,
+    survivor,
+    types,
+)
 
 
 def scout() :
