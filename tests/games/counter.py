@@ -258,7 +258,7 @@ class Counter(Game):
             raise RuleViolation("game_over", "the game is over")
         if (seat == SYSTEM) != (kind in RULES.system_commands):
             raise RuleViolation("not_yours", f"{kind!r} is not a command for {seat!r}")
-        res = Resolution(state, rng, RULES.evolve)
+        res = Resolution(state, rng, self.evolve)
         action(res, seat, command)
         return res.events, res.state
 
