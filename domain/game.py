@@ -184,6 +184,9 @@ class Game(ABC):
     command_schemas: ClassVar[Mapping[str, type[Schema]]]
     #: Every event type ``setup`` and ``decide`` emit.
     event_schemas: ClassVar[Sequence[EventSchema]]
+    #: Command types a seat may send while the game is not waiting on it (a
+    #: secret redrawn at any time); every other command waits for the seat's turn.
+    out_of_turn: ClassVar[frozenset[str]] = frozenset()
     #: Real examples for the API document: ``{"options": ..., "view": ..., "actions": [...]}``.
     examples: ClassVar[Mapping[str, Any]] = {}
     #: The bots' part; None: bots play at random.

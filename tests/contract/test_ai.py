@@ -1,0 +1,70 @@
+"""The optional AI part: what the bots search and score must agree with the rules."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from domain.game import Game, GameAI
+from domain.rng import Rng
+from tests.contract.driver import Play
+
+SAMPLED = 15
+WORLDS = 3
+
+
+@pytest.fixture
+def ai(game: Game) -> GameAI:
+    if game.ai is None:
+        pytest.skip(f"{game.name} has no AI part: its bots play at random")
+    return game.ai
+
+
+def test_the_ai_declares_command_types_the_game_has(game: Game, ai: GameAI):
+    commands = set(game.command_schemas)
+    assert isinstance(ai.never_taken, frozenset) and ai.never_taken <= commands, ai.never_taken
+    assert isinstance(ai.wander, frozenset) and ai.wander <= commands, ai.wander
+    assert ai.end_turn is None or ai.end_turn in commands, ai.end_turn
+
+
+def test_a_determinized_view_is_the_view_it_came_from(game: Game, ai: GameAI, plays: list[Play]):
+    """Bots search sampled worlds only: each must look, to the seat, exactly like the game it sees,
+    offer it the same choices, and be a state the rules can go on from."""
+    for play in plays:
+        for n, state in enumerate(play.sampled(SAMPLED)):
+            if game.is_over(state):
+                continue
+            for seat in play.seat_range:
+                view, actions = game.view(state, seat), game.legal_actions(state, seat)
+                for world in range(WORLDS):
+                    sampled = ai.determinize(view, seat, Rng(play.seed, f"world{n}-{world}"))
+                    assert game.view(sampled, seat) == view, f"{play.name}: seat {seat} sees another game"
+                    assert game.legal_actions(sampled, seat) == actions, f"{play.name}: seat {seat}'s choices differ"
+                    for action in actions[:2]:
+                        game.decide(sampled, seat, action, Rng(play.seed, f"search{n}"))
+
+
+def test_evaluations_are_finite_and_a_win_scores_above_everything(game: Game, ai: GameAI, plays: list[Play]):
+    for play in plays:
+        running = []
+        for state in play.sampled(SAMPLED):
+            for seat in play.seat_range:
+                view = game.view(state, seat)
+                score, standing = ai.evaluate(view, seat), ai.standing(view, seat)
+                assert math.isfinite(score) and math.isfinite(standing), f"{play.name}: {score}, {standing}"
+                assert isinstance(ai.free_choice(view, seat), bool)
+                if not game.is_over(state):
+                    running.append(score)
+        last = play.steps[-1].after
+        for winner in game.outcome(last).winners:
+            won = ai.evaluate(game.view(last, winner), winner)
+            assert all(won > score for score in running), f"{play.name}: seat {winner}'s win scores {won}"
+
+
+def test_a_lapsed_turn_sends_a_legal_action_or_nothing(game: Game, plays: list[Play]):
+    for play in plays:
+        for state in play.sampled(SAMPLED):
+            for seat in game.waiting_for(state):
+                command = game.timeout_command(state, seat)
+                assert command is None or command in game.legal_actions(state, seat), f"{play.name}: {command}"

@@ -1,0 +1,118 @@
+"""The suite catches what it claims to: each check fails on a counter broken in its one way.
+
+A check that passes every game it is given proves nothing; here each one
+meets a game that breaks exactly the promise it checks (a real subclass of
+the counter, not a mock) and must fail it, while the plain counter passes
+(the parametrized suite shows that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from domain.game import Event, Game
+from tests.contract import test_ai as ai_checks
+from tests.contract import test_hidden as hidden_checks
+from tests.contract import test_rules as rule_checks
+from tests.contract import test_surface as surface_checks
+from tests.contract.driver import plays_of
+from tests.games.counter import Counter, CounterAI, CounterState
+
+
+class LeakyRedact(Counter):
+    """Shows every seat the others' secrets and the deck, in the log only."""
+
+    def redact(self, event: Event, seat: int | None) -> Event:
+        return event
+
+
+class PeekingView(Counter):
+    """Shows a spectator seat 0's secret, which the log keeps from it."""
+
+    def view(self, state: CounterState, seat: int | None) -> dict[str, Any]:
+        shown = super().view(state, seat)
+        return {**shown, "secret": state.secrets[0]} if seat is None and state.secrets else shown
+
+
+class ScribblingEvolve(Counter):
+    """Counts on each event how often it was folded, changing a stored fact."""
+
+    def evolve(self, state: CounterState, event: Event) -> CounterState:
+        event.data["folds"] = event.data.get("folds", 0) + 1
+        return super().evolve(state, event)
+
+
+class AnyoneMayAdd(Counter):
+    """Accepts an add from any seat, though only the one whose turn it is is offered it."""
+
+    def decide_and_fold(self, state, seat, command, rng):
+        if command.get("type") == "add" and isinstance(seat, int) and not state.over:
+            state = CounterState(**{**state.__dict__, "turn": seat})
+        return super().decide_and_fold(state, seat, command, rng)
+
+
+class OffersAddToAll(Counter):
+    """Offers every seat an add at any time, though only the turn's seat may send it."""
+
+    def legal_actions(self, state: CounterState, seat: int) -> list[dict[str, Any]]:
+        offered = super().legal_actions(state, seat)
+        return offered if state.over or offered[0]["type"] == "add" else [{"type": "add", "amount": 1}, *offered]
+
+
+class TupleSnapshots(Counter):
+    """Dumps its rolls as a tuple, which a snapshot's trip through JSON turns into a list."""
+
+    def dump_state(self, state: CounterState) -> dict[str, Any]:
+        return {**super().dump_state(state), "rolls": state.rolls}
+
+
+class ForgetfulFold(Counter):
+    """Hands the service back the state the decision started from."""
+
+    def decide_and_fold(self, state, seat, command, rng):
+        return super().decide_and_fold(state, seat, command, rng)[0], state
+
+
+class Cheering(Counter):
+    """Emits an event type it never declared."""
+
+    def setup(self, options, rng):
+        return [*super().setup(options, rng), Event("Cheered", {})]
+
+
+class BlindSampler(CounterAI):
+    """Samples the seat's own secret too, so a searching bot plays another game."""
+
+    def determinize(self, view, seat, rng):
+        return super().determinize({**view, "secret": None}, seat, rng)
+
+
+class BlindAI(Counter):
+    ai = BlindSampler()
+
+
+BREACHES: list[tuple[type[Game], Callable[..., None]]] = [
+    (LeakyRedact, hidden_checks.test_the_log_shows_a_seat_nothing_its_views_hide),
+    (PeekingView, hidden_checks.test_views_show_a_seat_nothing_the_log_hides_from_it),
+    (ScribblingEvolve, rule_checks.test_evolve_decide_and_redact_leave_their_inputs_alone),
+    (AnyoneMayAdd, rule_checks.test_a_refused_command_changes_nothing),
+    (OffersAddToAll, rule_checks.test_waiting_for_system_command_and_outcome_agree),
+    (TupleSnapshots, rule_checks.test_snapshots_round_trip_through_json),
+    (ForgetfulFold, rule_checks.test_folding_the_stored_log_gives_the_live_state),
+    (ForgetfulFold, rule_checks.test_decide_and_fold_agrees_with_decide_and_its_fold),
+    (Cheering, surface_checks.test_every_emitted_event_is_declared_and_fits_its_schema),
+    (BlindAI, ai_checks.test_a_determinized_view_is_the_view_it_came_from),
+]
+
+
+@pytest.mark.parametrize(("broken", "check"), BREACHES, ids=[f"{b.__name__}-{c.__name__[5:]}" for b, c in BREACHES])
+def test_the_check_fails_a_game_that_breaks_it(broken: type[Game], check: Callable[..., None]):
+    game = broken()
+    plays = plays_of(game)
+    arguments = {"game": game, "plays": plays, "ai": game.ai}
+    names = check.__code__.co_varnames[: check.__code__.co_argcount]
+    with pytest.raises((AssertionError, pytest.fail.Exception)):
+        check(**{name: arguments[name] for name in names})
