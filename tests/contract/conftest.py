@@ -15,8 +15,6 @@ from domain.game import Game
 from tests.contract.driver import Play, plays_of
 from tests.games.counter import COUNTER
 
-_plays: dict[str, list[Play]] = {}
-
 
 def _hosted() -> list[object]:
     # A real game plays a few hundred decisions per play; the counter is the quick one.
@@ -40,6 +38,5 @@ def game(request: pytest.FixtureRequest) -> Game:
 
 @pytest.fixture(scope="session")
 def plays(game: Game) -> list[Play]:
-    if game.name not in _plays:
-        _plays[game.name] = plays_of(game)
-    return _plays[game.name]
+    # Played once per game and session: every check reads the same record.
+    return plays_of(game)

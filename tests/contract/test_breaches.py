@@ -95,7 +95,7 @@ class BlindAI(Counter):
 
 
 BREACHES: list[tuple[type[Game], Callable[..., None]]] = [
-    (LeakyRedact, hidden_checks.test_the_log_shows_a_seat_nothing_its_views_hide),
+    (LeakyRedact, hidden_checks.test_the_log_shows_a_seat_nothing_another_seat_sees_privately),
     (PeekingView, hidden_checks.test_views_show_a_seat_nothing_the_log_hides_from_it),
     (ScribblingEvolve, rule_checks.test_evolve_decide_and_redact_leave_their_inputs_alone),
     (AnyoneMayAdd, rule_checks.test_a_refused_command_changes_nothing),

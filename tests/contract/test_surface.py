@@ -80,7 +80,8 @@ def test_resolve_options_fills_every_default_and_is_idempotent(game: Game):
     # The audit resolves the recorded options again: resolving must be a fixed point.
     assert game.resolve_options(resolved) == resolved
     for name, declared in game.options_schema().fields.items():
-        if declared.load_default is missing:
+        # A default of None says no more than a missing key does: a game may leave it out.
+        if declared.load_default is missing or declared.load_default is None:
             continue
         key = declared.data_key or name
         without = {k: v for k, v in example.items() if k != key}
