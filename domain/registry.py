@@ -9,12 +9,12 @@ from __future__ import annotations
 import importlib
 import os
 
-from domain.game import GameModule
+from domain.game import Game
 
 _BUILTIN = {
     "fallout": ("domain.fallout.game", "FALLOUT"),
 }
-_extra: dict[str, GameModule] = {}
+_extra: dict[str, Game] = {}
 
 
 class UnknownGame(KeyError):
@@ -30,9 +30,14 @@ def _from_environment() -> None:
         _extra.setdefault(module.name, module)
 
 
-def register(module: GameModule) -> None:
+def register(module: Game) -> None:
     """Host another game module (tests use this for a tiny game of their own)."""
     _extra[module.name] = module
+
+
+def builtin_names() -> list[str]:
+    """The games this server ships, in the order it lists them (the first is the default)."""
+    return list(_BUILTIN)
 
 
 def names() -> list[str]:
@@ -40,7 +45,7 @@ def names() -> list[str]:
     return sorted({*_BUILTIN, *_extra})
 
 
-def game_module(name: str) -> GameModule:
+def game_module(name: str) -> Game:
     if name not in _extra and name not in _BUILTIN:
         _from_environment()
     if name in _extra:

@@ -6,9 +6,10 @@ turns the old data into the new. Reading upcasts step by step (v1 -> v2 ->
 v3) and then validates against the current marshmallow schema. The hash
 chain always covers the bytes as stored, never the upcast form.
 
-Types nobody registered are accepted as free-form objects: a game module may
-add events before it declares their schemas, and a reader must never fail on
-a stored event (DESIGN.md, invariant 2).
+Types nobody registered are accepted as free-form objects: a reader must
+never fail on a stored event (DESIGN.md, invariant 2). Who registers what is
+not this module's business: the service declares its own events and each
+hosted game's (``domain.game.Game.event_schemas``) at start-up.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields
+from marshmallow import Schema, ValidationError
+
+from domain.game import EventSchema
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -44,6 +47,12 @@ class SchemaRegistry:
         upcasters = known.upcasters if known else {}
         self._types[name] = EventType(name, version, schema, upcasters)
 
+    def declare(self, declared: EventSchema) -> None:
+        """Register a declared event type with its upcasters (a game's, or the service's)."""
+        self.register(declared.name, declared.version, declared.schema())
+        for from_version, step in declared.upcasters.items():
+            self.upcaster(declared.name, from_version)(step)
+
     def upcaster(self, name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
         """Decorator: the function that turns ``name`` v``from_version`` data into the next."""
 
@@ -54,6 +63,9 @@ class SchemaRegistry:
             return fn
 
         return register
+
+    def names(self) -> list[str]:
+        return list(self._types)
 
     def current_version(self, name: str) -> int:
         known = self._types.get(name)
@@ -81,135 +93,3 @@ class SchemaRegistry:
             data = step(dict(data))
             version += 1
         return version, data
-
-
-# The events the service itself writes, besides each game's own.
-class SeatSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    seat = fields.Integer(required=True)
-    kind = fields.String(required=True)  # "human" or "bot"
-    name = fields.String(load_default=None, allow_none=True)
-    bot = fields.String(load_default=None, allow_none=True)
-
-
-class GameCreatedV2(Schema):
-    """v2 (current): seats as objects, so a seat can be held by a bot.
-    v1 stored only ``players`` (a count) and made every seat human."""
-
-    class Meta:
-        unknown = RAISE
-
-    game = fields.String(required=True)
-    options = fields.Dict(required=True)
-    seats = fields.List(fields.Nested(SeatSchema), required=True)
-    seed_commitment = fields.String(required=True)
-
-
-def _game_created_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
-    players = data.pop("players")
-    data["seats"] = [{"seat": i, "kind": "human", "name": None, "bot": None} for i in range(players)]
-    return data
-
-
-class _Strict(Schema):
-    class Meta:
-        unknown = RAISE
-
-
-class _SeatOrSystem(fields.Field):
-    """A seat number, or ``"system"`` for the commands nobody at the table sends."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        if value == "system" or (type(value) is int and value >= 0):
-            return value
-        raise ValidationError("a seat number or 'system'")
-
-
-# The lobby: who sits where. The seat's token lives in the game's secrets,
-# never in the log, which every seat reads.
-class SeatJoinedV1(_Strict):
-    seat = fields.Integer(required=True)
-    name = fields.String(required=True)
-
-
-class SeatLeftV1(_Strict):
-    seat = fields.Integer(required=True)
-    removed = fields.Boolean(required=True)  # True: the creator removed the player
-
-
-class SeatHandedToBotV1(_Strict):
-    seat = fields.Integer(required=True)
-    bot = fields.String(required=True)
-
-
-class GameStartedV1(_Strict):
-    pass
-
-
-# Provable fairness: each batch a command caused opens with the command and its
-# seat, so an auditor can re-run the decision (docs/audit.md); the seed is
-# revealed in the batch that ends the game.
-class CommandAcceptedV1(_Strict):
-    seat = _SeatOrSystem(required=True)
-    command = fields.Dict(required=True)
-
-
-class SeedRevealedV1(_Strict):
-    seed = fields.String(required=True)
-
-
-# Rewind and fork by agreement of every human seat.
-class ProposalMadeV1(_Strict):
-    kind = fields.String(required=True)  # "rewind" or "fork"
-    to_version = fields.Integer(required=True)
-    by = fields.Integer(required=True)
-
-
-class ProposalAnsweredV1(_Strict):
-    proposal = fields.Integer(required=True)  # the version of its ProposalMade
-    by = fields.Integer(required=True)
-
-
-class GameRewoundV1(_Strict):
-    to_version = fields.Integer(required=True)
-    proposal = fields.Integer(load_default=None, allow_none=True)
-
-
-class GameForkedV1(_Strict):
-    fork_game_id = fields.String(required=True)
-    at_version = fields.Integer(required=True)
-    proposal = fields.Integer(load_default=None, allow_none=True)
-
-
-class ForkedFromV1(_Strict):
-    """The first rules state of a fork: the origin's state at ``version``."""
-
-    game_id = fields.String(required=True)
-    version = fields.Integer(required=True)
-    hash = fields.String(required=True)  # the origin's event at ``version``, to check against its log
-    state_format = fields.String(required=True)
-    state = fields.Dict(required=True)
-
-
-def default_registry() -> SchemaRegistry:
-    registry = SchemaRegistry()
-    registry.register("GameCreated", 2, GameCreatedV2())
-    registry.upcaster("GameCreated", 1)(_game_created_v1_to_v2)
-    for name, schema in {
-        "SeatJoined": SeatJoinedV1,
-        "SeatLeft": SeatLeftV1,
-        "SeatHandedToBot": SeatHandedToBotV1,
-        "GameStarted": GameStartedV1,
-        "CommandAccepted": CommandAcceptedV1,
-        "SeedRevealed": SeedRevealedV1,
-        "ProposalMade": ProposalMadeV1,
-        "ProposalAccepted": ProposalAnsweredV1,
-        "ProposalDeclined": ProposalAnsweredV1,
-        "GameRewound": GameRewoundV1,
-        "GameForked": GameForkedV1,
-        "ForkedFrom": ForkedFromV1,
-    }.items():
-        registry.register(name, 1, schema())
-    return registry

@@ -1,22 +1,28 @@
-"""Snapshots: cached folds of a game's stream, and loading through them.
+"""Folding a stream into a state, through the newest usable snapshot.
 
 A snapshot is a cache (DESIGN.md, invariant 4): loading takes the newest
 snapshot at or below the wanted version and folds the events after it, and
 deleting every snapshot changes nothing but speed. Each snapshot records the
 ``format`` of the folder that wrote it; a snapshot of another format (the
 state's shape changed in a release) is ignored rather than trusted.
+
+A folder sees the stream a batch at a time (the events one append wrote),
+because some facts are settled once per batch rather than per event: a
+batch's events share their moment, and what the batch leaves behind is what
+a reader sees. ``opens_batch`` tells where a batch begins.
+
+This module holds no storage: ``events.snapshot_store`` keeps snapshots in
+Redis, and any ``Snapshots`` will do.
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-import redis
-
-from events.envelope import Envelope
-from events.store import EventStore
+from events.envelope import GENESIS, Envelope
+from events.log import EventLog
 
 S = TypeVar("S")
 
@@ -28,15 +34,21 @@ class Folder(Protocol[S]):
 
     def initial(self) -> S: ...
 
-    def apply(self, state: S, envelope: Envelope) -> S: ...
+    def opens_batch(self, envelope: Envelope) -> bool: ...
+
+    def apply_batch(self, state: S, batch: Sequence[Envelope]) -> S: ...
 
     def dump(self, state: S) -> dict[str, Any]: ...
 
     def load(self, data: dict[str, Any]) -> S: ...
 
 
-def snapshots_key(game_id: str) -> str:
-    return f"game:{{{game_id}}}:snapshots"
+class Snapshots(Protocol):
+    def save(self, game_id: str, version: int, fmt: str, state: dict[str, Any], head_hash: str) -> None: ...
+
+    def newest_at_or_below(
+        self, game_id: str, version: int | None, fmt: str
+    ) -> tuple[int, dict[str, Any], str | None] | None: ...
 
 
 @dataclass(frozen=True)
@@ -44,52 +56,43 @@ class Loaded(Generic[S]):
     state: S
     version: int
     from_snapshot: int  # the snapshot version it started from (0: none)
+    #: The hash of the event at ``version`` (the chain's tip there); None when unknown.
+    head_hash: str | None = GENESIS
 
 
-class SnapshotStore:
-    def __init__(self, client: redis.Redis):
-        self.redis = client
+def batches(folder: Folder[S], envelopes: Iterable[Envelope]) -> Iterator[list[Envelope]]:
+    """``envelopes`` cut where the folder says a batch begins."""
+    batch: list[Envelope] = []
+    for envelope in envelopes:
+        if batch and folder.opens_batch(envelope):
+            yield batch
+            batch = []
+        batch.append(envelope)
+    if batch:
+        yield batch
 
-    def save(self, game_id: str, version: int, fmt: str, state: dict[str, Any]) -> None:
-        member = json.dumps({"version": version, "format": fmt, "state": state}, sort_keys=True)
-        key = snapshots_key(game_id)
-        pipe = self.redis.pipeline()
-        # One snapshot per version: drop any older member scored at this version.
-        pipe.zremrangebyscore(key, version, version)
-        pipe.zadd(key, {member: version})
-        pipe.execute()
 
-    def newest_at_or_below(self, game_id: str, version: int | None, fmt: str) -> tuple[int, dict] | None:
-        high = "+inf" if version is None else version
-        for member in self.redis.zrevrangebyscore(snapshots_key(game_id), high, "-inf", start=0, num=8):
-            body = json.loads(member)
-            if body["format"] == fmt:
-                return body["version"], body["state"]
-        return None
-
-    def delete_all(self) -> int:
-        deleted = 0
-        for key in self.redis.scan_iter(match="game:{*}:snapshots", count=1000):
-            deleted += self.redis.delete(key)
-        return deleted
+def fold_onto(folder: Folder[S], loaded: Loaded[S], envelopes: Iterable[Envelope]) -> Loaded[S]:
+    """``loaded`` carried on through ``envelopes`` (which follow it in the stream)."""
+    state, version, tip = loaded.state, loaded.version, loaded.head_hash
+    for batch in batches(folder, envelopes):
+        state = folder.apply_batch(state, batch)
+        version, tip = batch[-1].version, batch[-1].hash
+    return Loaded(state, version, loaded.from_snapshot, tip)
 
 
 def fold(
-    store: EventStore,
-    snapshots: SnapshotStore | None,
+    store: EventLog,
+    snapshots: Snapshots | None,
     folder: Folder[S],
     game_id: str,
     at: int | None = None,
 ) -> Loaded[S]:
     """The state of ``game_id`` after version ``at`` (default: the latest)."""
-    state, start = folder.initial(), 0
+    start: Loaded[S] = Loaded(folder.initial(), 0, 0, GENESIS)
     if snapshots is not None:
         found = snapshots.newest_at_or_below(game_id, at, folder.format)
         if found is not None:
-            start, data = found
-            state = folder.load(data)
-    version = start
-    for envelope in store.read(game_id, start + 1, at):
-        state = folder.apply(state, envelope)
-        version = envelope.version
-    return Loaded(state, version, start)
+            version, data, tip = found
+            start = Loaded(folder.load(data), version, version, tip)
+    return fold_onto(folder, start, store.read(game_id, start.version + 1, at))

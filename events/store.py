@@ -19,15 +19,22 @@ Nothing here ever trims or deletes entries of a game stream.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import redis
 
 from events.envelope import GENESIS, Envelope, NewEvent, canonical_json, new_event_id, now_utc
-from events.schemas import SchemaRegistry, default_registry
+from events.log import (
+    AppendResult,
+    ChainReport,
+    ConcurrencyError,
+    FeedEntry,
+    IdempotencyConflict,
+    StoreError,
+)
+from events.schemas import SchemaRegistry
 
 FEED_KEY = "holotape:feed"
 IDEMPOTENCY_TTL = 2 * 24 * 3600  # at least the 24 h a client may retry for
@@ -43,66 +50,6 @@ def head_key(game_id: str) -> str:
 
 def idempotency_key(game_id: str, key: str) -> str:
     return f"game:{{{game_id}}}:idem:{key}"
-
-
-class StoreError(Exception):
-    pass
-
-
-class ConcurrencyError(StoreError):
-    """The stream moved on since the version the decision was made on."""
-
-    def __init__(self, game_id: str, expected: int, current: int):
-        super().__init__(f"game {game_id} is at version {current}, not {expected}")
-        self.game_id = game_id
-        self.expected = expected
-        self.current = current
-
-
-class IdempotencyConflict(StoreError):
-    """An idempotency key reused for different events."""
-
-
-@dataclass(frozen=True)
-class AppendResult:
-    game_id: str
-    first_version: int
-    last_version: int
-    event_ids: tuple[str, ...]
-    last_hash: str
-    duplicate: bool = False  # True: an earlier append with this key already did it
-
-    def as_json(self) -> str:
-        return canonical_json(
-            {
-                "game_id": self.game_id,
-                "first_version": self.first_version,
-                "last_version": self.last_version,
-                "event_ids": list(self.event_ids),
-                "last_hash": self.last_hash,
-            }
-        )
-
-    @classmethod
-    def from_json(cls, raw: str, duplicate: bool) -> AppendResult:
-        body = json.loads(raw)
-        body["event_ids"] = tuple(body["event_ids"])
-        return cls(**body, duplicate=duplicate)
-
-
-@dataclass(frozen=True)
-class FeedEntry:
-    position: str  # the feed's stream id: a reader's checkpoint
-    envelope: Envelope
-
-
-@dataclass(frozen=True)
-class ChainReport:
-    game_id: str
-    ok: bool
-    checked: int
-    broken_at: int | None = None  # the first version whose link is broken
-    reason: str | None = None
 
 
 _APPEND = """
@@ -147,7 +94,7 @@ class EventStore:
         idempotency_ttl: int = IDEMPOTENCY_TTL,
     ):
         self.redis = client
-        self.registry = registry or default_registry()
+        self.registry = registry or SchemaRegistry()
         self.idempotency_ttl = idempotency_ttl
         self._append = client.register_script(_APPEND)
 
@@ -170,6 +117,8 @@ class EventStore:
         ``prev_hash`` is the chain tip the caller saw at ``expected_version``;
         when omitted it is read here (the script still refuses the append if
         the stream moves in between, because version and tip move together).
+        The result holds the sealed envelopes, so a caller answers from them
+        instead of reading back what it just wrote.
         """
         if not events:
             raise StoreError("append needs at least one event")
@@ -184,6 +133,7 @@ class EventStore:
             last_version=expected_version + len(stamped),
             event_ids=tuple(e.event_id for e in stamped),
             last_hash=stamped[-1].hash,
+            envelopes=tuple(stamped),
         )
         fingerprint = self._fingerprint(expected_version, events) if idempotency_key else ""
         keys = [

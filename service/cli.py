@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+import redis
 import yaml
+
+from domain import registry
+from service import wiring
+from service.adapters.config import redis_client
+from service.adapters.embedded_redis import EmbeddedRedis
+from service.api import create_app
+from service.rebuild import rebuild
+from service.usecases.bots import LEVELS
+from service.usecases.selfplay import run, summary
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     selfplay.add_argument("--bots", default="greedy,random", help="levels, comma-separated, dealt round the seats")
     selfplay.add_argument("--games", type=int, default=20)
     selfplay.add_argument("--players", type=int, default=2)
-    selfplay.add_argument("--game", default="fallout")
+    selfplay.add_argument("--game", default=registry.builtin_names()[0], choices=registry.names())
     selfplay.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                           help="a game option (e.g. scenario=saltmarsh_reach, bot_budget_ms=50); JSON values")
     selfplay.add_argument("--load", action="append", default=[], metavar="MODULE",
@@ -49,11 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     return write_openapi(Path(args.path))
 
 
-def openapi_document() -> dict:
-    from service.api import create_app
-
-    app = create_app("redis://127.0.0.1:1/0")
-    return app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
+def openapi_document(games: list[str] | None = None) -> dict[str, Any]:
+    """The API document describing ``games`` (default: those this server ships, never a test's own)."""
+    # Building the use cases opens no connection; nothing here talks to Redis.
+    hosted = registry.builtin_names() if games is None else games
+    app = create_app(wiring.build(redis.Redis.from_url("redis://127.0.0.1:1/0")), games=hosted)
+    document: dict[str, Any] = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
+    return document
 
 
 def write_openapi(path: Path) -> int:
@@ -63,12 +78,6 @@ def write_openapi(path: Path) -> int:
 
 
 def selfplay_command(args: argparse.Namespace) -> int:
-    import importlib
-    import json
-
-    from service.bots import LEVELS
-    from service.selfplay import run, summary
-
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     unknown = [b for b in bots if b not in LEVELS]
     if unknown or not bots:
@@ -76,7 +85,7 @@ def selfplay_command(args: argparse.Namespace) -> int:
         return 2
     for module in args.load:
         importlib.import_module(module)
-    options = {}
+    options: dict[str, Any] = {}
     for item in args.option:
         key, _, raw = item.partition("=")
         try:
@@ -91,9 +100,6 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
 
 def rebuild_command() -> int:
-    from service.config import redis_client
-    from service.rebuild import rebuild
-
     report = rebuild(redis_client())
     print(
         f"rebuilt the game index from {report.feed_entries} feed entries and "
@@ -104,8 +110,6 @@ def rebuild_command() -> int:
 
 def run_all(host: str, port: int, data: Path) -> int:
     """Start everything in the foreground; Ctrl-C stops all of it."""
-    from service.embedded_redis import EmbeddedRedis
-
     server = None
     env = dict(os.environ)
     if not env.get("REDIS_URL"):

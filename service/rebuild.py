@@ -10,10 +10,11 @@ from dataclasses import dataclass
 
 import redis
 
-from events.projections import GameIndex
-from events.snapshots import SnapshotStore
-from events.store import EventStore
-from service.application import Games
+from events.snapshot_store import SnapshotStore
+from service.adapters.tokens import Seeds, Tokens
+from service.usecases.games import Games
+from service.usecases.ports import NoFollowUps
+from service.wiring import event_store, game_rows
 
 
 @dataclass(frozen=True)
@@ -24,16 +25,17 @@ class RebuildReport:
 
 
 def rebuild(client: redis.Redis) -> RebuildReport:
-    store = EventStore(client)
+    store = event_store(client)
     snapshots = SnapshotStore(client)
-    index = GameIndex(client, store)
+    index = game_rows(client, store)
     index.drop()
     snapshots.delete_all()
     applied = index.catch_up()
-    games = Games(client, store=store, snapshots=snapshots)
+    games = Games(store, snapshots, Seeds(client), Tokens(client), NoFollowUps(), recent_games=0)
     written = 0
     for game_id in store.game_ids():
         loaded = games.load(game_id)
-        snapshots.save(game_id, loaded.version, games.folder.format, games.folder.dump(loaded.state))
+        tip = loaded.head_hash or store.head(game_id)[1]
+        snapshots.save(game_id, loaded.version, games.folder.format, games.folder.dump(loaded.state), tip)
         written += 1
     return RebuildReport(len(store.game_ids()), applied, written)

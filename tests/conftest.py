@@ -20,9 +20,10 @@ import redis
 
 from domain import registry
 from events.store import EventStore
-from service.application import Games
-from service.embedded_redis import EmbeddedRedis
-from service.followups import RqFollowUps
+from service import wiring
+from service.adapters.embedded_redis import EmbeddedRedis
+from service.usecases.games import Games
+from service.usecases.services import Services
 from tests.games.counter import COUNTER
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,12 +51,18 @@ def redis_client(redis_url: str) -> Iterator[redis.Redis]:
 
 @pytest.fixture
 def store(redis_client: redis.Redis) -> EventStore:
-    return EventStore(redis_client)
+    return wiring.event_store(redis_client)
 
 
 @pytest.fixture
-def games(redis_client: redis.Redis) -> Games:
-    return Games(redis_client, follow_ups=RqFollowUps(redis_client))
+def services(redis_client: redis.Redis) -> Services:
+    """Every use case on the harness's Redis, follow-ups as real rq jobs."""
+    return wiring.build(redis_client)
+
+
+@pytest.fixture
+def games(services: Services) -> Games:
+    return services.games
 
 
 class WorkerProcess:

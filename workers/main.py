@@ -9,7 +9,7 @@ empty cache of game records and fold the game again from its last
 snapshot, which costs more than most jobs' work (a bot's move, one step of
 a round end). Our jobs are short and safe to run twice, so the isolation a
 fork buys is not worth it; a job that hangs is still stopped by rq's
-timeout, and a worker that dies is covered by the sweeper (``service.sweeper``),
+timeout, and a worker that dies is covered by the sweeper (``service.adapters.sweeper``),
 which a thread of this process enqueues every ``HOLOTAPE_SWEEP_SECONDS``.
 The game modules and their default content are loaded before the first job.
 """
@@ -24,9 +24,9 @@ from rq import Queue, SimpleWorker
 from rq.job import Job
 
 from domain import registry
-from domain.rng import Rng
-from service.config import QUEUE_NAME, redis_client
-from service.sweeper import SWEEP_SECONDS
+from service.adapters.config import QUEUE_NAME, redis_client
+from service.adapters.sweeper import SWEEP_SECONDS
+from service.usecases import genesis
 
 log = logging.getLogger("workers.main")
 
@@ -35,14 +35,15 @@ def preload() -> None:
     """Import every hosted game and set one up once, which loads its default content."""
     for name in registry.names():
         module = registry.game_module(name)
+        seats = [{"seat": s, "kind": "human", "name": None, "bot": None} for s in range(module.seats.min)]
         try:
-            module.setup({"players": 2}, Rng("preload"))
+            genesis.setup_events({"game": name, "options": module.resolve_options({}), "seats": seats}, "preload")
         except Exception:  # noqa: BLE001 - a game that cannot set up so is still hosted
             log.warning("could not preload %s", name, exc_info=True)
 
 
 def sweep_every(seconds: float, stop: threading.Event) -> None:
-    """Enqueue a sweep now and every ``seconds`` (``service.sweeper``), one job per period whatever the workers.
+    """Enqueue a sweep now and every ``seconds`` (``service.adapters.sweeper``), one job per period whatever the workers.
 
     A thread of its own rather than jobs scheduled with rq's scheduler: a
     worker killed outright holds the scheduler's lock for a minute, and the

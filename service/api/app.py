@@ -15,20 +15,21 @@ from flask_smorest import Api
 from flask_smorest.spec import prepare_response
 from werkzeug.exceptions import HTTPException
 
+from domain import registry
 from domain.game import RuleViolation
-from events.store import ConcurrencyError, IdempotencyConflict
+from events.log import ConcurrencyError, IdempotencyConflict
 from service.api import audit, health, lobby, log, notify, rewind, stream
 from service.api import games as games_api
-from service.api.callers import bearer
-from service.api.problems import PROBLEM_JSON, ProblemSchema, from_http_exception, problem_response
-from service.application import GameNotFound, Games
-from service.config import api_settings, redis_client, redis_url
-from service.followups import RqFollowUps
-from service.idempotency import IdempotentRequests
-from service.ratelimit import RateLimiter, parse_limit
+from service.api.callers import bearer, services
+from service.api.gameschemas import publish_game_schemas
+from service.api.problems import PROBLEM_JSON, STATUS_OF, ProblemSchema, from_http_exception, problem_response
+from service.api.settings import api_settings
+from service.usecases.errors import GameNotFound
+from service.usecases.services import Services
 
 API_TITLE = "Holotape"
-API_DESCRIPTION = """An event-sourced board-game server for *Fallout: The Board Game*.
+API_DESCRIPTION = """An event-sourced board-game server. Each hosted game's options, view and
+commands are described below (`GameOptions…`, `GameView…`, `Command…`).
 
 Every error is `application/problem+json` (RFC 9457) with a stable `code`.
 
@@ -74,8 +75,12 @@ class HolotapeApi(Api):
 
 
 def create_app(
-    redis_url_: str | None = None, *, games: Games | None = None, config: dict | None = None
+    services_: Services, config: dict[str, Any] | None = None, *, games: list[str] | None = None
 ) -> Flask:
+    """The API on ``services_`` (``service.wiring.build``); ``config`` overrides the environment's settings.
+
+    ``games``: whose schemas the API document describes (default: every game hosted now).
+    """
     app = Flask("holotape")
     app.config.update(
         API_TITLE=API_TITLE,
@@ -91,14 +96,7 @@ def create_app(
     )
     app.config.update(api_settings())
     app.config.update(config or {})
-    if games is None:
-        client = redis_client(redis_url_ or redis_url())
-        games = Games(client, follow_ups=RqFollowUps(client))
-    app.extensions["holotape.games"] = games
-    app.extensions["holotape.redis"] = games.redis
-    app.extensions["holotape.idempotency"] = IdempotentRequests(games.redis)
-    limit = parse_limit(app.config["RATE_LIMIT"])
-    app.extensions["holotape.ratelimit"] = RateLimiter(games.redis, *limit) if limit else None
+    app.extensions["holotape.services"] = services_
 
     api = HolotapeApi(app)
     api.spec.components.security_scheme(
@@ -109,6 +107,8 @@ def create_app(
     api.spec.options["security"] = [{"token": []}, {}]
     for module in (health, lobby, games_api, log, stream, rewind, audit, notify):
         api.register_blueprint(module.blp)
+    hosted = registry.names() if games is None else games
+    publish_game_schemas(api.spec, [registry.game_module(name) for name in hosted])
     _register_rate_limit(app)
     _register_idempotency(app)
     _register_problem_handlers(app)
@@ -118,7 +118,7 @@ def create_app(
 def _register_rate_limit(app: Flask) -> None:
     @app.before_request
     def rate_limit():
-        limiter: RateLimiter | None = app.extensions["holotape.ratelimit"]
+        limiter = services().rate_limits
         if limiter is None or not request.path.startswith("/games"):
             return None
         token = bearer()
@@ -140,7 +140,7 @@ def _register_idempotency(app: Flask) -> None:
     def keep_answer(response):
         pending = g.pop("idempotent_request", None)
         if pending is not None:
-            requests: IdempotentRequests = app.extensions["holotape.idempotency"]
+            requests = services().requests
             if 200 <= response.status_code < 300:
                 headers = {k: v for k, v in response.headers.items() if k in ("Content-Type", "ETag")}
                 requests.finish(*pending, response.status_code, headers, response.get_data(as_text=True))
@@ -152,7 +152,7 @@ def _register_idempotency(app: Flask) -> None:
     def release_key(error):
         pending = g.pop("idempotent_request", None)
         if pending is not None:
-            app.extensions["holotape.idempotency"].release(*pending)
+            services().requests.release(*pending)
 
 
 def _register_problem_handlers(app: Flask) -> None:
@@ -167,7 +167,7 @@ def _register_problem_handlers(app: Flask) -> None:
 
     @app.errorhandler(RuleViolation)
     def rule_violation(error: RuleViolation):
-        return problem_response(error.status, error.code, error.message, rule=error.rule)
+        return problem_response(STATUS_OF[error.kind], error.code, error.message, rule=error.rule)
 
     @app.errorhandler(GameNotFound)
     def game_not_found(error: GameNotFound):

@@ -1,4 +1,4 @@
-"""GET /games/{id}/audit: the verdict on a game's log (``service.audit``)."""
+"""GET /games/{id}/audit: the verdict on a game's log (``service.usecases.audit``)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
-from service.api.callers import caller, games
+from service.api.callers import caller, services
 from service.api.schemas import EXAMPLE_GAME_ID, EXAMPLE_HASH
-from service.audit import audit
 
 blp = Blueprint("audit", __name__, url_prefix="/games", description="Check a game's log and its fairness")
 
@@ -64,5 +63,4 @@ class GameAudit(MethodView):
         The algorithm is in docs/audit.md; a client can run it on GET /games/{id}/export.
         """
         caller(game_id)
-        games().load(game_id)  # 404 for no such game
-        return audit(games().store, game_id).as_dict()
+        return services().queries.audit(game_id).as_dict()

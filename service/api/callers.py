@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from flask import current_app, request
 
 from service.api.problems import Problem
-from service.application import Games
-from service.tokens import CREATOR, SEAT, Holder
+from service.usecases.ports import CREATOR, Holder
+from service.usecases.queries import seat_of
+from service.usecases.services import Services
 
 
-def games() -> Games:
-    return current_app.extensions["holotape.games"]
+def services() -> Services:
+    found: Services = current_app.extensions["holotape.services"]
+    return found
 
 
 def bearer() -> str | None:
@@ -35,7 +37,7 @@ class Caller:
     @property
     def seat(self) -> int | None:
         """The seat whose view this caller gets (None: a spectator's)."""
-        return self.holder.seat if self.holder is not None and self.holder.kind == SEAT else None
+        return seat_of(self.holder)
 
     @property
     def is_creator(self) -> bool:
@@ -46,11 +48,7 @@ def caller(game_id: str) -> Caller:
     token = bearer()
     if token is None:
         return Caller(None, None)
-    holder = games().tokens.holder(game_id, token)
-    if holder is None:
-        games().load(game_id)  # 404 before 403 for a game that does not exist
-        raise Problem(403, "token_not_for_this_game", "the token holds nothing in this game")
-    return Caller(token, holder)
+    return Caller(token, services().queries.holder(game_id, token))
 
 
 def _token_required() -> Problem:

@@ -5,27 +5,23 @@ spectator's without a seat token). Posting an action requires ``If-Match``
 with the version the client decided on, so a client never acts on a game it
 has not seen (428 without it, 412 when the game has moved on), and honours
 ``Idempotency-Key`` so a retry after a lost answer acts once
-(``service.idempotency``).
+(the ``IdempotentRequests`` port).
 """
 
 from __future__ import annotations
 
-from typing import Any
 
-from flask import Response, current_app, g, request
+from flask import Response, g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import INCLUDE, Schema, fields, validate
 
 from events.envelope import canonical_json
-from events.store import ConcurrencyError
-from service.api.callers import caller, games, seat_holder
+from events.log import ConcurrencyError
+from service.api.callers import caller, seat_holder, services
 from service.api.problems import Problem
 from service.api.schemas import EXAMPLE_EVENT, EXAMPLE_GAME_ID, EventSchema, SeatSchema
-from service.idempotency import IN_FLIGHT, MISMATCH, REPLAY, fingerprint, request_key
-from service.clock import clocks, iso
-from service.record import Record
-from service.redaction import visible
+from service.usecases.ports import IN_FLIGHT, MISMATCH, REPLAY, fingerprint
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Play a game")
 
@@ -109,7 +105,7 @@ class StateSchema(Schema):
     proposal = fields.Nested(ProposalSchema, allow_none=True, required=True)
     seed_commitment = fields.String(required=True, metadata={"description": "sha256 of the secret seed"})
     seed = fields.String(allow_none=True, required=True, metadata={"description": "Revealed when the game ends"})
-    view = fields.Dict(required=True, metadata={"description": "The game as this seat may see it"})
+    view = fields.Dict(required=True, metadata={"description": "The game as this seat may see it (the game's View schema)"})
     clocks = fields.List(
         fields.Nested(ClockSchema),
         required=True,
@@ -118,7 +114,11 @@ class StateSchema(Schema):
 
 
 class CommandSchema(Schema):
-    """A command exactly as listed by GET /games/{id}/actions."""
+    """A command exactly as listed by GET /games/{id}/actions (the game's Command schemas).
+
+    Only its ``type`` is read here; the game checks the rest against the
+    command's own schema and refuses unknown fields.
+    """
 
     class Meta:
         unknown = INCLUDE
@@ -143,7 +143,7 @@ class ActedSchema(Schema):
 
 EXAMPLE_STATE = {
     "game_id": EXAMPLE_GAME_ID,
-    "game": "counter",
+    "game": "…",
     "version": 12,
     "status": "running",
     "seat": 0,
@@ -156,35 +156,12 @@ EXAMPLE_STATE = {
     "proposal": None,
     "seed_commitment": "5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
     "seed": None,
-    "view": {"total": 7, "turn": 0, "secret": "amber-lynx-of-seat-0"},
+    "view": {},
     "clocks": [{"seat": 0, "since": 11, "deadline": "2026-11-22T10:15:00.000000Z", "reminder": "2026-11-22T05:27:00.000000Z"}],
 }
 
 
 # -- views ------------------------------------------------------------------
-
-
-def state_body(game_id: str, record: Record, version: int, seat: int | None) -> dict[str, Any]:
-    """The caller's view of ``record`` (shared by GET state and the stream's first message)."""
-    module = record.module
-    return {
-        "game_id": game_id,
-        "game": record.game,
-        "version": version,
-        "status": record.status,
-        "seat": seat,
-        "seats": [dict(s) for s in record.seats],
-        "waiting_for": module.waiting_for(record.state) if record.started else [],
-        "over": record.over,
-        "proposal": record.proposal,
-        "seed_commitment": record.seed_commitment,
-        "seed": record.seed,
-        "view": module.view(record.state, seat),
-        "clocks": [
-            {"seat": c.seat, "since": c.since, "deadline": iso(c.due), "reminder": iso(c.remind) if c.remind else None}
-            for c in clocks(record)
-        ],
-    }
 
 
 @blp.route("/<game_id>/state")
@@ -199,12 +176,8 @@ class GameState(MethodView):
         The ETag is the version; send it back as If-Match when posting an action.
         """
         seat = caller(game_id).seat
-        at = args.get("at")
-        if at is not None and at > games().store.version(game_id):
-            games().load(game_id)  # 404 for no such game
-            raise Problem(422, "no_such_version", f"the game has no version {at} yet")
-        loaded = games().load(game_id, at=at)
-        return state_body(game_id, loaded.state, loaded.version, seat), 200, etag(loaded.version)
+        body = services().queries.state(game_id, seat, args.get("at"))
+        return body, 200, etag(body["version"])
 
 
 @blp.route("/<game_id>/actions")
@@ -224,15 +197,8 @@ class GameActions(MethodView):
     def get(self, game_id: str):
         """Every command the caller's seat may post now, each a complete body (none for a spectator)."""
         seat = caller(game_id).seat
-        loaded = games().load(game_id)
-        record = loaded.state
-        playing = seat is not None and record.started and not record.over and record.kind_of(seat) != "open"
-        actions = record.module.legal_actions(record.state, seat) if playing else []
-        return (
-            {"game_id": game_id, "version": loaded.version, "seat": seat, "actions": actions},
-            200,
-            etag(loaded.version),
-        )
+        body = services().queries.actions(game_id, seat)
+        return body, 200, etag(body["version"])
 
     @blp.arguments(CommandSchema, example={"type": "add", "amount": 2})
     @blp.response(
@@ -262,7 +228,7 @@ class GameActions(MethodView):
             if replay is not None:
                 return replay
         try:
-            acted = games().act(game_id, seat, dict(command), expected_version=expected, idempotency_key=key)
+            acted = services().games.act(game_id, seat, dict(command), expected_version=expected, idempotency_key=key)
         except ConcurrencyError as moved:
             raise Problem(
                 412,
@@ -271,20 +237,13 @@ class GameActions(MethodView):
                 headers=etag(moved.current),
                 current_version=moved.current,
             ) from moved
-        record = games().load(game_id).state
-        envelopes = games().store.read(game_id, acted.first_version, acted.version)
-        body = {
-            "game_id": game_id,
-            "version": acted.version,
-            "events": [visible(record, e, seat) for e in envelopes],
-        }
-        return body, 200, etag(acted.version)
+        return services().queries.acted(acted, seat), 200, etag(acted.version)
 
 
 def _begin_idempotent(game_id: str, seat: int, key: str, body: dict):
     """Start an idempotent request; returns the stored answer to replay, if any."""
-    requests = current_app.extensions["holotape.idempotency"]
-    name = request_key(game_id, f"seat{seat}", key)
+    requests = services().requests
+    name = requests.key_for(game_id, f"seat{seat}", key)
     print_ = fingerprint(request.method, request.path, body)
     begun = requests.begin(name, print_)
     if begun.outcome == MISMATCH:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-import redis
-from flask import current_app
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
+
+from service.api.callers import services
 
 blp = Blueprint("health", __name__, description="Liveness and readiness")
 
@@ -30,9 +30,6 @@ class HealthSchema(Schema):
 @blp.alt_response(503, schema=HealthSchema, description="Redis does not answer")
 def healthz():
     """Whether the service and its Redis answer."""
-    try:
-        alive = bool(current_app.extensions["holotape.redis"].ping())
-    except redis.RedisError:
-        alive = False
+    alive = services().health.alive()
     body = {"status": "ok" if alive else "unavailable", "redis": alive, "version": holotape_version()}
     return body, 200 if alive else 503

@@ -9,9 +9,7 @@ caught up first, so a game shows up as soon as its creation is answered.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
+from typing import Any
 
 from flask import url_for
 from flask.views import MethodView
@@ -19,13 +17,12 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate
 
 from domain import registry
-from events.projections import GameIndex
-from service.api.callers import creator, games, token_holder
+from service.api.callers import creator, services, token_holder
 from service.api.problems import Problem
 from service.api.schemas import EXAMPLE_GAME_ID, ChangedSchema, SeatSchema
-from service.lobby import Lobby
-from service.bots import LEVELS
-from service.record import BOT, HUMAN, OPEN
+from service.usecases.bots import LEVELS
+from service.usecases.index import summary
+from service.usecases.record import BOT, HUMAN, OPEN
 
 blp = Blueprint("lobby", __name__, url_prefix="/games", description="Create, find and join games")
 
@@ -37,6 +34,16 @@ EXAMPLE_SEATS = [
 ]
 
 
+#: A bound on seats for any game, before the game's own range applies.
+MAX_SEATS = 16
+#: The table's own settings (play by post, bots), kept beside the game's options.
+SETTINGS = ("turn_seconds", "on_timeout", "timeout_bot", "reminder", "vacation_days", "bot_budget_ms")
+
+
+def _default_game() -> str:
+    return registry.builtin_names()[0]
+
+
 def _known_game(name: str) -> bool:
     try:
         registry.game_module(name)  # also finds the games HOLOTAPE_GAMES adds
@@ -46,7 +53,7 @@ def _known_game(name: str) -> bool:
 
 
 class BotSeatSchema(Schema):
-    seat = fields.Integer(required=True, validate=validate.Range(0, 3), metadata={"example": 1})
+    seat = fields.Integer(required=True, validate=validate.Range(0, MAX_SEATS - 1), metadata={"example": 1})
     level = fields.String(
         load_default="greedy", validate=validate.OneOf(LEVELS), metadata={"description": "random, greedy or planner"}
     )
@@ -54,17 +61,23 @@ class BotSeatSchema(Schema):
 
 class CreateGameSchema(Schema):
     game = fields.String(
-        load_default="fallout",
+        load_default=_default_game,
         # Checked when called, not at import: hosts may register more games.
         validate=_known_game,
-        metadata={"description": "Which game (`fallout`)", "example": "fallout"},
+        metadata={"description": "Which game: one this server hosts (each has its `…Options` schema below); "
+            "default: the first it ships"},
     )
     seats = fields.Integer(
-        required=True, validate=validate.Range(1, 4), metadata={"description": "Number of seats", "example": 2}
+        required=True,
+        validate=validate.Range(1, MAX_SEATS),
+        metadata={"description": "Number of seats, within the game's own range", "example": 2},
+    )
+    options = fields.Dict(
+        metadata={"description": "The game's own options (its `…Options` schema); left out: every default"},
     )
     players = fields.List(
         fields.String(validate=NAME),
-        validate=validate.Length(max=4),
+        validate=validate.Length(max=MAX_SEATS),
         metadata={
             "description": "Display names of the seats taken now, from seat 0; the other seats stay "
             "open for anyone to join. Left out: every seat is taken now (one device passed around)."
@@ -73,21 +86,13 @@ class CreateGameSchema(Schema):
     start = fields.Boolean(
         metadata={"description": "Start at once (default: when no seat is open); else the creator starts it"}
     )
-    scenario = fields.String(
-        validate=validate.Length(1, 64), metadata={"description": "Scenario id (default: the pack's first)"}
-    )
     seed = fields.String(
         validate=validate.Length(1, 128),
         metadata={"description": "Fix the game's secret seed (tests, replays); default: random"},
     )
-    survivors = fields.List(
-        fields.String(validate=validate.Length(1, 64)),
-        validate=validate.Length(max=4),
-        metadata={"description": "Survivor ids by seat; seats left out choose in play"},
-    )
     bots = fields.List(
         fields.Nested(BotSeatSchema),
-        validate=validate.Length(max=4),
+        validate=validate.Length(max=MAX_SEATS),
         metadata={"description": "Seats a bot holds from the start (docs/bots.md); not among `players`' seats"},
     )
     turn_seconds = fields.Integer(
@@ -134,7 +139,10 @@ class CreatedSchema(Schema):
 class GameSummarySchema(Schema):
     game_id = fields.String(required=True)
     game = fields.String(required=True)
-    scenario = fields.String(allow_none=True)
+    options = fields.Dict(
+        required=True, metadata={"description": "The game's options as it resolved them, and the table's settings"}
+    )
+    scenario = fields.String(allow_none=True, metadata={"description": "`options.scenario`, for games that have one"})
     status = fields.String(required=True, metadata={"description": "lobby, running or ended"})
     version = fields.Integer(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
@@ -144,11 +152,17 @@ class GameSummarySchema(Schema):
 
 
 class GameListArgs(Schema):
-    game = fields.String(validate=validate.Length(1, 64), metadata={"example": "fallout"})
-    scenario = fields.String(validate=validate.Length(1, 64), metadata={"example": "saltmarsh_reach"})
+    game = fields.String(
+        validate=validate.Length(1, 64),
+        metadata={"description": "Only games of this game", "example": registry.builtin_names()[0]},
+    )
+    scenario = fields.String(
+        validate=validate.Length(1, 64),
+        metadata={"description": "Only games whose options name this scenario", "example": "a-scenario-id"},
+    )
     status = fields.String(validate=validate.OneOf(["lobby", "running", "ended"]), metadata={"example": "lobby"})
     open_seats = fields.Integer(
-        validate=validate.Range(0, 4),
+        validate=validate.Range(0, MAX_SEATS),
         metadata={"description": "Only games with at least this many open seats", "example": 1},
     )
     limit = fields.Integer(load_default=20, validate=validate.Range(1, 100), metadata={"example": 20})
@@ -169,7 +183,7 @@ class GameListSchema(Schema):
 class JoinSchema(Schema):
     name = fields.String(required=True, validate=NAME, metadata={"example": "Bob"})
     seat = fields.Integer(
-        validate=validate.Range(0, 3), metadata={"description": "Which seat (default: the first open one)"}
+        validate=validate.Range(0, MAX_SEATS - 1), metadata={"description": "Which seat (default: the first open one)"}
     )
 
 
@@ -210,49 +224,11 @@ def _links_to(operations: tuple[str, ...], game_id: str) -> dict:
     }
 
 
-def _summary(row: dict) -> dict:
-    names = row.get("names") or [None] * row["seats"]
-    return {
-        "game_id": row["game_id"],
-        "game": row["game"],
-        "scenario": row.get("scenario"),
-        "status": row.get("status", "running"),
-        "version": row["version"],
-        "seats": [
-            {"seat": i, "kind": kind, "name": names[i], "bot": None}
-            for i, kind in enumerate(row.get("seat_kinds") or ["human"] * row["seats"])
-        ],
-        "open_seats": row.get("open_seats", 0),
-        "created_at": row["created_at"],
-        "updated_at": row["updated_at"],
-    }
-
-
-def _encode_cursor(key: tuple[str, str]) -> str:
-    return base64.urlsafe_b64encode(json.dumps(list(key)).encode()).decode().rstrip("=")
-
-
-def _decode_cursor(cursor: str) -> tuple[str, str]:
-    try:
-        key = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-        if isinstance(key, list) and len(key) == 2 and all(isinstance(k, str) for k in key):
-            return key[0], key[1]
-    except (binascii.Error, ValueError):
-        pass
-    raise Problem(400, "bad_cursor", "cursor is not a next_cursor this server gave out")
-
-
-def _index() -> GameIndex:
-    index = GameIndex(games().redis, games().store)
-    index.catch_up()
-    return index
-
-
 @blp.route("")
 class GameCollection(MethodView):
     @blp.arguments(
         CreateGameSchema,
-        example={"game": "fallout", "seats": 2, "players": ["Alice"], "seed": "demo"},
+        example={"seats": 2, "players": ["Alice"], "seed": "demo"},
     )
     @blp.response(
         201,
@@ -269,7 +245,7 @@ class GameCollection(MethodView):
         responses={201: {"links": _links_to(GAME_OPERATIONS, "$response.body#/game_id")}},
         operationId="createGame",
     )
-    def post(self, body):
+    def post(self, body: dict[str, Any]):
         """Create a game; the answer holds the creator's token and those of the seats taken now, shown once."""
         seats_count = body["seats"]
         names = body.get("players")
@@ -288,15 +264,20 @@ class GameCollection(MethodView):
                 seats.append({"seat": i, "kind": HUMAN, "name": names[i] if names else None, "bot": None})
             else:
                 seats.append({"seat": i, "kind": OPEN, "name": None, "bot": None})
-        options = {k: v for k, v in body.items() if k not in ("game", "seats", "players", "start", "bots")}
-        created = games().create(body["game"], options, seats, start=body.get("start"))
-        status = games().load(created.game_id).state.status
+        created = services().games.create(
+            body["game"],
+            body.get("options") or {},
+            seats,
+            settings={k: body[k] for k in SETTINGS if k in body},
+            seed=body.get("seed"),
+            start=body.get("start"),
+        )
         headers = {"Location": url_for("games.GameState", game_id=created.game_id)}
         return (
             {
                 "game_id": created.game_id,
                 "version": created.version,
-                "status": status,
+                "status": created.status,
                 "seats": [{"seat": s, "token": t} for s, t in sorted(created.seat_tokens.items())],
                 "creator_token": created.creator_token,
             },
@@ -309,15 +290,14 @@ class GameCollection(MethodView):
     @blp.doc(operationId="listGames")
     def get(self, args):
         """Find games, newest first: filter by game, scenario, status and open seats; page with `cursor`."""
-        rows, last = _index().page(
+        return services().index.page(
             game=args.get("game"),
             scenario=args.get("scenario"),
             status=args.get("status"),
             min_open_seats=args.get("open_seats"),
-            after=_decode_cursor(args["cursor"]) if "cursor" in args else None,
+            cursor=args.get("cursor"),
             limit=args["limit"],
         )
-        return {"games": [_summary(r) for r in rows], "next_cursor": _encode_cursor(last) if last else None}
 
 
 @blp.route("/<game_id>")
@@ -327,8 +307,9 @@ class GameSummary(MethodView):
         GameSummarySchema,
         example={
             "game_id": EXAMPLE_GAME_ID,
-            "game": "fallout",
-            "scenario": "saltmarsh_reach",
+            "game": registry.builtin_names()[0],
+            "options": {},
+            "scenario": None,
             "status": "lobby",
             "version": 2,
             "seats": EXAMPLE_SEATS,
@@ -340,13 +321,13 @@ class GameSummary(MethodView):
     @blp.doc(operationId="getGame")
     def get(self, game_id: str):
         """One game's lobby entry: its seats, who sits where, and its status."""
-        record = games().load(game_id).state  # 404 for no such game
-        row = _index().row(game_id)
+        record = services().games.load(game_id).state  # 404 for no such game
+        row = services().index.row(game_id)
         if row is None or "game_id" not in row:
             raise Problem(503, "index_behind", "the game index has not caught up; try again")
-        summary = _summary(row)
-        summary["seats"] = [dict(s) for s in record.seats]  # bots' levels too
-        return summary
+        found = summary(row)
+        found["seats"] = [dict(s) for s in record.seats]  # bots' levels too
+        return found
 
 
 @blp.route("/<game_id>/seats")
@@ -363,7 +344,7 @@ class Seats(MethodView):
     )
     def post(self, body, game_id: str):
         """Take an open seat under a display name; the answer holds the seat's token, shown once."""
-        seat, token, version = Lobby(games()).join(game_id, body["name"], body.get("seat"))
+        seat, token, version = services().lobby.join(game_id, body["name"], body.get("seat"))
         return {"game_id": game_id, "version": version, "seat": seat, "token": token}, 201
 
 
@@ -378,11 +359,11 @@ class SeatResource(MethodView):
         """
         who = token_holder(game_id)
         if who.is_creator:
-            version = Lobby(games()).leave(game_id, seat, removed=True)
+            version = services().lobby.leave(game_id, seat, removed=True)
         else:
             if who.seat != seat:
                 raise Problem(403, "not_your_seat", "a seat token may only leave its own seat")
-            version = Lobby(games()).leave(game_id, seat)
+            version = services().lobby.leave(game_id, seat)
         return {"game_id": game_id, "version": version}
 
 
@@ -394,7 +375,7 @@ class SeatBot(MethodView):
     def put(self, body, game_id: str, seat: int):
         """Hand a seat to a bot (creator token): any seat before the start, an open seat after it."""
         creator(game_id)
-        return {"game_id": game_id, "version": Lobby(games()).hand_to_bot(game_id, seat, body["bot"])}
+        return {"game_id": game_id, "version": services().lobby.hand_to_bot(game_id, seat, body["bot"])}
 
 
 @blp.route("/<game_id>/start")
@@ -404,7 +385,7 @@ class Start(MethodView):
     def post(self, game_id: str):
         """Start the game (creator token) once every seat is taken by a player or a bot."""
         creator(game_id)
-        return {"game_id": game_id, "version": Lobby(games()).start(game_id)}
+        return {"game_id": game_id, "version": services().lobby.start(game_id)}
 
 
 @blp.route("/<game_id>/token")
@@ -414,9 +395,6 @@ class Token(MethodView):
     def post(self, game_id: str):
         """Replace the caller's token with a new one; the old one stops working at once."""
         who = token_holder(game_id)
-        rotated = games().tokens.rotate(game_id, who.token)
-        if rotated is None:
-            raise Problem(403, "token_not_for_this_game", "the token was revoked meanwhile")
-        holder, token = rotated
+        holder, token = services().lobby.rotate_token(game_id, who.token or "")
         return {"game_id": game_id, "token": token, "seat": holder.seat}
 

@@ -1,6 +1,6 @@
 """The log over HTTP: page through it, or take all of it as NDJSON.
 
-Both show each event as the caller may see it (``service.redaction``):
+Both show each event as the caller may see it (``service.usecases.redaction``):
 redacted for the caller's seat while the game runs, everything once it is
 over. The export serves events exactly as stored (no upcasting), so with a
 finished game anyone can recompute every hash and run the audit themselves
@@ -16,14 +16,12 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from service.api.callers import caller, games
+from service.api.callers import caller, services
 from service.api.schemas import EXAMPLE_EVENT, EXAMPLE_GAME_ID, EventSchema
-from service.redaction import visible
 
 blp = Blueprint("log", __name__, url_prefix="/games", description="The event log")
 
 NDJSON = "application/x-ndjson"
-EXPORT_PAGE = 500
 
 
 class EventPageArgs(Schema):
@@ -54,17 +52,7 @@ class GameEvents(MethodView):
     def get(self, args, game_id: str):
         """The event log as the caller may see it, a page at a time."""
         seat = caller(game_id).seat
-        loaded = games().load(game_id)
-        after, limit = args["after"], args["limit"]
-        envelopes = games().store.read(game_id, after + 1, min(after + limit, loaded.version))
-        events = [visible(loaded.state, e, seat) for e in envelopes]
-        last = events[-1]["version"] if events else after
-        return {
-            "game_id": game_id,
-            "version": loaded.version,
-            "events": events,
-            "next_after": last if last < loaded.version else None,
-        }
+        return services().queries.events(game_id, seat, args["after"], args["limit"])
 
 
 @blp.route("/<game_id>/export")
@@ -79,16 +67,7 @@ class GameExport(MethodView):
     def get(self, game_id: str):
         """The whole log as NDJSON, one event per line, to keep or to audit offline."""
         seat = caller(game_id).seat
-        loaded = games().load(game_id)
-        store = games().store
-
-        def lines():
-            # The view is fixed at the version loaded, so the export is one
-            # consistent cut of the log even if the game moves on meanwhile.
-            for start in range(1, loaded.version + 1, EXPORT_PAGE):
-                end = min(start + EXPORT_PAGE - 1, loaded.version)
-                for envelope in store.read(game_id, start, end, upcast=False):
-                    yield json.dumps(visible(loaded.state, envelope, seat), sort_keys=True) + "\n"
-
-        headers = {"Content-Disposition": f'attachment; filename="{game_id}.ndjson"', "ETag": f'"{loaded.version}"'}
-        return Response(stream_with_context(lines()), mimetype=NDJSON, headers=headers)
+        version, events = services().queries.export(game_id, seat)
+        lines = (json.dumps(event, sort_keys=True) + "\n" for event in events)
+        headers = {"Content-Disposition": f'attachment; filename="{game_id}.ndjson"', "ETag": f'"{version}"'}
+        return Response(stream_with_context(lines), mimetype=NDJSON, headers=headers)

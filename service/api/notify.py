@@ -6,16 +6,13 @@ seat's token and acts for that seat only.
 
 from __future__ import annotations
 
-from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from service.api.callers import games, seat_holder
-from service.api.problems import Problem
+from service.api.callers import seat_holder, services
 from service.api.schemas import EXAMPLE_GAME_ID
-from service.clock import vacation_left
-from service.webhooks import KINDS, MAX_PER_SEAT, RefusedUrl, Webhooks
+from service.usecases.notifications import KINDS
 
 blp = Blueprint("notify", __name__, url_prefix="/games", description="Play by post: vacations and webhooks")
 
@@ -99,15 +96,6 @@ class RemovedSchema(Schema):
     removed = fields.String(required=True)
 
 
-def _webhooks() -> Webhooks:
-    allow = str(current_app.config.get("WEBHOOKS_ALLOW_PRIVATE", "0")).lower() in ("1", "true", "yes")
-    return Webhooks(games().redis, allow_private=allow)
-
-
-def _public(hook: dict) -> dict:
-    return {k: v for k, v in hook.items() if k != "secret"}
-
-
 @blp.route("/<game_id>/vacation")
 class Vacation(MethodView):
     @blp.arguments(VacationSchema, example={"days": 2})
@@ -127,8 +115,7 @@ class Vacation(MethodView):
         that falls in it moves back by its length.
         """
         seat = seat_holder(game_id)
-        version, taken = games().take_vacation(game_id, seat, body["days"])
-        left = vacation_left(games().load(game_id).state, seat)
+        version, taken, left = services().play_by_post.take_vacation(game_id, seat, body["days"])
         return {
             "game_id": game_id, "version": version, "seat": seat, "days": taken["days"], "start": taken["from"],
             "until": taken["until"], "days_left": left,
@@ -149,21 +136,14 @@ class WebhookCollection(MethodView):
         `webhook-signature`).
         """
         seat = seat_holder(game_id)
-        games().load(game_id)  # 404 for no such game
-        try:
-            hook = _webhooks().register(game_id, seat, body["url"], body.get("kinds"))
-        except RefusedUrl as refused:
-            raise Problem(422, "webhook_url_refused", str(refused)) from refused
-        except OverflowError:
-            raise Problem(409, "too_many_webhooks", f"a seat may have {MAX_PER_SEAT} webhooks") from None
-        return hook, 201
+        return services().notifications.register(game_id, seat, body["url"], body.get("kinds")), 201
 
     @blp.response(200, WebhookListSchema, example={"webhooks": [EXAMPLE_WEBHOOK]})
     @blp.doc(operationId="listWebhooks")
     def get(self, game_id: str):
         """Your seat's webhooks (seat token); secrets are never shown again."""
         seat = seat_holder(game_id)
-        return {"webhooks": [_public(h) for h in _webhooks().of_seat(game_id, seat)]}
+        return {"webhooks": services().notifications.of_seat(game_id, seat)}
 
 
 @blp.route("/<game_id>/webhooks/<webhook_id>")
@@ -173,8 +153,7 @@ class WebhookResource(MethodView):
     def delete(self, game_id: str, webhook_id: str):
         """Remove one of your seat's webhooks (seat token); retries still pending for it stop."""
         seat = seat_holder(game_id)
-        if not _webhooks().remove(game_id, seat, webhook_id):
-            raise Problem(404, "no_such_webhook", f"your seat has no webhook {webhook_id}")
+        services().notifications.remove(game_id, seat, webhook_id)
         return {"game_id": game_id, "removed": webhook_id}
 
 
@@ -198,4 +177,4 @@ class Deliveries(MethodView):
     def get(self, game_id: str):
         """Every attempt to deliver to your seat's webhooks, newest first (seat token; the latest 200)."""
         seat = seat_holder(game_id)
-        return {"deliveries": _webhooks().log(game_id, seat)}
+        return {"deliveries": services().notifications.log(game_id, seat)}

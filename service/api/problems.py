@@ -16,6 +16,9 @@ from flask import Response, json
 from marshmallow import Schema, fields
 from werkzeug.exceptions import HTTPException
 
+from domain.game import Refusal
+from service.usecases.errors import Rejection, Kind
+
 PROBLEM_JSON = "application/problem+json"
 
 log = logging.getLogger(__name__)
@@ -37,6 +40,16 @@ _CODES = {
     429: "too_many_requests",
     500: "internal_error",
     503: "unavailable",
+}
+
+
+#: The one table from a refusal's kind (the domain's and the service's) to its status.
+STATUS_OF: dict[Kind, int] = {
+    Refusal.NOT_NOW: 409,  # legal in general, not now: the problem names the rule
+    Refusal.MALFORMED: 422,  # never right for this game: unknown command, field or space
+    Rejection.FORBIDDEN: 403,
+    Rejection.NOT_FOUND: 404,
+    Rejection.BAD_REQUEST: 400,
 }
 
 

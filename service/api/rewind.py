@@ -1,4 +1,4 @@
-"""Rewind and fork over HTTP: propose, accept, decline (``service.rewind``)."""
+"""Rewind and fork over HTTP: propose, accept, decline (``service.usecases.proposals``)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from service.api.callers import games, seat_holder
+from service.api.callers import seat_holder, services
 from service.api.games import ProposalSchema
 from service.api.schemas import EXAMPLE_GAME_ID
-from service.rewind import FORK, REWIND, Outcome, Proposals
+from service.usecases.proposals import FORK, REWIND, Outcome
 
 blp = Blueprint("rewind", __name__, url_prefix="/games", description="Rewind or fork a game by agreement")
 
@@ -85,7 +85,7 @@ class ProposalCollection(MethodView):
         fork) it happens at once.
         """
         seat = seat_holder(game_id)
-        outcome = Proposals(games()).propose(game_id, seat, body["kind"], body["to_version"])
+        outcome = services().proposals.propose(game_id, seat, body["kind"], body["to_version"])
         return _body(game_id, outcome), 201
 
 
@@ -96,7 +96,7 @@ class AcceptProposal(MethodView):
     def post(self, game_id: str, proposal_id: int):
         """Accept the open proposal (seat token); the last acceptance carries it out."""
         seat = seat_holder(game_id)
-        return _body(game_id, Proposals(games()).answer(game_id, seat, proposal_id, accept=True))
+        return _body(game_id, services().proposals.answer(game_id, seat, proposal_id, accept=True))
 
 
 @blp.route("/<game_id>/proposals/<int:proposal_id>/decline")
@@ -106,4 +106,4 @@ class DeclineProposal(MethodView):
     def post(self, game_id: str, proposal_id: int):
         """Decline the open proposal, or withdraw your own (seat token)."""
         seat = seat_holder(game_id)
-        return _body(game_id, Proposals(games()).answer(game_id, seat, proposal_id, accept=False))
+        return _body(game_id, services().proposals.answer(game_id, seat, proposal_id, accept=False))

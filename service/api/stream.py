@@ -25,10 +25,9 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from service.api.callers import caller, games
-from service.api.games import state_body
+from service.api.callers import caller, services
 from service.api.problems import Problem
-from service.redaction import visible
+from service.usecases.queries import Queries
 
 blp = Blueprint("stream", __name__, url_prefix="/games", description="The log, live")
 
@@ -107,11 +106,12 @@ class GameStream(MethodView):
     def get(self, args, game_id: str):
         """Follow the game live (Server-Sent Events), resumable with Last-Event-ID."""
         seat = caller(game_id).seat
-        loaded = games().load(game_id)
-        after = _resume_point(args, loaded.version)
+        queries = services().queries
+        first = queries.state(game_id, seat)
+        after = _resume_point(args, first["version"])
         config = current_app.config
-        first = state_body(game_id, loaded.state, loaded.version, seat)
         messages = _messages(
+            queries,
             game_id,
             seat,
             first,
@@ -128,9 +128,15 @@ class GameStream(MethodView):
 
 
 def _messages(
-    game_id: str, seat: int | None, first: dict, after: int, longest: float, idle: float, keepalive: float
+    queries: Queries,
+    game_id: str,
+    seat: int | None,
+    first: dict[str, Any],
+    after: int,
+    longest: float,
+    idle: float,
+    keepalive: float,
 ) -> Iterator[str]:
-    store = games().store
     yield f"retry: {RETRY_MS}\n\n"
     yield sse("state", first)
     last = after
@@ -142,14 +148,11 @@ def _messages(
         if left <= 0:
             yield ": closing; reconnect with Last-Event-ID to go on\n\n"
             return
-        batch = store.wait(game_id, last, int(min(keepalive, left) * 1000))
+        batch = queries.follow(game_id, seat, last, int(min(keepalive, left) * 1000))
         if not batch:
             yield ": keep-alive\n\n"
             continue
-        # Redact with the game as it is now, as GET /events does: once it is
-        # over, everything shows.
-        record = games().load(game_id).state
-        for envelope in batch:
-            yield sse("event", visible(record, envelope, seat), envelope.version)
-            last = envelope.version
+        for event in batch:
+            yield sse("event", event, event["version"])
+            last = event["version"]
         quiet_since = time.monotonic()

@@ -34,7 +34,7 @@ from pathlib import Path
 import redis
 from flask import Flask
 
-from service.embedded_redis import EmbeddedRedis, free_port
+from service.adapters.embedded_redis import EmbeddedRedis, free_port
 from tests.bench.store import SECONDS, _pct
 from tests.bench.store import _run as run_threads
 

@@ -21,8 +21,8 @@ import redis
 from events.envelope import NewEvent
 from events.snapshots import fold
 from events.store import EventStore
-from service.application import RecordFolder
-from service.embedded_redis import EmbeddedRedis
+from service.adapters.embedded_redis import EmbeddedRedis
+from service.usecases.record import RecordFolder
 
 SECONDS = float(os.environ.get("BENCH_SECONDS", "3"))
 

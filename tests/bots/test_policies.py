@@ -9,10 +9,10 @@ import pytest
 from domain.fallout.game import FALLOUT
 from domain.game import SYSTEM
 from domain.rng import Rng
-from service.bots import LEVELS, make_bot
-from service.bots.policies import PlannerBot
 from service.cli import main
-from service.selfplay import play_game
+from service.usecases.bots import LEVELS, make_bot
+from service.usecases.bots.policies import PlannerBot
+from service.usecases.selfplay import play_game
 from tests.bots.play import random_play
 from tests.domain.fallout.fixtures import MINI
 from tests.games.counter import COUNTER

@@ -7,15 +7,17 @@ import json
 
 import pytest
 
+from service import wiring
 from service.api import create_app
-from service.application import Games
+from service.usecases.automation import Automation
+from service.usecases.services import Services
 
 SEATS = [{"seat": i, "kind": "human", "name": None, "bot": None} for i in range(2)]
 
 
 @pytest.fixture
-def client(games: Games):
-    return create_app(games=games).test_client()
+def client(services: Services):
+    return create_app(services).test_client()
 
 
 def _create(client, seed="api"):
@@ -63,7 +65,7 @@ def test_an_illegal_action_is_a_problem_naming_the_rule_and_changes_nothing(clie
 
 
 def test_an_unknown_scenario_is_refused_and_creates_nothing(client, redis_client):
-    response = client.post("/games", json={"game": "fallout", "seats": 2, "scenario": "atlantis"})
+    response = client.post("/games", json={"game": "fallout", "seats": 2, "options": {"scenario": "atlantis"}})
     assert response.status_code == 422
     assert response.content_type == "application/problem+json"
     assert response.get_json()["code"] == "unknown_scenario"
@@ -73,8 +75,8 @@ def test_an_unknown_scenario_is_refused_and_creates_nothing(client, redis_client
 
 def test_running_the_round_end_twice_appends_nothing_the_second_time(redis_client):
     """Rounds: the round end is a system step; a duplicate job finds nothing due."""
-    games = Games(redis_client)
-    game_id = games.create("fallout", {"seed": "twice"}, SEATS).game_id
+    games = wiring.build(redis_client).games
+    game_id = games.create("fallout", {}, SEATS, seed="twice").game_id
     while True:
         record = games.load(game_id).state
         if record.module.system_command(record.state) is not None:
@@ -83,8 +85,8 @@ def test_running_the_round_end_twice_appends_nothing_the_second_time(redis_clien
         actions = record.module.legal_actions(record.state, seat)
         ends = [a for a in actions if a["type"] == "end_turn"]
         games.act(game_id, seat, (ends or actions)[0])
-    first = games.run_system(game_id)
+    first = Automation(games).run_system(game_id)
     assert first
     version = games.store.version(game_id)
-    assert games.run_system(game_id) == []
+    assert Automation(games).run_system(game_id) == []
     assert games.store.version(game_id) == version

@@ -17,8 +17,11 @@ from collections import Counter
 import pytest
 
 from events.snapshots import fold
+from service import wiring
 from service.api import create_app
-from service.application import Games
+from service.usecases.automation import Automation
+from service.usecases.games import Games
+from service.usecases.services import Services
 from tests.conftest import wait_until
 
 ROUNDS = 3
@@ -90,10 +93,10 @@ WANTED = {"move", "explore", "camp", "fight with rerolls", "enemy attack at the 
 
 
 def play_in_process(games: Games, seed: str) -> set[str]:
-    game_id = games.create("fallout", {"seed": seed}, SEATS).game_id
+    game_id = games.create("fallout", {}, SEATS, seed=seed).game_id
     policy = Policy(seed)
     while True:
-        games.run_system(game_id)
+        Automation(games).run_system(game_id)
         record = games.load(game_id).state
         module, state = record.module, record.state
         view = module.view(state, None)
@@ -105,7 +108,7 @@ def play_in_process(games: Games, seed: str) -> set[str]:
 
 
 def find_seed(redis_client) -> str:
-    games = Games(redis_client)
+    games = wiring.build(redis_client).games
     for n in range(200):
         seed = f"e2e-{n}"
         if WANTED <= play_in_process(games, seed):
@@ -115,10 +118,10 @@ def find_seed(redis_client) -> str:
 
 @pytest.mark.slow
 def test_two_players_play_three_rounds_over_http_with_the_worker_running_round_ends(
-    redis_client, games: Games, worker
+    redis_client, services: Services, games: Games, worker
 ):
     seed = find_seed(redis_client)
-    client = create_app(games=games).test_client()
+    client = create_app(services).test_client()
 
     created = client.post("/games", json={"game": "fallout", "seats": 2, "seed": seed})
     assert created.status_code == 201

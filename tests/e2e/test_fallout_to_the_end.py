@@ -14,9 +14,12 @@ from __future__ import annotations
 import pytest
 
 from domain.rng import Rng
+from service import wiring
 from service.api import create_app
-from service.application import Games
-from service.bots import make_bot
+from service.usecases.automation import Automation
+from service.usecases.bots import make_bot
+from service.usecases.games import Games
+from service.usecases.services import Services
 from tests.conftest import wait_until
 
 ROUND_CAP = 120
@@ -36,10 +39,10 @@ def _ending(events) -> dict | None:
 
 
 def play_in_process(games: Games, seed: str, players: int, level: str) -> dict | None:
-    game_id = games.create("fallout", {"seed": seed}, _seats(players)).game_id
+    game_id = games.create("fallout", {}, _seats(players), seed=seed).game_id
     step = 0
     while True:
-        games.run_system(game_id)
+        Automation(games).run_system(game_id)
         record = games.load(game_id).state
         module, state = record.module, record.state
         if module.is_over(state) or state.round > ROUND_CAP:
@@ -52,7 +55,7 @@ def play_in_process(games: Games, seed: str, players: int, level: str) -> dict |
 
 
 def find_seed(redis_client, players: int, level: str, wanted, tries: int) -> str:
-    games = Games(redis_client)
+    games = wiring.build(redis_client).games
     endings = []
     for n in range(tries):
         seed = f"end-{players}-{n}"
@@ -63,8 +66,9 @@ def find_seed(redis_client, players: int, level: str, wanted, tries: int) -> str
     pytest.fail(f"no seed in {tries} ends as wanted; endings seen: {endings}")
 
 
-def play_over_http(games: Games, seed: str, players: int, level: str) -> tuple[str, list[dict]]:
-    client = create_app(games=games, config={"RATE_LIMIT": "0"}).test_client()
+def play_over_http(services: Services, seed: str, players: int, level: str) -> tuple[str, list[dict]]:
+    games = services.games
+    client = create_app(services).test_client()
     created = client.post("/games", json={"game": "fallout", "seats": players, "seed": seed})
     assert created.status_code == 201, created.get_json()
     game_id = created.get_json()["game_id"]
@@ -105,10 +109,10 @@ def play_over_http(games: Games, seed: str, players: int, level: str) -> tuple[s
 
 
 @pytest.mark.slow
-def test_a_solo_game_over_http_ends_in_a_victory(redis_client, games: Games, worker):
+def test_a_solo_game_over_http_ends_in_a_victory(redis_client, services: Services, games: Games, worker):
     """Influence and Solo Play: one survivor reaches 11 influence and wins alone."""
     seed = find_seed(redis_client, 1, "greedy", lambda e: e["result"] == "won", tries=12)
-    game_id, events = play_over_http(games, seed, 1, "greedy")
+    game_id, events = play_over_http(services, seed, 1, "greedy")
     ended = [e for e in events if e["type"] == "GameEnded"]
     assert len(ended) == 1 and ended[0]["data"]["result"] == "won"
     assert ended[0]["data"]["winners"] == [0]
@@ -118,12 +122,12 @@ def test_a_solo_game_over_http_ends_in_a_victory(redis_client, games: Games, wor
 
 
 @pytest.mark.slow
-def test_a_three_player_game_over_http_ends_with_a_faction_taking_over(redis_client, games: Games, worker):
+def test_a_three_player_game_over_http_ends_with_a_faction_taking_over(redis_client, services: Services, games: Games, worker):
     """Faction Power Track: a faction reaching the final space ends the game."""
     seed = find_seed(
         redis_client, 3, "random", lambda e: "faction took over" in e["reason"] and e["result"] == "lost", tries=30
     )
-    game_id, events = play_over_http(games, seed, 3, "random")
+    game_id, events = play_over_http(services, seed, 3, "random")
     ended = [e for e in events if e["type"] == "GameEnded"]
     assert len(ended) == 1 and "faction took over" in ended[0]["data"]["reason"]
     assert games.store.verify(game_id).ok

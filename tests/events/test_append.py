@@ -8,7 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from events.envelope import GENESIS, NewEvent
-from events.store import ConcurrencyError, EventStore, IdempotencyConflict, stream_key
+from events.log import ConcurrencyError, IdempotencyConflict
+from events.store import EventStore, stream_key
 
 
 def test_versions_are_contiguous_from_one_and_chained(store: EventStore):

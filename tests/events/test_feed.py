@@ -5,7 +5,8 @@ from __future__ import annotations
 import threading
 
 from events.envelope import NewEvent
-from events.store import ConcurrencyError, EventStore
+from events.log import ConcurrencyError
+from events.store import EventStore
 
 
 def test_a_reader_tailing_from_checkpoints_sees_every_event_once_in_commit_order(store: EventStore):

@@ -8,9 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from events.envelope import NewEvent
-from events.snapshots import SnapshotStore, fold
+from events.snapshot_store import SnapshotStore
+from events.snapshots import fold
 from events.store import EventStore
-from service.application import RecordFolder
+from service.usecases.record import RecordFolder
 
 created = NewEvent(
     "GameCreated",
@@ -40,11 +41,13 @@ def test_folding_a_snapshot_at_k_plus_the_rest_equals_folding_everything(redis_c
     assert everything.version == len(events)
     for k in range(1, len(events) + 1):
         at_k = fold(store, None, folder, game_id, at=k)
-        snapshots.save(game_id, k, folder.format, folder.dump(at_k.state))
+        snapshots.save(game_id, k, folder.format, folder.dump(at_k.state), at_k.head_hash)
         through = fold(store, snapshots, folder, game_id)
         assert through.from_snapshot == k
         assert through.state == everything.state
         assert through.version == everything.version
+        # The chain's tip comes with the snapshot, so an append needs no second read.
+        assert through.head_hash == everything.head_hash == store.head(game_id)[1]
         # A snapshot above the wanted version is never used for an earlier one.
         earlier = fold(store, snapshots, folder, game_id, at=k - 1) if k > 1 else None
         if earlier is not None:
@@ -54,6 +57,6 @@ def test_folding_a_snapshot_at_k_plus_the_rest_equals_folding_everything(redis_c
 def test_a_snapshot_of_another_format_is_ignored(redis_client):
     store, snapshots, folder = EventStore(redis_client), SnapshotStore(redis_client), RecordFolder()
     store.append("g", 0, [created, NewEvent("CounterSetUp", {"players": 2, "first": 0})])
-    snapshots.save("g", 2, "record/0", {"nonsense": True})
+    snapshots.save("g", 2, "record/0", {"nonsense": True}, "0" * 64)
     loaded = fold(store, snapshots, folder, "g")
     assert loaded.from_snapshot == 0 and loaded.state.state.players == 2

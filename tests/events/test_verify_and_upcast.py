@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from events.envelope import Envelope, NewEvent
+from events.schemas import SchemaError
 from events.store import EventStore, stream_key
 
 
@@ -82,9 +85,7 @@ def test_a_stored_v1_game_created_is_upcast_to_v2_on_read(store: EventStore):
 
 
 def test_new_game_created_events_are_validated_against_the_current_schema(store: EventStore):
-    import pytest
 
-    from events.schemas import SchemaError
 
     with pytest.raises(SchemaError):
         store.append("bad", 0, [NewEvent("GameCreated", {"game": "fallout"})])

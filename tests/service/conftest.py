@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.api import create_app
-from service.application import Games
+from service.usecases.services import Services
 
 #: Short streams, so a test reading one to its end waits well under a second.
 TEST_CONFIG = {
@@ -17,8 +17,8 @@ TEST_CONFIG = {
 
 
 @pytest.fixture
-def app(games: Games):
-    return create_app(games=games, config=TEST_CONFIG)
+def app(services: Services):
+    return create_app(services, TEST_CONFIG)
 
 
 @pytest.fixture

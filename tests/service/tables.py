@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from service.usecases.automation import Automation
+
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
@@ -61,6 +63,6 @@ def finish(client, table: Table, games) -> dict:
         if now["over"]:
             return now
         if not now["waiting_for"]:
-            games.run_system(table.game_id)
+            Automation(games).run_system(table.game_id)
             continue
         play_on_turn(client, table, 3)

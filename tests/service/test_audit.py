@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from domain.game import Event
 from domain.rng import Rng
 from events.envelope import Envelope
 from events.store import stream_key
@@ -130,7 +131,6 @@ def test_a_client_can_recompute_the_verdict_from_the_export_alone(client, games)
             assert [[e.type, e.data] for e in decided] == run
             checked += 1
         elif event["type"] not in meta:
-            from domain.game import Event
 
             state = COUNTER.evolve(state, Event(event["type"], event["data"]))
     verdict = client.get(table.url("/audit")).get_json()

@@ -1,4 +1,7 @@
-"""schemathesis against the app, from the committed openapi.yaml: no 5xx, nothing off the document.
+"""schemathesis against the app, from the document it serves: no 5xx, nothing off the document.
+
+The document is the committed openapi.yaml (a test checks they match) plus
+the schemas of the test's own counter game, which the targets below play.
 
 Every operation gets generated requests (``HOLOTAPE_FUZZ_EXAMPLES`` each: a
 few in ``make test``, 100 in ``make fuzz``), and the stateful run follows the
@@ -12,7 +15,6 @@ from __future__ import annotations
 
 import itertools
 import os
-from pathlib import Path
 
 import pytest
 import schemathesis
@@ -25,10 +27,11 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
+from domain import registry
 from service.api import create_app
+from service.cli import openapi_document
 from tests.service.tables import finish, new_table
 
-ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = int(os.environ.get("HOLOTAPE_FUZZ_EXAMPLES", "4"))
 CHECKS = [
     not_a_server_error,
@@ -55,8 +58,9 @@ FUZZ_SETTINGS = settings(
 class Targets:
     """Real games and tokens to aim generated requests at, taken in turn."""
 
-    def __init__(self, games):
-        app = create_app(games=games, config=FUZZ_CONFIG)
+    def __init__(self, services):
+        games = services.games
+        app = create_app(services, FUZZ_CONFIG)
         client = app.test_client()
         lobby = new_table(client, seed="fuzz-lobby", players=["Ann"])
         running = new_table(client, seed="fuzz-running")
@@ -77,11 +81,12 @@ class Targets:
 
 
 @pytest.fixture
-def targets(games) -> Targets:
-    return Targets(games)
+def targets(services) -> Targets:
+    return Targets(services)
 
 
-schema = schemathesis.openapi.from_path(str(ROOT / "openapi.yaml"))
+DOCUMENT = openapi_document(registry.names())
+schema = schemathesis.openapi.from_dict(DOCUMENT)
 
 
 @schema.parametrize()
@@ -91,9 +96,9 @@ def test_every_operation_answers_within_the_document(case, targets):
     case.call_and_validate(app=targets.app, checks=CHECKS)
 
 
-def test_the_documented_links_hold_up_statefully(games):
-    targets = Targets(games)
-    base = schemathesis.openapi.from_path(str(ROOT / "openapi.yaml")).as_state_machine()
+def test_the_documented_links_hold_up_statefully(services):
+    targets = Targets(services)
+    base = schemathesis.openapi.from_dict(DOCUMENT).as_state_machine()
     tokens = targets.tokens  # and those of every game the machine creates
     turns = itertools.count()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from domain.fallout.content import catalog
 from tests.games.counter import CARDS
 from tests.service.tables import act, new_table, state
 
@@ -58,7 +59,6 @@ def test_no_response_to_one_seat_holds_another_seats_hidden_data(client, games):
 def _fallout_hidden(games, game_id: str, seat: int) -> tuple[set[str], list[list[str]]]:
     """What ``seat`` must not see of a running Fallout game: other hands (ids and
     texts), the agenda deck's cards, and the order of every face-down deck."""
-    from domain.fallout.content import catalog
 
     state = games.load(game_id).state.state
     agendas = {card.id: card for card in catalog(state.pack).pack.agendas}

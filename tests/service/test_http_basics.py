@@ -5,19 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import redis
 import yaml
 from openapi_spec_validator import validate
 
+from service import wiring
 from service.api import create_app
-from service.application import Games
 from service.cli import openapi_document
+from service.usecases.services import Services
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def client(games: Games):
-    return create_app(games=games).test_client()
+def client(services: Services):
+    return create_app(services).test_client()
 
 
 def test_healthz_reports_redis_and_the_version(client):
@@ -28,7 +30,7 @@ def test_healthz_reports_redis_and_the_version(client):
 
 
 def test_healthz_says_503_when_redis_does_not_answer():
-    response = create_app("redis://127.0.0.1:1/0").test_client().get("/healthz")
+    response = create_app(wiring.build(redis.Redis.from_url("redis://127.0.0.1:1/0"))).test_client().get("/healthz")
     assert response.status_code == 503
     assert response.get_json()["redis"] is False
 

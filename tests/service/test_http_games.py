@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import threading
 
-from service.idempotency import IdempotentRequests, fingerprint, request_key
+from service import wiring
+from service.adapters.idempotency import IdempotentRequests, request_key
+from service.api import create_app
+from service.usecases.ports import fingerprint
 from tests.conftest import wait_until
 from tests.service.tables import act, new_table, play_on_turn, state
 
@@ -164,10 +167,8 @@ def test_the_worker_carries_out_the_system_step_after_a_seat_acts(client, worker
     assert state(client, table)["waiting_for"] == [0]
 
 
-def test_too_many_requests_are_429_with_retry_after(games):
-    from service.api import create_app
-
-    client = create_app(games=games, config={"RATE_LIMIT": "3/60"}).test_client()
+def test_too_many_requests_are_429_with_retry_after(redis_client):
+    client = create_app(wiring.build(redis_client, rate_limit=(3, 60))).test_client()
     table = new_table(client, seats=1)
     answers = [client.get(table.url("/state"), headers=table.seats[0]) for _ in range(4)]
     assert [a.status_code for a in answers] == [200, 200, 200, 429]

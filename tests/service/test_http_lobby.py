@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from events.projections import GameIndex
+from service.wiring import game_rows
 from tests.service.tables import act, bearer, new_table, state
 
 
@@ -122,7 +122,7 @@ def test_tokens_are_kept_only_as_hashes(client, redis_client):
         assert token.encode() not in stored
 
 
-def test_the_listing_filters_and_pages_without_repeating_a_game(client, games):
+def test_the_listing_filters_and_pages_without_repeating_a_game(client, games, redis_client):
     ids = {}
     for n in range(5):
         ids[n] = _lobby(client, seed=f"l{n}").game_id
@@ -141,5 +141,5 @@ def test_the_listing_filters_and_pages_without_repeating_a_game(client, games):
     assert client.get("/games?game=fallout").get_json()["games"] == []
     assert client.get("/games?cursor=nonsense").status_code == 400
     # The listing is the game index projection: it caught up by itself.
-    assert GameIndex(games.redis, games.store).row(full)["status"] == "running"
+    assert game_rows(redis_client, games.store).row(full)["status"] == "running"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from service.embedded_redis import free_port
+from service.adapters.embedded_redis import free_port
 from tests.conftest import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]

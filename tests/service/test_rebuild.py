@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
-from events.projections import GameIndex
 from events.snapshots import fold
-from service.application import Games
+from service import wiring
 from service.cli import main
 from service.rebuild import rebuild
+from service.usecases.automation import Automation
+from service.wiring import game_rows
 
 
 def test_rebuild_from_the_events_gives_the_same_index_and_states(redis_client, monkeypatch, redis_url):
-    games = Games(redis_client, snapshot_every=5)
+    games = wiring.build(redis_client, snapshot_every=5).games
     ids = []
     for n in range(3):
-        game_id = games.create("counter", {"seed": f"r{n}"}, [{"seat": 0, "kind": "human", "name": None, "bot": None}]).game_id
+        game_id = games.create("counter", {}, [{"seat": 0, "kind": "human", "name": None, "bot": None}], seed=f"r{n}").game_id
         for _ in range(8 + n):
-            games.run_system(game_id)
+            Automation(games).run_system(game_id)
             games.act(game_id, 0, {"type": "add", "amount": 2})
         ids.append(game_id)
-    index = GameIndex(redis_client, games.store)
+    index = game_rows(redis_client, games.store)
     index.catch_up()
     before_rows = index.rows()
     before_states = {g: games.load(g).state for g in ids}
@@ -38,10 +39,10 @@ def test_rebuild_from_the_events_gives_the_same_index_and_states(redis_client, m
 
 
 def test_the_index_catches_up_incrementally_without_repeating(redis_client):
-    games = Games(redis_client)
+    games = wiring.build(redis_client).games
     seat = [{"seat": 0, "kind": "human", "name": None, "bot": None}]
-    first = games.create("counter", {"seed": "a"}, seat).game_id
-    index = GameIndex(redis_client, games.store)
+    first = games.create("counter", {}, seat, seed="a").game_id
+    index = game_rows(redis_client, games.store)
     assert index.catch_up() == 3  # GameCreated, CounterSetUp, GameStarted
     games.act(first, 0, {"type": "add", "amount": 1})
     assert index.catch_up() == 2  # CommandAccepted, Added

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from events.snapshots import fold
-from service.application import Games
+from service import wiring
+from service.usecases.proposals import Proposals
 from tests.service.tables import act, finish, new_table, play_on_turn, state
 
 
@@ -78,11 +79,10 @@ def test_alone_at_the_table_a_rewind_happens_at_once(client):
 
 
 def test_a_snapshot_taken_after_a_rewind_is_right(redis_client):
-    games = Games(redis_client, snapshot_every=3)
-    game_id = games.create("counter", {"seed": "snap"}, [{"seat": 0, "kind": "human", "name": None, "bot": None}]).game_id
+    games = wiring.build(redis_client, snapshot_every=3).games
+    game_id = games.create("counter", {}, [{"seat": 0, "kind": "human", "name": None, "bot": None}], seed="snap").game_id
     for _ in range(3):
         games.act(game_id, 0, {"type": "add", "amount": 1})
-    from service.rewind import Proposals
 
     Proposals(games).propose(game_id, 0, "rewind", 5)
     for _ in range(2):

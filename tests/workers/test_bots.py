@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 
-from service.application import Games
-from service.audit import audit
-from service.lobby import Lobby
+from service.usecases.audit import audit
+from service.usecases.automation import Automation
+from service.usecases.games import Games
+from service.usecases.lobby import Lobby
 from tests.conftest import wait_until
 from tests.workers.conftest import assert_contiguous, batches
 
@@ -19,7 +20,7 @@ def _seats(*kinds: str) -> list[dict]:
 
 
 def test_two_bots_play_the_counter_game_to_its_end(games: Games, worker):
-    created = games.create("counter", {"seed": "bots"}, _seats("random", "greedy"))
+    created = games.create("counter", {}, _seats("random", "greedy"), seed="bots")
     wait_until(lambda: games.load(created.game_id).state.over, 30, message="the bots to finish")
     assert_contiguous(games.store, created.game_id)
     played = batches(games.store, created.game_id)
@@ -30,7 +31,7 @@ def test_two_bots_play_the_counter_game_to_its_end(games: Games, worker):
 
 def test_a_bot_plays_a_seat_handed_to_it_after_a_player_left(games: Games, worker):
     seats = _seats("human", "human")
-    created = games.create("counter", {"seed": "handed"}, seats)
+    created = games.create("counter", {}, seats, seed="handed")
     game_id = created.game_id
     lobby = Lobby(games)
     waiting = games.load(game_id).state.module.waiting_for(games.load(game_id).state.state)[0]
@@ -42,22 +43,22 @@ def test_a_bot_plays_a_seat_handed_to_it_after_a_player_left(games: Games, worke
 
 
 def test_a_duplicate_or_stale_bots_job_appends_nothing(games: Games):
-    created = games.create("counter", {"seed": "dup"}, _seats("random", "human"))
+    created = games.create("counter", {}, _seats("random", "human"), seed="dup")
     game_id = created.game_id
     record = games.load(game_id)
-    first = games.run_bots(game_id, record.version)
+    first = Automation(games).run_bots(game_id, record.version)
     after = games.store.version(game_id)
-    assert games.run_bots(game_id, record.version) == []  # the same job again: stale now
+    assert Automation(games).run_bots(game_id, record.version) == []  # the same job again: stale now
     assert games.store.version(game_id) == after
     if first:  # the bot moved; the human is up: nothing for bots to do at the new version either
-        assert games.run_bots(game_id, after) == []
+        assert Automation(games).run_bots(game_id, after) == []
         assert games.store.version(game_id) == after
 
 
 def test_four_bots_play_fallout_to_its_end_through_the_worker(games: Games, worker):
     """Four random bots (the fastest level) play a whole game of Fallout with the worker."""
     started = time.monotonic()
-    created = games.create("fallout", {"seed": "four-bots"}, _seats("random", "random", "random", "random"))
+    created = games.create("fallout", {}, _seats("random", "random", "random", "random"), seed="four-bots")
     game_id = created.game_id
     wait_until(lambda: games.load(game_id).state.over, 90, interval=0.5, message="four bots to finish the game")
     assert_contiguous(games.store, game_id)

@@ -19,10 +19,11 @@ from collections import Counter
 
 from rq.registry import StartedJobRegistry
 
-from service.application import Games
-from service.audit import audit
-from service.config import QUEUE_NAME
-from service.followups import RqFollowUps
+from service import wiring
+from service.adapters.config import QUEUE_NAME
+from service.usecases import due
+from service.usecases.audit import audit
+from service.usecases.games import Games
 from tests.conftest import wait_until
 from tests.workers.conftest import assert_contiguous
 
@@ -41,7 +42,7 @@ def _now(games: Games, game_id: str):
 
 def _mid_bot_turn(games: Games, game_id: str) -> bool:
     record, last = _now(games, game_id)
-    playing = games.autoplayed(record)
+    playing = due.autoplayed(record)
     return bool(last and last.actor.startswith("bot:") and playing and playing[0] == last.data["seat"]
                 and record.module.system_command(record.state) is None)
 
@@ -52,9 +53,9 @@ def _mid_round_end(games: Games, game_id: str) -> bool:
     return bool(last and last.data["seat"] == "system" and not record.over)
 
 
-def _kill_and_recover(games: Games, game_id: str, worker_env, running, started_job_prefix: str):
+def _kill_and_recover(games: Games, game_id: str, worker_env, running, started_job_prefix: str, redis_client):
     running.stop(signal.SIGKILL)
-    registry = StartedJobRegistry(QUEUE_NAME, connection=games.redis)
+    registry = StartedJobRegistry(QUEUE_NAME, connection=redis_client)
     in_flight = registry.get_job_ids()
     assert any(j.startswith(started_job_prefix) for j in in_flight), ("the job was not in flight", in_flight)
     stopped_at = games.store.version(game_id)
@@ -67,16 +68,16 @@ def _kill_and_recover(games: Games, game_id: str, worker_env, running, started_j
 
 
 def test_a_killed_worker_leaves_every_effect_exactly_once(redis_client, worker_env):
-    games = Games(redis_client, follow_ups=RqFollowUps(redis_client))
+    games = wiring.build(redis_client).games
     running = worker_env(HOLOTAPE_STEP_PAUSE_SECONDS="0.2", **FAST_SWEEP)
     seats = [{"seat": i, "kind": "bot", "name": None, "bot": "random"} for i in range(2)]
-    game_id = games.create("fallout", {"seed": "crash", "survivors": ["tamsin_reed", "wren_okafor"]}, seats).game_id
+    game_id = games.create("fallout", {"survivors": ["tamsin_reed", "wren_okafor"]}, seats, seed="crash").game_id
 
     wait_until(lambda: _mid_bot_turn(games, game_id), 30, interval=0.02, message="a bot half way through its turn")
-    running, first = _kill_and_recover(games, game_id, worker_env, running, "bots-")
+    running, first = _kill_and_recover(games, game_id, worker_env, running, "bots-", redis_client)
 
     wait_until(lambda: _mid_round_end(games, game_id), 60, interval=0.02, message="a round end half done")
-    running, second = _kill_and_recover(games, game_id, worker_env, running, "system-")
+    running, second = _kill_and_recover(games, game_id, worker_env, running, "system-", redis_client)
 
     # The rest at full speed.
     running.stop()

@@ -8,11 +8,12 @@ from datetime import datetime, timedelta, timezone
 from rq import Queue
 from rq.job import Job, JobStatus
 
-from service.application import Games
-from service.clock import clock_of
-from service.config import QUEUE_NAME
-from service.followups import ATTENTION, bots_job_id, deadline_job_id
-from service.sweeper import sweep
+from service.adapters.config import QUEUE_NAME
+from service.adapters.followups import ATTENTION, bots_job_id, deadline_job_id
+from service.adapters.sweeper import sweep
+from service.usecases.automation import Automation
+from service.usecases.clock import clock_of
+from service.usecases.games import Games
 
 BOT_FIRST = [{"seat": 0, "kind": "bot", "name": None, "bot": "random"},
              {"seat": 1, "kind": "human", "name": "p1", "bot": None}]  # fmt: skip
@@ -21,7 +22,7 @@ BOT_FIRST = [{"seat": 0, "kind": "bot", "name": None, "bot": "random"},
 def _waiting_bot_game(games: Games) -> tuple[str, int]:
     """A counter game waiting on its bot seat (seed chosen so the bot starts)."""
     for n in range(20):
-        created = games.create("counter", {"seed": f"sweep-{n}"}, BOT_FIRST)
+        created = games.create("counter", {}, BOT_FIRST, seed=f"sweep-{n}")
         record = games.load(created.game_id).state
         if record.module.waiting_for(record.state) == [0]:
             return created.game_id, created.version
@@ -45,14 +46,14 @@ def test_a_queued_job_is_left_alone_and_a_dead_workers_job_is_run_again(games: G
     # (the first sweep looked at the game then: the next looks again a stall later)
     assert sweep(games, games.follow_ups, now=later + 60).rescued == [job_id]
     assert job_id in queue.job_ids
-    games.run_bots(game_id, version)  # what the worker would do: the bot moves once
+    Automation(games).run_bots(game_id, version)  # what the worker would do: the bot moves once
     assert sweep(games, games.follow_ups, now=later + 120).rescued == []
     assert redis_client.zscore(ATTENTION, game_id) is None  # a player's turn now, no clock: nothing to watch
 
 
 def test_an_overdue_deadline_is_enqueued_when_no_scheduler_ran_it(games: Games, redis_client):
     humans = [{"seat": i, "kind": "human", "name": f"p{i}", "bot": None} for i in range(2)]
-    game_id = games.create("counter", {"seed": "late", "turn_seconds": 5}, humans).game_id
+    game_id = games.create("counter", {}, humans, seed="late", settings={"turn_seconds": 5}).game_id
     record = games.load(game_id).state
     running = clock_of(record, record.module.waiting_for(record.state)[0])
     queue = Queue(QUEUE_NAME, connection=redis_client)

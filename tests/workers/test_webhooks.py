@@ -10,10 +10,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from standardwebhooks.webhooks import Webhook
 
+from service import wiring
 from service.api import create_app
-from service.application import Games
+from service.usecases.games import Games
+from service.usecases.services import Services
 from tests.conftest import wait_until
 from tests.service.conftest import TEST_CONFIG
+from tests.service.tables import Table, bearer, finish
 
 
 class Receiver:
@@ -59,9 +62,9 @@ def receiver() -> Iterator[Receiver]:
     server.close()
 
 
-def test_signed_deliveries_a_retry_after_a_500_and_the_reminder(games: Games, worker_env, receiver: Receiver):
+def test_signed_deliveries_a_retry_after_a_500_and_the_reminder(redis_client, games: Games, worker_env, receiver: Receiver):
     worker_env(HOLOTAPE_WEBHOOKS_ALLOW_PRIVATE="1", HOLOTAPE_WEBHOOK_BACKOFF_SECONDS="0.5")
-    client = create_app(games=games, config={**TEST_CONFIG, "WEBHOOKS_ALLOW_PRIVATE": "1"}).test_client()
+    client = create_app(wiring.build(redis_client, allow_private_webhooks=True), TEST_CONFIG).test_client()
     created = client.post("/games", json={"game": "counter", "seats": 2, "seed": "hooks", "turn_seconds": 6}).get_json()
     game_id = created["game_id"]
     auth = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in created["seats"]}
@@ -103,8 +106,8 @@ def test_signed_deliveries_a_retry_after_a_500_and_the_reminder(games: Games, wo
     assert client.get(f"/games/{game_id}/webhooks/deliveries", headers=auth[first]).get_json()["deliveries"] == []
 
 
-def test_only_public_http_urls_are_taken(games: Games):
-    client = create_app(games=games, config=TEST_CONFIG).test_client()
+def test_only_public_http_urls_are_taken(services: Services, games: Games):
+    client = create_app(services, TEST_CONFIG).test_client()
     created = client.post("/games", json={"game": "counter", "seats": 1}).get_json()
     auth = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
     url = f"/games/{created['game_id']}/webhooks"
@@ -116,11 +119,10 @@ def test_only_public_http_urls_are_taken(games: Games):
     assert client.delete(f"{url}/wh_nope", headers=auth).get_json()["code"] == "no_such_webhook"
 
 
-def test_rewind_proposals_and_the_game_over_are_told_too(games: Games, worker_env, receiver: Receiver):
-    from tests.service.tables import Table, bearer, finish
+def test_rewind_proposals_and_the_game_over_are_told_too(redis_client, games: Games, worker_env, receiver: Receiver):
 
     worker_env(HOLOTAPE_WEBHOOKS_ALLOW_PRIVATE="1", HOLOTAPE_WEBHOOK_BACKOFF_SECONDS="0.5")
-    client = create_app(games=games, config={**TEST_CONFIG, "WEBHOOKS_ALLOW_PRIVATE": "1"}).test_client()
+    client = create_app(wiring.build(redis_client, allow_private_webhooks=True), TEST_CONFIG).test_client()
     created = client.post("/games", json={"game": "counter", "seats": 2, "seed": "told"}).get_json()
     table = Table(created["game_id"], bearer(created["creator_token"]),
                   {s["seat"]: bearer(s["token"]) for s in created["seats"]})  # fmt: skip

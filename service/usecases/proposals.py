@@ -27,25 +27,25 @@ after the start, at which the game was not over.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from domain.game import RuleViolation
-from events.envelope import NewEvent
-from service.application import Games
-from service.record import HUMAN, META_EVENTS, Record
+from events.envelope import Envelope, NewEvent
+from service.usecases import genesis
+from service.usecases.errors import Refused
+from service.usecases.games import Games
+from service.usecases.record import HUMAN, META_EVENTS, Record
 
 REWIND, FORK = "rewind", "fork"
-#: Events that never open a batch (the seed is revealed in the batch that ends a game).
-_NOT_HEADERS = frozenset({"SeedRevealed"})
 
 
 @dataclass(frozen=True)
 class Outcome:
     version: int  # the game's version after the change
-    proposal: dict | None  # still pending, or None
+    proposal: dict[str, Any] | None  # still pending, or None
     outcome: str  # "pending", "declined", "rewound" or "forked"
     fork_game_id: str | None = None
 
@@ -60,31 +60,28 @@ class Proposals:
             self._check_target(game_id, loaded.state, FORK, to_version, loaded.version)
             fork_id = self._fork(game_id, to_version, uuid.uuid4().hex)
             return Outcome(loaded.version, None, "forked", fork_id)
-        concluded: list = []
 
         def decide(record: Record, version: int) -> list[NewEvent]:
             if not record.started:
-                raise RuleViolation("not_started", "the game has not started yet", status=409)
+                raise Refused("not_started", "the game has not started yet")
             if record.over:
-                raise RuleViolation("game_over", "a finished game cannot be rewound", status=409)
+                raise Refused("game_over", "a finished game cannot be rewound")
             if record.kind_of(seat) != HUMAN:
-                raise RuleViolation("not_a_player", "only a player's seat may propose", status=403)
+                raise Refused("not_a_player", "only a player's seat may propose", Refused.FORBIDDEN)
             if record.proposal is not None:
-                raise RuleViolation(
-                    "proposal_pending", f"proposal {record.proposal['id']} is still open", status=409
-                )
+                raise Refused("proposal_pending", f"proposal {record.proposal['id']} is still open")
             self._check_target(game_id, record, kind, to_version, version)
             events = [NewEvent("ProposalMade", {"kind": kind, "to_version": to_version, "by": seat})]
             proposal = {"id": version + 1, "kind": kind, "to_version": to_version}
-            return events + self._conclusion(record, proposal, {seat}, concluded)
+            return events + _conclusion(record, proposal, {seat})
 
         result, _ = self.games.transact(game_id, decide)
-        outcome = self._after(game_id, result.last_version, concluded)
+        outcome = self._after(game_id, result.last_version, result.envelopes)
         if outcome.outcome == "pending" and kind == REWIND and outcome.proposal is not None:
             self._tell_the_others(game_id, seat, outcome.proposal)
         return outcome
 
-    def _tell_the_others(self, game_id: str, seat: int, proposal: dict) -> None:
+    def _tell_the_others(self, game_id: str, seat: int, proposal: dict[str, Any]) -> None:
         """A rewind proposal is news to every other player (their webhooks)."""
         follow_ups = self.games.follow_ups
         if not follow_ups.notifying(game_id):
@@ -95,74 +92,52 @@ class Proposals:
         )
 
     def answer(self, game_id: str, seat: int, proposal_id: int, accept: bool) -> Outcome:
-        concluded: list = []
-
         def decide(record: Record, version: int) -> list[NewEvent]:
             proposal = record.proposal
             if proposal is None or proposal["id"] != proposal_id:
-                raise RuleViolation("no_such_proposal", f"no open proposal {proposal_id}", status=404)
+                raise Refused("no_such_proposal", f"no open proposal {proposal_id}", Refused.NOT_FOUND)
             if record.kind_of(seat) != HUMAN:
-                raise RuleViolation("not_a_player", "only a player's seat may answer", status=403)
+                raise Refused("not_a_player", "only a player's seat may answer", Refused.FORBIDDEN)
             answer = {"proposal": proposal_id, "by": seat}
             if not accept:
-                concluded[:] = ["declined"]
                 return [NewEvent("ProposalDeclined", answer)]
             if seat in proposal["accepted"]:
-                raise RuleViolation("already_accepted", "this seat has accepted already", status=409)
+                raise Refused("already_accepted", "this seat has accepted already")
             accepted = {*proposal["accepted"], seat}
-            return [NewEvent("ProposalAccepted", answer), *self._conclusion(record, proposal, accepted, concluded)]
+            return [NewEvent("ProposalAccepted", answer), *_conclusion(record, proposal, accepted)]
 
         result, _ = self.games.transact(game_id, decide)
-        return self._after(game_id, result.last_version, concluded)
+        return self._after(game_id, result.last_version, result.envelopes)
 
     # -- the agreement's consequences -----------------------------------------
 
-    @staticmethod
-    def _conclusion(record: Record, proposal: dict, accepted: set[int], concluded: list) -> list[NewEvent]:
-        """The events that carry the proposal out once every player has accepted (else none).
-
-        ``concluded`` learns what happened, for the work after the append.
-        """
-        if not set(record.seats_of(HUMAN)) <= accepted:
-            concluded[:] = []
-            return []
-        if proposal["kind"] == REWIND:
-            concluded[:] = ["rewound"]
-            return [NewEvent("GameRewound", {"to_version": proposal["to_version"], "proposal": proposal["id"]})]
-        fork_id = uuid.uuid4().hex
-        concluded[:] = ["forked", fork_id, proposal["to_version"]]
-        return [
-            NewEvent(
-                "GameForked",
-                {"fork_game_id": fork_id, "at_version": proposal["to_version"], "proposal": proposal["id"]},
-            )
-        ]
-
-    def _after(self, game_id: str, version: int, concluded: list) -> Outcome:
-        if not concluded:
-            return Outcome(version, self.games.load(game_id).state.proposal, "pending")
-        if concluded[0] == "rewound":
-            self.games.follow_up(game_id, version)  # automatic work may be due at the earlier state
-        fork_id = None
-        if concluded[0] == "forked":
-            fork_id = self._fork(game_id, concluded[2], concluded[1])
-        return Outcome(version, None, concluded[0], fork_id)
+    def _after(self, game_id: str, version: int, written: Sequence[Envelope]) -> Outcome:
+        """What the batch ``written`` did, and the work it leaves: a rewind's follow-up, a fork's new game."""
+        last = written[-1]
+        if last.type == "ProposalDeclined":
+            return Outcome(version, None, "declined")
+        if last.type == "GameRewound":
+            self.games.follow_up(game_id)  # automatic work may be due at the earlier state
+            return Outcome(version, None, "rewound")
+        if last.type == "GameForked":
+            fork_id = self._fork(game_id, last.data["at_version"], last.data["fork_game_id"])
+            return Outcome(version, None, "forked", fork_id)
+        return Outcome(version, self.games.load(game_id).state.proposal, "pending")
 
     def _check_target(self, game_id: str, record: Record, kind: str, to_version: int, version: int) -> None:
         latest = version if kind == FORK else version - 1
-        if not record.started_at <= to_version <= latest:
-            raise RuleViolation(
-                "bad_version",
-                f"choose a version from the start ({record.started_at}) to {latest}",
-                status=422,
+        started_at = record.started_at or 0
+        if not started_at <= to_version <= latest:
+            raise Refused(
+                "bad_version", f"choose a version from the start ({started_at}) to {latest}", Refused.MALFORMED
             )
         following = self.games.store.read(game_id, to_version + 1, to_version + 1)
-        if following and (following[0].type not in META_EVENTS or following[0].type in _NOT_HEADERS):
-            raise RuleViolation(
-                "not_a_resting_point", f"version {to_version} is in the middle of a move", status=422
-            )
+        # A resting point is the end of a batch: what follows is the service's
+        # own event, not a rules event of the same move nor the seed it revealed.
+        if following and (following[0].type not in META_EVENTS or following[0].type == "SeedRevealed"):
+            raise Refused("not_a_resting_point", f"version {to_version} is in the middle of a move", Refused.MALFORMED)
         if self.games.load(game_id, at=to_version).state.over:
-            raise RuleViolation("game_over", f"the game was over at version {to_version}", status=422)
+            raise Refused("game_over", f"the game was over at version {to_version}", Refused.MALFORMED)
 
     def _fork(self, origin: str, at_version: int, fork_id: str) -> str:
         """Create game ``fork_id``: this game's seats, its rules state at ``at_version``."""
@@ -179,7 +154,7 @@ class Proposals:
                     "game": now.game,
                     "options": now.options,
                     "seats": list(now.seats),
-                    "seed_commitment": hashlib.sha256(seed.encode()).hexdigest(),
+                    "seed_commitment": genesis.commitment(seed),
                 },
             ),
             NewEvent(
@@ -188,7 +163,7 @@ class Proposals:
                     "game_id": origin,
                     "version": at_version,
                     "hash": origin_event.hash,
-                    "state_format": getattr(module, "state_format", "1"),
+                    "state_format": module.state_format,
                     "state": module.dump_state(at.state),
                 },
             ),
@@ -197,3 +172,13 @@ class Proposals:
         games.tokens.copy(origin, fork_id)
         games.open(fork_id, seed, batch)
         return fork_id
+
+
+def _conclusion(record: Record, proposal: dict[str, Any], accepted: set[int]) -> list[NewEvent]:
+    """The events that carry the proposal out once every player has accepted (else none)."""
+    if not set(record.seats_of(HUMAN)) <= accepted:
+        return []
+    if proposal["kind"] == REWIND:
+        return [NewEvent("GameRewound", {"to_version": proposal["to_version"], "proposal": proposal["id"]})]
+    fork = {"fork_game_id": uuid.uuid4().hex, "at_version": proposal["to_version"], "proposal": proposal["id"]}
+    return [NewEvent("GameForked", fork)]

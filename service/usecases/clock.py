@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from service.record import HUMAN, Record
+from service.usecases.record import HUMAN, Record
 
 REMINDER_AT = 0.8
 #: rq's scheduler keeps times to the second: a deadline job may run this early.

@@ -2,7 +2,7 @@
 
 Every change of seat is an event in the game's own stream, so the log shows
 who sat where and when. Tokens are not: they live, hashed, in the game's
-secrets (``service.tokens``). A seat's token is written just after its
+secrets (the ``Tokens`` port). A seat's token is written just after its
 ``SeatJoined`` is appended, because only then do we know the seat is ours; a
 crash in between leaves a seat taken with no token, which the creator can
 free again (remove the player) — better than the other order, which could
@@ -20,12 +20,12 @@ The rules of the lobby:
 
 from __future__ import annotations
 
-from domain.game import RuleViolation
 from events.envelope import NewEvent
-from service.application import Games
-from service.bots import LEVELS
-from service.record import BOT, HUMAN, OPEN, Record
-from service.tokens import SEAT, Holder
+from service.usecases.errors import Refused
+from service.usecases.games import Decision, Games
+from service.usecases.bots import LEVELS
+from service.usecases.record import BOT, HUMAN, OPEN, Record
+from service.usecases.ports import SEAT, Holder
 
 
 class Lobby:
@@ -34,20 +34,19 @@ class Lobby:
 
     def join(self, game_id: str, name: str, seat: int | None = None) -> tuple[int, str, int]:
         """Take ``seat`` (or the first open one); returns the seat, its token and the version."""
-        taken: list[int] = []
 
         def decide(record: Record, version: int) -> list[NewEvent]:
             _not_over(record)
             chosen = _first_open(record) if seat is None else seat
             _seat_exists(record, chosen)
             if record.kind_of(chosen) != OPEN:
-                raise RuleViolation("seat_taken", f"seat {chosen} is not open", status=409)
-            taken[:] = [chosen]
+                raise Refused("seat_taken", f"seat {chosen} is not open")
             return [NewEvent("SeatJoined", {"seat": chosen, "name": name})]
 
         result, _ = self.games.transact(game_id, decide)
-        token = self.games.tokens.issue(game_id, Holder(SEAT, taken[0]))
-        return taken[0], token, result.last_version
+        taken: int = result.envelopes[0].data["seat"]
+        token = self.games.tokens.issue(game_id, Holder(SEAT, taken))
+        return taken, token, result.last_version
 
     def leave(self, game_id: str, seat: int, *, removed: bool = False) -> int:
         """The player at ``seat`` leaves (or, ``removed``, the creator removes them)."""
@@ -56,10 +55,10 @@ class Lobby:
             _not_over(record)
             _seat_exists(record, seat)
             if record.kind_of(seat) != HUMAN:
-                raise RuleViolation("no_player", f"nobody sits at seat {seat}", status=409)
+                raise Refused("no_player", f"nobody sits at seat {seat}")
             if removed and record.started:
-                raise RuleViolation(
-                    "already_started", "a player can be removed only before the start", status=409
+                raise Refused(
+                    "already_started", "a player can be removed only before the start"
                 )
             return [NewEvent("SeatLeft", {"seat": seat, "removed": removed})]
 
@@ -72,34 +71,40 @@ class Lobby:
             _not_over(record)
             _seat_exists(record, seat)
             if record.kind_of(seat) == BOT:
-                raise RuleViolation("already_a_bot", f"a bot already holds seat {seat}", status=409)
+                raise Refused("already_a_bot", f"a bot already holds seat {seat}")
             if record.started and record.kind_of(seat) != OPEN:
-                raise RuleViolation(
-                    "seat_taken", "after the start only an open seat can go to a bot", status=409
+                raise Refused(
+                    "seat_taken", "after the start only an open seat can go to a bot"
                 )
             return [NewEvent("SeatHandedToBot", {"seat": seat, "bot": bot})]
 
         version = self._and_revoke(game_id, seat, decide)
-        self.games.follow_up(game_id, version)  # the game may be waiting on that seat
+        self.games.follow_up(game_id)  # the game may be waiting on that seat
         return version
 
     def start(self, game_id: str) -> int:
         def decide(record: Record, version: int) -> list[NewEvent]:
             if record.started:
-                raise RuleViolation("already_started", "the game has started", status=409)
+                raise Refused("already_started", "the game has started")
             if record.seats_of(OPEN):
-                raise RuleViolation(
+                raise Refused(
                     "seats_open",
                     f"seats {record.seats_of(OPEN)} are open: fill them or hand them to bots",
-                    status=409,
                 )
             return [NewEvent("GameStarted", {})]
 
         result, _ = self.games.transact(game_id, decide)
-        self.games.follow_up(game_id, result.last_version)
+        self.games.follow_up(game_id)
         return result.last_version
 
-    def _and_revoke(self, game_id: str, seat: int, decide) -> int:
+    def rotate_token(self, game_id: str, token: str) -> tuple[Holder, str]:
+        """Replace ``token`` with a new one for the same holder; the old one stops working at once."""
+        rotated = self.games.tokens.rotate(game_id, token)
+        if rotated is None:
+            raise Refused("token_not_for_this_game", "the token was revoked meanwhile", Refused.FORBIDDEN)
+        return rotated
+
+    def _and_revoke(self, game_id: str, seat: int, decide: Decision) -> int:
         """Append a change that frees ``seat``, then revoke the token it had."""
         holder = Holder(SEAT, seat)
         held = self.games.tokens.current(game_id, holder)
@@ -111,21 +116,21 @@ class Lobby:
 
 def check_bot_level(level: str) -> None:
     if level not in LEVELS:
-        raise RuleViolation("unknown_bot", f"no bot level {level!r}; choose from {', '.join(LEVELS)}", status=422)
+        raise Refused("unknown_bot", f"no bot level {level!r}; choose from {', '.join(LEVELS)}", Refused.MALFORMED)
 
 
 def _not_over(record: Record) -> None:
     if record.over:
-        raise RuleViolation("game_over", "the game is over", status=409)
+        raise Refused("game_over", "the game is over")
 
 
 def _seat_exists(record: Record, seat: int) -> None:
     if record.kind_of(seat) is None:
-        raise RuleViolation("no_such_seat", f"the game has no seat {seat}", status=404)
+        raise Refused("no_such_seat", f"the game has no seat {seat}", Refused.NOT_FOUND)
 
 
 def _first_open(record: Record) -> int:
     open_seats = record.seats_of(OPEN)
     if not open_seats:
-        raise RuleViolation("no_open_seat", "every seat is taken", status=409)
+        raise Refused("no_open_seat", "every seat is taken")
     return open_seats[0]

@@ -22,7 +22,7 @@ from typing import Any
 
 from domain.game import SYSTEM, Event
 from events.envelope import Envelope
-from service.record import META_EVENTS, Record
+from service.usecases.record import META_EVENTS, Record
 
 
 def visible(record: Record, envelope: Envelope, seat: int | None) -> dict[str, Any]:

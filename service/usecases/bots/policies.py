@@ -2,10 +2,11 @@
 
 A bot is handed the game module, the seat's view (``module.view(state,
 seat)``), its legal actions and a ``Rng``; it never sees the state. To look
-ahead it builds states of its own from the view with the game's optional
-``determinize`` (hidden cards, tiles and enemies sampled consistently with
-what it sees), plays on those, and scores what its seat would see with
-``service.bots.evaluate``. Three levels:
+ahead it builds states of its own from the view with the game's AI
+(``Game.ai``: ``determinize`` samples hidden cards, tiles and enemies
+consistently with what it sees), plays on those, and scores what its seat
+would see with the AI's ``evaluate``. A game without an AI is played at
+random by every level. Three levels:
 
 - ``random``: a uniformly random legal action.
 - ``greedy``: each action is played one step ahead (the action, then the
@@ -32,13 +33,10 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
-from domain.game import SYSTEM, Command, GameModule
+from domain.game import SYSTEM, Command, Game, GameAI
 from domain.rng import Rng
-from service.bots.contract import optional, timeout_command
-from service.bots.evaluate import evaluation, never_taken
 
 LEVELS = ("random", "greedy", "planner")
 #: The planner's default time per decision (a game's ``bot_budget_ms`` option overrides it).
@@ -49,7 +47,7 @@ class Bot(Protocol):
     level: str
 
     def choose(
-        self, module: GameModule, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng
+        self, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng
     ) -> Command: ...
 
 
@@ -79,35 +77,28 @@ def make_bot(level: str, options: dict[str, Any] | None = None) -> Bot:
 class RandomBot:
     level = "random"
 
-    def choose(self, module, view, actions, seat, rng):
+    def choose(self, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng) -> Command:
         return rng.choice(actions)
 
 
-def _apply(module: GameModule, state: Any, seat: int | str, command: Command, rng: Rng) -> Any:
-    for event in module.decide(state, seat, command, rng):
-        state = module.evolve(state, event)
-    return state
+def _apply(module: Game, state: Any, seat: int | str, command: Command, rng: Rng) -> Any:
+    return module.decide_and_fold(state, seat, command, rng)[1]
 
 
-def _free_choice(module: GameModule, state: Any, seat: int) -> bool:
-    """The seat chooses freely now (its turn, no decision pending), as the module shows it."""
-    view_pending = getattr(state, "pending", None)
-    return view_pending is None
+def _free_choice(ai: GameAI, module: Game, state: Any, seat: int) -> bool:
+    """The seat chooses freely now (its turn, no decision pending), as its view shows it."""
+    return ai.free_choice(module.view(state, seat), seat)
 
 
-def _free_view(view: dict[str, Any]) -> bool:
-    return view.get("pending") is None
-
-
-def settle(module: GameModule, state: Any, seat: int, command: Command, rng: Rng, limit: int = 12) -> Any:
+def settle(ai: GameAI, module: Game, state: Any, seat: int, command: Command, rng: Rng, limit: int = 12) -> Any:
     """``command``, then ``seat``'s follow-up decisions at their defaults, until it chooses freely again."""
     state = _apply(module, state, seat, command, sub(rng, "0"))
     for step in range(limit):
         if module.is_over(state) or module.system_command(state) is not None:
             return state
-        if seat not in module.waiting_for(state) or _free_choice(module, state, seat):
+        if seat not in module.waiting_for(state) or _free_choice(ai, module, state, seat):
             return state
-        follow = timeout_command(module, state, seat)
+        follow = ai.timeout_command(state, seat)
         if follow is None:
             return state
         state = _apply(module, state, seat, follow, sub(rng, str(step + 1)))
@@ -117,17 +108,19 @@ def settle(module: GameModule, state: Any, seat: int, command: Command, rng: Rng
 class _Searching:
     """A bot that looks ahead in sampled worlds; with one choice, or no way to sample, it does not."""
 
-    def choose(self, module, view, actions, seat, rng):
-        if _free_view(view):  # a decision's choices are all the bot's to weigh
-            actions = [a for a in actions if a.get("type") not in never_taken(module.name)] or actions
+    def choose(self, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng) -> Command:
+        ai = module.ai
+        if ai is None:
+            return rng.choice(actions)
+        if ai.free_choice(view, seat):  # a decision's choices are all the bot's to weigh
+            actions = [a for a in actions if a.get("type") not in ai.never_taken] or actions
         if len(actions) == 1:
             return actions[0]
-        determinize = optional(module, "determinize")
-        if determinize is None:
-            return rng.choice(actions)
-        return self.search(module, view, actions, seat, rng, determinize, evaluation(module.name))
+        return self.search(ai, module, view, actions, seat, rng)
 
-    def search(self, module, view, actions, seat, rng, determinize, score) -> Command:
+    def search(
+        self, ai: GameAI, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng
+    ) -> Command:
         raise NotImplementedError
 
 
@@ -135,52 +128,52 @@ class GreedyBot(_Searching):
     level = "greedy"
     samples = 2
 
-    def search(self, module, view, actions, seat, rng, determinize, score):
-        scores = self.scores(module, view, actions, seat, rng, determinize, score)
-        baseline = score(view, seat) if _free_view(view) else None
-        return _best(actions, scores, rng, baseline)
+    def search(
+        self, ai: GameAI, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng
+    ) -> Command:
+        scores = self.scores(ai, module, view, actions, seat, rng)
+        baseline = ai.evaluate(view, seat) if ai.free_choice(view, seat) else None
+        return _best(ai, actions, scores, rng, baseline)
 
-    def scores(self, module, view, actions, seat, rng, determinize, score) -> list[float]:
+    def scores(
+        self, ai: GameAI, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng
+    ) -> list[float]:
         """Each action's mean score one step ahead."""
-        worlds = [determinize(view, seat, sub(rng, f"world{w}")) for w in range(self.samples)]
+        worlds = [ai.determinize(view, seat, sub(rng, f"world{w}")) for w in range(self.samples)]
         scores = []
         for i, action in enumerate(actions):
             total = 0.0
             for w, world in enumerate(worlds):
                 try:
-                    after = settle(module, world, seat, action, sub(rng, f"a{i}w{w}"))
+                    after = settle(ai, module, world, seat, action, sub(rng, f"a{i}w{w}"))
                 except Exception:  # noqa: BLE001 - a sampled world the action cannot be played in
                     total += -math.inf
                     continue
-                total += score(module.view(after, seat), seat)
+                total += ai.evaluate(module.view(after, seat), seat)
             scores.append(total / len(worlds))
         return scores
 
 
-#: Actions that move a turn on without scoring at once: a bot that sees no
-#: better move wanders with these rather than ending its turn at once.
-_WANDER = ("move", "step", "explore")
-
-
-def _best(actions: list[Command], scores: list[float], rng: Rng, baseline: float | None = None) -> Command:
+def _best(ai: GameAI, actions: list[Command], scores: list[float], rng: Rng, baseline: float | None = None) -> Command:
     """The best-scoring action, ties at random.
 
     When nothing beats ``baseline`` (the position as it is) a bot does not
     shuffle free steps (putting a trade together and taking it apart) for
-    ever: it wanders on (a move, a step, an exploration), or else ends its turn.
+    ever: it wanders on (the AI's ``wander`` commands: moving on rather than
+    standing still), or else ends its turn.
     """
     best = max(scores)
     if best == -math.inf:
         return rng.choice(actions)
     tied = [a for a, s in zip(actions, scores) if s >= best - 1e-9]
     if baseline is not None and best <= baseline + 1e-9:
-        wander = [a for a in tied if a.get("type") in _WANDER]
+        wander = [a for a in tied if a.get("type") in ai.wander]
         if wander and rng.below(4):
             return rng.choice(wander)
-        ending = [a for a in tied if a.get("type") == "end_turn"]
+        ending = [a for a in tied if a.get("type") == ai.end_turn]
         if ending:
             return ending[0]
-    keep_going = [a for a in tied if a.get("type") != "end_turn"]
+    keep_going = [a for a in tied if a.get("type") != ai.end_turn]
     return rng.choice(keep_going or tied)
 
 
@@ -198,11 +191,13 @@ class PlannerBot(_Searching):
     SHORTLIST = 5
     SHORTLIST_GAP = 1.0
 
-    def search(self, module, view, actions, seat, rng, determinize, score):
+    def search(
+        self, ai: GameAI, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng
+    ) -> Command:
         started = self.clock()
-        baseline = score(view, seat) if _free_view(view) else None
+        baseline = ai.evaluate(view, seat) if ai.free_choice(view, seat) else None
         # One step of greedy first: what scores badly at once is not searched.
-        first = GreedyBot().scores(module, view, actions, seat, sub(rng, "greedy"), determinize, score)
+        first = GreedyBot().scores(ai, module, view, actions, seat, sub(rng, "greedy"))
         top = max(first)
         near = [i for i, value in enumerate(first) if value >= top - self.SHORTLIST_GAP]
         if len(near) > self.SHORTLIST:
@@ -217,11 +212,11 @@ class PlannerBot(_Searching):
         dealt = 0
         while True:
             # One round: every candidate in the same freshly dealt world.
-            world = determinize(view, seat, sub(rng, f"world{dealt}"))
+            world = ai.determinize(view, seat, sub(rng, f"world{dealt}"))
             for i, action in enumerate(actions):
                 try:
-                    end = self.playout(module, world, seat, action, sub(rng, f"r{dealt}a{i}"))
-                    value = score(module.view(end, seat), seat)
+                    end = self.playout(ai, module, world, seat, action, sub(rng, f"r{dealt}a{i}"))
+                    value = ai.evaluate(module.view(end, seat), seat)
                 except Exception:  # noqa: BLE001 - not playable in this world
                     value = -1e6
                 totals[i] += value
@@ -233,9 +228,9 @@ class PlannerBot(_Searching):
             elif self.clock() - started >= self.budget:
                 break
         means = [t / v for t, v in zip(totals, visits)]
-        return _best(actions, means, rng, baseline)
+        return _best(ai, actions, means, rng, baseline)
 
-    def playout(self, module: GameModule, state: Any, seat: int, first: Command, rng: Rng) -> Any:
+    def playout(self, ai: GameAI, module: Game, state: Any, seat: int, first: Command, rng: Rng) -> Any:
         """``first``, then on to the end of ``seat``'s turn and the round end that may follow.
 
         The seat's own later choices are greedy's, one step ahead in the very
@@ -243,7 +238,6 @@ class PlannerBot(_Searching):
         keeps whichever first move greedy would continue best from); other
         seats' decisions are random; the round end is run.
         """
-        score = evaluation(module.name)
         state = _apply(module, state, seat, first, sub(rng, "0"))
         for step in range(1, self.max_steps):
             if module.is_over(state):
@@ -260,27 +254,30 @@ class PlannerBot(_Searching):
             actions = module.legal_actions(state, who)
             if not actions:
                 return state
-            if who != seat and _free_choice(module, state, who):
+            if who != seat and _free_choice(ai, module, state, who):
                 return state  # another seat's turn: the horizon
             if who == seat:
-                command = self.rollout_choice(module, state, seat, actions, step_rng, score)
+                command = self.rollout_choice(ai, module, state, seat, actions, step_rng)
             else:
                 command = step_rng.choice(actions)
             state = _apply(module, state, who, command, step_rng)
         return state
 
-    def rollout_choice(self, module, state, seat, actions, rng, score) -> Command:
+    def rollout_choice(
+        self, ai: GameAI, module: Game, state: Any, seat: int, actions: list[Command], rng: Rng
+    ) -> Command:
         """Greedy's choice in a world the playout already holds (no sampling needed)."""
-        free = _free_choice(module, state, seat)
+        free = _free_choice(ai, module, state, seat)
         if free:
-            actions = [a for a in actions if a.get("type") not in never_taken(module.name)] or actions
+            actions = [a for a in actions if a.get("type") not in ai.never_taken] or actions
         if len(actions) == 1:
             return actions[0]
         values = []
         for i, action in enumerate(actions):
             try:
-                values.append(score(module.view(settle(module, state, seat, action, sub(rng, f"g{i}")), seat), seat))
+                after = settle(ai, module, state, seat, action, sub(rng, f"g{i}"))
+                values.append(ai.evaluate(module.view(after, seat), seat))
             except Exception:  # noqa: BLE001
                 values.append(-math.inf)
-        baseline = score(module.view(state, seat), seat) if free else None
-        return _best(actions, values, rng, baseline)
+        baseline = ai.evaluate(module.view(state, seat), seat) if free else None
+        return _best(ai, actions, values, rng, baseline)

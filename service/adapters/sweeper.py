@@ -7,7 +7,7 @@ And rq's scheduler, which enqueues delayed jobs (deadlines, webhook
 retries), is held by a lock the dead worker keeps for a minute.
 
 Every game with work pending sits in ``holotape:attention`` scored with the
-time by which something should have happened (``service.followups``). Each
+time by which something should have happened (``service.adapters.followups``). Each
 sweep takes the games past that time by ``STALL_SECONDS`` and, from the game
 as it stands now:
 
@@ -36,9 +36,10 @@ from dataclasses import dataclass, field
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry, StartedJobRegistry
 
-from service import clock
-from service.application import Games, GameNotFound
-from service.followups import ATTENTION, RqFollowUps, bots_job_id, deadline_job_id, system_job_id
+from service.adapters.followups import ATTENTION, RqFollowUps, bots_job_id, deadline_job_id, system_job_id
+from service.usecases import clock, due
+from service.usecases.errors import GameNotFound
+from service.usecases.games import Games
 
 STALL_SECONDS = float(os.environ.get("HOLOTAPE_STALL_SECONDS") or 30)
 SWEEP_SECONDS = float(os.environ.get("HOLOTAPE_SWEEP_SECONDS") or 10)
@@ -98,7 +99,7 @@ def sweep(games: Games, follow_ups: RqFollowUps, now: float | None = None, stall
             continue
         if record.module.system_command(record.state) is not None:
             job_id, enqueue = system_job_id(game_id, version), follow_ups.system_due
-        elif games.autoplayed(record) is not None:
+        elif due.autoplayed(record) is not None:
             job_id, enqueue = bots_job_id(game_id, version), follow_ups.bots_due
         else:
             running = clock.clocks(record)

@@ -15,20 +15,16 @@ was kept is still answered from the log when retried after the lease.
 
 from __future__ import annotations
 
-import hashlib
 import json
-from dataclasses import dataclass
-from typing import Any
 
 import redis
 
-from events.envelope import canonical_json
 from events.store import IDEMPOTENCY_TTL
+from service.usecases.ports import REPLAY, Begun
 
 #: How long a request may hold its key before a retry may run again.
 LEASE_SECONDS = 30
 
-NEW, REPLAY, IN_FLIGHT, MISMATCH = "new", "replay", "in_flight", "mismatch"
 
 _BEGIN = """
 local prior = redis.call('GET', KEYS[1])
@@ -62,16 +58,6 @@ def request_key(game_id: str, scope: str, key: str) -> str:
     return f"game:{{{game_id}}}:request:{scope}:{key}"
 
 
-def fingerprint(method: str, path: str, body: Any) -> str:
-    return hashlib.sha256(canonical_json([method, path, body]).encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class Begun:
-    outcome: str  # NEW, REPLAY, IN_FLIGHT or MISMATCH
-    response: dict[str, Any] | None = None  # for REPLAY: status, headers, body
-
-
 class IdempotentRequests:
     def __init__(self, client: redis.Redis, ttl: int = IDEMPOTENCY_TTL, lease: int = LEASE_SECONDS):
         self.ttl = ttl
@@ -79,6 +65,9 @@ class IdempotentRequests:
         self.redis = client
         self._begin = client.register_script(_BEGIN)
         self._release = client.register_script(_RELEASE)
+
+    def key_for(self, game_id: str, scope: str, key: str) -> str:
+        return request_key(game_id, scope, key)
 
     def begin(self, key: str, print_: str) -> Begun:
         outcome, payload = self._begin(keys=[key], args=[print_, self.lease])

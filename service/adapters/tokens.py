@@ -13,12 +13,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass
 
 import redis
 
-CREATOR = "creator"
-SEAT = "seat"
+from service.usecases.ports import CREATOR, SEAT, Holder
 
 
 def secrets_key(game_id: str) -> str:
@@ -31,18 +29,6 @@ def token_hash(token: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
-
-
-@dataclass(frozen=True)
-class Holder:
-    """Who a token speaks for: the creator, or one seat."""
-
-    kind: str  # CREATOR or SEAT
-    seat: int | None = None
-
-    @property
-    def field(self) -> str:
-        return CREATOR if self.kind == CREATOR else f"{SEAT}:{self.seat}"
 
 
 _REVOKE_IF = """
@@ -116,3 +102,17 @@ class Tokens:
         }
         if held:
             self.redis.hset(secrets_key(to_game), mapping=held)
+
+
+class Seeds:
+    """Each game's secret seed, in the game's secrets hash beside its token hashes."""
+
+    def __init__(self, client: redis.Redis):
+        self.redis = client
+
+    def keep(self, game_id: str, seed: str) -> None:
+        self.redis.hset(secrets_key(game_id), "seed", seed)
+
+    def seed(self, game_id: str) -> str | None:
+        value = self.redis.hget(secrets_key(game_id), "seed")
+        return value.decode() if isinstance(value, bytes) else None

@@ -1,22 +1,8 @@
-"""Where the service finds Redis, read once from the environment."""
+"""Settings of the HTTP API, read from the environment (tests pass their own)."""
 
 from __future__ import annotations
 
 import os
-
-import redis
-
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-QUEUE_NAME = "holotape"
-
-
-def redis_url() -> str:
-    return os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
-
-
-def redis_client(url: str | None = None) -> redis.Redis:
-    return redis.Redis.from_url(url or redis_url(), health_check_interval=30)
-
 
 #: Settings of the HTTP API: app config key -> (environment variable, default).
 #: Tests set them in ``create_app(config=...)``; a deployment in the environment.
@@ -28,8 +14,6 @@ API_SETTINGS: dict[str, tuple[str, object]] = {
     "STREAM_MAX_SECONDS": ("HOLOTAPE_STREAM_MAX_SECONDS", 300.0),
     "STREAM_IDLE_SECONDS": ("HOLOTAPE_STREAM_IDLE_SECONDS", 120.0),
     "STREAM_KEEPALIVE_SECONDS": ("HOLOTAPE_STREAM_KEEPALIVE_SECONDS", 15.0),
-    # "1": webhooks may point at loopback and private addresses (tests, closed networks).
-    "WEBHOOKS_ALLOW_PRIVATE": ("HOLOTAPE_WEBHOOKS_ALLOW_PRIVATE", "0"),
 }
 
 
@@ -40,3 +24,11 @@ def api_settings(environ: dict[str, str] | None = None) -> dict[str, object]:
         raw = environ.get(variable)
         settings[key] = default if raw is None else type(default)(raw)
     return settings
+
+
+def parse_limit(text: str | None) -> tuple[int, float] | None:
+    """``"300/60"`` → 300 requests per 60 seconds; empty or ``"0"`` → no limit."""
+    if not text or text.strip() == "0":
+        return None
+    count, _, seconds = text.partition("/")
+    return int(count), float(seconds or 60)

@@ -46,8 +46,8 @@ from urllib.parse import urlsplit
 import redis
 from standardwebhooks.webhooks import Webhook
 
-KINDS = ("your_turn", "reminder", "game_over", "rewind_proposed")
-MAX_PER_SEAT = 5
+from service.usecases.notifications import KINDS, MAX_PER_SEAT, RefusedUrl, TooManyWebhooks, now_iso
+
 LOG_LENGTH = 200
 TIMEOUT_SECONDS = 10.0
 GIVE_UP_AFTER = 24 * 3600
@@ -68,10 +68,6 @@ def retry_delay(attempt: int, base: float | None = None) -> float:
     """The wait after failed attempt number ``attempt`` (1, 2, …)."""
     base = backoff_base() if base is None else base
     return min(MAX_WAIT, base * 3 ** (attempt - 1))
-
-
-class RefusedUrl(ValueError):
-    """A URL we will not deliver to; the message says why."""
 
 
 def _key(game_id: str, tail: str) -> str:
@@ -150,10 +146,6 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
         self.sock = self._context.wrap_socket(sock, server_hostname=self._server_name)
 
 
-def now_iso() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
 class Webhooks:
     def __init__(self, client: redis.Redis, allow_private: bool | None = None):
         self.redis = client
@@ -164,7 +156,7 @@ class Webhooks:
     def register(self, game_id: str, seat: int, url: str, kinds: list[str] | None = None) -> dict[str, Any]:
         resolve(url, self.allow_private)  # RefusedUrl
         if len(self.of_seat(game_id, seat)) >= MAX_PER_SEAT:
-            raise OverflowError(f"a seat may have {MAX_PER_SEAT} webhooks")
+            raise TooManyWebhooks(f"a seat may have {MAX_PER_SEAT} webhooks")
         hook = {
             "id": f"wh_{uuid.uuid4().hex[:16]}",
             "seat": seat,
@@ -250,11 +242,3 @@ class Webhooks:
 
     def log(self, game_id: str, seat: int, limit: int = 50) -> list[dict[str, Any]]:
         return [json.loads(e) for e in self.redis.lrange(_key(game_id, f"deliveries:{seat}"), 0, limit - 1)]
-
-
-def message(game_id: str, kind: str, message_id: str, seat: int, data: dict[str, Any]) -> dict[str, Any]:
-    """The message one seat gets: its id (``webhook-id``) and the JSON body."""
-    return {
-        "id": f"msg_{message_id}-to{seat}",
-        "payload": {"type": kind, "game_id": game_id, "seat": seat, "timestamp": now_iso(), **data},
-    }

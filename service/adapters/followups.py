@@ -8,7 +8,7 @@ play-by-post clock) is also kept in ``holotape:attention``, a sorted set
 scored with the time by which something should have happened. The sweeper
 (``workers.jobs.sweep``) looks there for games that have stalled — a worker
 killed in the middle of a job leaves it "started" and nobody runs it again —
-and enqueues what is due again (``service.sweeper``).
+and enqueues what is due again (``service.adapters.sweeper``).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ import redis
 from rq import Queue
 from rq.job import Job
 
-from service.clock import Clock
-from service.config import QUEUE_NAME
-from service.webhooks import Webhooks
+from service.adapters.config import QUEUE_NAME
+from service.adapters.webhooks import Webhooks
+from service.usecases.clock import Clock
 
 ATTENTION = "holotape:attention"
 RESULT_TTL = 3600
@@ -51,10 +51,10 @@ def reminder_job_id(game_id: str, clock: Clock) -> str:
 
 
 class RqFollowUps:
-    def __init__(self, client: redis.Redis, queue_name: str = QUEUE_NAME):
+    def __init__(self, client: redis.Redis, queue_name: str = QUEUE_NAME, webhooks: Webhooks | None = None):
         self.queue = Queue(queue_name, connection=client)
         self.redis = client
-        self.webhooks = Webhooks(client)
+        self.webhooks = webhooks or Webhooks(client)
 
     def _enqueue(self, function: str, job_id: str, *args: Any, force: bool = False, at: float | None = None) -> None:
         if not force and Job.exists(job_id, connection=self.redis):

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
 
 import redis
+
+from service.usecases.ports import Verdict
 
 _HIT = """
 local n = redis.call('INCR', KEYS[1])
@@ -27,21 +28,6 @@ if ttl < 0 then
 end
 return {n, ttl}
 """
-
-
-@dataclass(frozen=True)
-class Verdict:
-    allowed: bool
-    remaining: int
-    retry_after: int  # whole seconds until the window closes
-
-
-def parse_limit(text: str | None) -> tuple[int, float] | None:
-    """``"300/60"`` → 300 requests per 60 seconds; empty or ``"0"`` → no limit."""
-    if not text or text.strip() == "0":
-        return None
-    count, _, seconds = text.partition("/")
-    return int(count), float(seconds or 60)
 
 
 class RateLimiter:

@@ -7,8 +7,9 @@ level keeps the seat that starts.
 
 A bot "wins" a game when the rules say so (the game's ``winners``). Games
 that everyone loses (a faction took over) count for nobody there; the
-"leads" column also shows which bot stood best at the end, by its own
-evaluation of the final position (``service.bots.evaluate``), ties shared.
+"leads" column also shows which bot stood best at the end, by the game AI's
+``standing`` of the final position, ties shared. The game is built from a
+``GameCreated`` exactly as the service builds it (``genesis.setup_events``).
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from typing import Any
 from domain import registry
 from domain.game import SYSTEM
 from domain.rng import Rng
-from service.bots import make_bot
-from service.bots.evaluate import evaluation
+from service.usecases import genesis
+from service.usecases.bots import make_bot
 
 #: A game still running after this many decisions is stopped and counted as a draw.
 MAX_DECISIONS = 20000
@@ -47,8 +48,13 @@ def play_game(game: str, levels: list[str], seed: str, options: dict[str, Any] |
     module = registry.game_module(game)
     options = dict(options or {})
     bots = [make_bot(level, options) for level in levels]
+    created = {
+        "game": game,
+        "options": {**options, **module.resolve_options(genesis.game_options(module, options))},
+        "seats": [{"seat": s, "kind": "bot", "name": None, "bot": level} for s, level in enumerate(levels)],
+    }
     state = module.initial_state()
-    for event in module.setup({**options, "players": len(levels)}, Rng.for_position(seed, 0)):
+    for event in genesis.setup_events(created, seed):
         state = module.evolve(state, event)
     seconds: dict[str, float] = defaultdict(float)
     counts: dict[str, int] = defaultdict(int)
@@ -69,19 +75,19 @@ def play_game(game: str, levels: list[str], seed: str, options: dict[str, Any] |
             )
             seconds[levels[seat]] += time.perf_counter() - started
             counts[levels[seat]] += 1
-        for event in module.decide(state, seat, command, Rng.for_position(seed, version)):
-            state = module.evolve(state, event)
+        state = module.decide_and_fold(state, seat, command, Rng.for_position(seed, version))[1]
         version += 1
+    outcome = module.outcome(state)
     final = module.view(state, None)
-    score = evaluation(game)
-    standing = [score({**final, "phase": "playing"}, s) for s in range(len(levels))]
+    ai = module.ai
+    standing = [ai.standing(final, s) if ai is not None else 0.0 for s in range(len(levels))]
     top = max(standing)
     return GameResult(
         levels=list(levels),
-        winners=list(final.get("winners") or []),
+        winners=list(outcome.winners),
         leaders=[s for s, v in enumerate(standing) if v == top],
         decisions=version - 1,
-        rounds=final.get("round"),
+        rounds=outcome.progress.get("round"),
         bot_seconds=dict(seconds),
         bot_decisions=dict(counts),
         finished=module.is_over(state),

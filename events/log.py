@@ -1,0 +1,117 @@
+"""What an event log promises, whatever keeps it: the port the application layer uses.
+
+``events.store.EventStore`` keeps it on Redis Streams; the use cases only ever
+see this interface, so they import no Redis client and could run on any
+store that keeps these promises (tests/events run one suite per backend).
+
+Promises: a game's versions are contiguous from 1; ``append`` is all or
+nothing and refuses a batch decided on a version the stream has moved past
+(``ConcurrencyError``); an idempotency key appends once and answers the same
+result after; each envelope carries its predecessor's hash (``verify``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from events.envelope import Envelope, NewEvent, canonical_json
+
+
+class StoreError(Exception):
+    pass
+
+
+class ConcurrencyError(StoreError):
+    """The stream moved on since the version the decision was made on."""
+
+    def __init__(self, game_id: str, expected: int, current: int):
+        super().__init__(f"game {game_id} is at version {current}, not {expected}")
+        self.game_id = game_id
+        self.expected = expected
+        self.current = current
+
+
+class IdempotencyConflict(StoreError):
+    """An idempotency key reused for different events."""
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    game_id: str
+    first_version: int
+    last_version: int
+    event_ids: tuple[str, ...]
+    last_hash: str
+    duplicate: bool = False  # True: an earlier append with this key already did it
+    #: The sealed envelopes this append wrote (empty for a duplicate: it wrote nothing).
+    envelopes: tuple[Envelope, ...] = field(default=(), compare=False)
+
+    def as_json(self) -> str:
+        return canonical_json(
+            {
+                "game_id": self.game_id,
+                "first_version": self.first_version,
+                "last_version": self.last_version,
+                "event_ids": list(self.event_ids),
+                "last_hash": self.last_hash,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, raw: str, duplicate: bool) -> AppendResult:
+        body = json.loads(raw)
+        body["event_ids"] = tuple(body["event_ids"])
+        return cls(**body, duplicate=duplicate)
+
+
+@dataclass(frozen=True)
+class FeedEntry:
+    position: str  # the feed's stream id: a reader's checkpoint
+    envelope: Envelope
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    game_id: str
+    ok: bool
+    checked: int
+    broken_at: int | None = None  # the first version whose link is broken
+    reason: str | None = None
+
+
+class EventLog(Protocol):
+    """The event store as the application layer uses it."""
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        actor: str = "system",
+        causation_id: str | None = None,
+        correlation_id: str | None = None,
+        idempotency_key: str | None = None,
+        prev_hash: str | None = None,
+    ) -> AppendResult: ...
+
+    def recall(self, game_id: str, key: str) -> AppendResult | None: ...
+
+    def head(self, game_id: str) -> tuple[int, str]: ...
+
+    def version(self, game_id: str) -> int: ...
+
+    def read(
+        self, game_id: str, from_version: int = 1, to_version: int | None = None, *, upcast: bool = True
+    ) -> list[Envelope]: ...
+
+    def wait(self, game_id: str, after_version: int, block_ms: int, count: int = 100) -> list[Envelope]: ...
+
+    def feed(self, after: str = "0-0", count: int = 500, block_ms: int | None = None) -> list[FeedEntry]: ...
+
+    def game_ids(self) -> list[str]: ...
+
+    def verify(self, game_id: str) -> ChainReport: ...

@@ -1,0 +1,47 @@
+"""Snapshots kept in Redis: one sorted set per game, scored by version.
+
+Each member holds the folder's format, the dumped state and the chain's tip
+at that version, so a load that starts from a snapshot can append on top of
+it without reading the head again.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import redis
+
+
+def snapshots_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}:snapshots"
+
+
+class SnapshotStore:
+    def __init__(self, client: redis.Redis):
+        self.redis = client
+
+    def save(self, game_id: str, version: int, fmt: str, state: dict[str, Any], head_hash: str) -> None:
+        member = json.dumps({"version": version, "format": fmt, "hash": head_hash, "state": state}, sort_keys=True)
+        key = snapshots_key(game_id)
+        pipe = self.redis.pipeline()
+        # One snapshot per version: drop any older member scored at this version.
+        pipe.zremrangebyscore(key, version, version)
+        pipe.zadd(key, {member: version})
+        pipe.execute()
+
+    def newest_at_or_below(
+        self, game_id: str, version: int | None, fmt: str
+    ) -> tuple[int, dict[str, Any], str | None] | None:
+        high = "+inf" if version is None else version
+        for member in self.redis.zrevrangebyscore(snapshots_key(game_id), high, "-inf", start=0, num=8):
+            body = json.loads(member)
+            if body["format"] == fmt:
+                return body["version"], body["state"], body.get("hash")
+        return None
+
+    def delete_all(self) -> int:
+        deleted = 0
+        for key in self.redis.scan_iter(match="game:{*}:snapshots", count=1000):
+            deleted += self.redis.delete(key)
+        return deleted

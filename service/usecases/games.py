@@ -1,0 +1,363 @@
+"""Creating a game and acting in it: the one write path.
+
+This is the one way in (DESIGN.md, "The flow"): the HTTP API, the workers and
+the command line all call ``Games``; nothing else writes game state. An
+action goes one way: load the record (from this process's cache, folding
+only what other processes appended since), ask the game to decide and fold
+(``Game.decide_and_fold``), append on the version and chain tip it was
+decided on, and keep the record the decision ended with. Nothing it wrote is
+read back and nothing is folded twice.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from domain import registry
+from domain.game import SYSTEM, Event, Refusal
+from domain.rng import Rng
+from events.envelope import Envelope, NewEvent
+from events.log import AppendResult, ConcurrencyError, EventLog
+from events.snapshots import Loaded, Snapshots, fold, fold_onto
+from service.usecases import due, genesis
+from service.usecases.bots import LEVELS
+from service.usecases.errors import GameNotFound, Refused
+from service.usecases.ports import CREATOR, SEAT, FollowUps, Holder, NoFollowUps, Seeds, Tokens
+from service.usecases.record import (
+    BOT,
+    HUMAN,
+    META_EVENTS,
+    OPEN,
+    Record,
+    RecordFolder,
+    StaleSnapshot,
+    game_event,
+    settle,
+)
+
+#: Save a snapshot once a load had to fold this many events past the last one.
+SNAPSHOT_EVERY = 200
+#: How many games' latest records a process keeps in memory.
+RECENT_GAMES = 1024
+#: How often a service change (the lobby, a proposal) retries after losing a race.
+RETRIES = 5
+
+#: Decides the events to append on top of a record at a version.
+Decision = Callable[[Record, int], Sequence[NewEvent]]
+
+
+@dataclass(frozen=True)
+class Created:
+    game_id: str
+    version: int
+    seat_tokens: dict[int, str]
+    creator_token: str
+    status: str
+
+
+@dataclass(frozen=True)
+class Acted:
+    game_id: str
+    version: int  # the last version the command appended
+    events: tuple[Event, ...]  # what the rules decided
+    duplicate: bool = False
+    first_version: int = 0  # the batch's first (its CommandAccepted)
+    #: The batch as stored: what the command appended (or, for a duplicate, had appended).
+    envelopes: tuple[Envelope, ...] = ()
+    #: The game right after the batch (for a duplicate: as it is now).
+    after: Loaded[Record] | None = None
+
+
+class _Recent:
+    """The latest record of each game this process loaded lately.
+
+    A cache in front of the snapshots: a load starts from it and folds only
+    the events appended since (one XRANGE, usually empty), so a game being
+    played is not folded again from its last snapshot on every request.
+    Events never change, so a record at version v stays right for version v
+    whatever other processes append after it.
+    """
+
+    def __init__(self, size: int):
+        self.size = size
+        self._records: OrderedDict[str, Loaded[Record]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> Loaded[Record] | None:
+        with self._lock:
+            found = self._records.get(game_id)
+            if found is not None:
+                self._records.move_to_end(game_id)
+            return found
+
+    def put(self, game_id: str, loaded: Loaded[Record]) -> None:
+        if not self.size:
+            return
+        with self._lock:
+            known = self._records.get(game_id)
+            if known is None or known.version <= loaded.version:
+                self._records[game_id] = loaded
+                self._records.move_to_end(game_id)
+            while len(self._records) > self.size:
+                self._records.popitem(last=False)
+
+
+class Games:
+    def __init__(
+        self,
+        store: EventLog,
+        snapshots: Snapshots | None,
+        seeds: Seeds,
+        tokens: Tokens,
+        follow_ups: FollowUps | None = None,
+        *,
+        snapshot_every: int = SNAPSHOT_EVERY,
+        recent_games: int = RECENT_GAMES,
+    ):
+        self.store = store
+        self.snapshots = snapshots
+        self.seeds = seeds
+        self.tokens = tokens
+        self.follow_ups: FollowUps = follow_ups or NoFollowUps()
+        self.snapshot_every = snapshot_every
+        self.recent = _Recent(recent_games)
+        # A rewind folds to the state at an earlier version: load it the same way.
+        self.folder = RecordFolder(lambda game_id, version: self.load(game_id, at=version).state)
+
+    # -- creating ------------------------------------------------------------
+
+    def create(
+        self,
+        game: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        *,
+        settings: dict[str, Any] | None = None,
+        seed: str | None = None,
+        start: bool | None = None,
+    ) -> Created:
+        """Set up a new game: its secret seed, tokens and first events.
+
+        ``options`` are the game's own (checked and completed by the game);
+        ``settings`` the table's (turn clock, bots' budget). ``seats`` name
+        each seat's ``kind`` (human, bot or open); every human seat gets a
+        token now. The game starts at once when ``start`` is true, or by
+        default when no seat is open; otherwise it waits in the lobby.
+        """
+        try:
+            module = registry.game_module(game)
+        except registry.UnknownGame:
+            hosted = ", ".join(registry.names())
+            raise Refused("unknown_game", f"no game {game!r}; this server hosts {hosted}", Refusal.MALFORMED) from None
+        if len(seats) not in module.seats:
+            raise Refused(
+                "bad_seats",
+                f"{module.name} is played by {module.seats.min} to {module.seats.max} seats, not {len(seats)}",
+                Refusal.MALFORMED,
+            )
+        for s in seats:
+            if s["kind"] == BOT and s.get("bot") not in LEVELS:
+                raise Refused(
+                    "unknown_bot", f"no bot level {s.get('bot')!r}; choose from {', '.join(LEVELS)}", Refusal.MALFORMED
+                )
+        open_seats = [s["seat"] for s in seats if s["kind"] == OPEN]
+        if start and open_seats:
+            raise Refused("seats_open", f"seats {open_seats} are still open", Refusal.MALFORMED)
+        resolved = module.resolve_options(options)
+        game_id = uuid.uuid4().hex
+        # The seed stays secret until the game ends; the log carries only its
+        # commitment, so anyone can later check every outcome came from it.
+        seed = seed if seed is not None else secrets.token_hex(32)
+        created = {
+            "game": game,
+            "options": {**resolved, **(settings or {})},
+            "seats": seats,
+            "seed_commitment": genesis.commitment(seed),
+        }
+        # Setup sees exactly what the log records, so an auditor can run it
+        # again from GameCreated alone.
+        setup = genesis.setup_events(created, seed)
+        batch = [NewEvent("GameCreated", created), *(game_event(game, e) for e in setup)]
+        started = start or (start is None and not open_seats)
+        if started:
+            batch.append(NewEvent("GameStarted", {}))
+        seat_tokens = {s["seat"]: self.tokens.issue(game_id, Holder(SEAT, s["seat"])) for s in seats if s["kind"] == HUMAN}
+        creator_token = self.tokens.issue(game_id, Holder(CREATOR))
+        result = self.open(game_id, seed, batch)
+        return Created(game_id, result.last_version, seat_tokens, creator_token, "running" if started else "lobby")
+
+    def open(self, game_id: str, seed: str, batch: Sequence[NewEvent]) -> AppendResult:
+        """Write a new game's secret seed and its first events (a creation or a fork)."""
+        self.seeds.keep(game_id, seed)
+        result = self.store.append(game_id, 0, batch, actor=SYSTEM)
+        self.follow_up(game_id, result.last_version)
+        return result
+
+    def seat_for_token(self, game_id: str, token: str) -> int | None:
+        """The seat a bearer token holds, compared in constant time."""
+        holder = self.tokens.holder(game_id, token)
+        return holder.seat if holder is not None and holder.kind == SEAT else None
+
+    def seed(self, game_id: str) -> str:
+        value = self.seeds.seed(game_id)
+        if value is None:
+            raise GameNotFound(game_id)
+        return value
+
+    # -- reading -------------------------------------------------------------
+
+    def load(self, game_id: str, at: int | None = None) -> Loaded[Record]:
+        """The game after version ``at`` (default: the latest)."""
+        cached = self.recent.get(game_id) if at is None else None
+        if cached is not None:
+            loaded = fold_onto(self.folder, cached, self.store.read(game_id, cached.version + 1))
+        else:
+            try:
+                loaded = fold(self.store, self.snapshots, self.folder, game_id, at)
+            except StaleSnapshot:
+                loaded = fold(self.store, None, self.folder, game_id, at)
+            if loaded.version == 0:
+                raise GameNotFound(game_id)
+        if at is None:
+            if self.snapshots is not None and loaded.version - loaded.from_snapshot >= self.snapshot_every:
+                tip = loaded.head_hash or self.store.head(game_id)[1]
+                self.snapshots.save(game_id, loaded.version, self.folder.format, self.folder.dump(loaded.state), tip)
+                loaded = Loaded(loaded.state, loaded.version, loaded.version, tip)
+            self.recent.put(game_id, loaded)
+        return loaded
+
+    # -- acting ----------------------------------------------------------------
+
+    def transact(self, game_id: str, decide: Decision, *, actor: str = SYSTEM) -> tuple[AppendResult, Record]:
+        """Append what ``decide`` makes of the latest record, retrying lost races.
+
+        For the service's own changes (the lobby, proposals), which hold no
+        randomness and may simply be decided again on the newer version.
+        Returns the append and the record it was decided on.
+        """
+        for attempt in range(RETRIES + 1):
+            loaded = self.load(game_id)
+            events = decide(loaded.state, loaded.version)
+            try:
+                result = self.store.append(game_id, loaded.version, events, actor=actor, prev_hash=loaded.head_hash)
+                return result, loaded.state
+            except ConcurrencyError:
+                if attempt == RETRIES:
+                    raise
+        raise AssertionError("unreachable")
+
+    def act(
+        self,
+        game_id: str,
+        seat: int | str,
+        command: dict[str, Any],
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        correlation_id: str | None = None,
+        follow_up: bool = True,
+        actor: str | None = None,
+        loaded: Loaded[Record] | None = None,
+    ) -> Acted:
+        """Decide ``command`` for ``seat`` and append what it decided.
+
+        The batch opens with a ``CommandAccepted`` naming the seat and the
+        command, so anyone holding the seed can re-run the decision (the
+        audit), and closes with ``SeedRevealed`` when it ends the game.
+        Raises RuleViolation (nothing appended) or ConcurrencyError when the
+        game is not at ``expected_version`` or moved on while deciding.
+        ``loaded``: the game as the caller already has it (automatic work
+        stepping on from its own last append), instead of loading it.
+        """
+        # Keys are scoped to the seat: two seats may well pick the same key.
+        scoped_key = f"{seat}:{idempotency_key}" if idempotency_key else None
+        if scoped_key:
+            prior = self.store.recall(game_id, scoped_key)
+            if prior is not None:
+                stored = self.store.read(game_id, prior.first_version, prior.last_version)
+                return Acted(
+                    game_id,
+                    prior.last_version,
+                    tuple(Event(e.type, e.data) for e in stored if e.type not in META_EVENTS),
+                    duplicate=True,
+                    first_version=prior.first_version,
+                    envelopes=tuple(stored),
+                    after=self.load(game_id),
+                )
+        if loaded is None:
+            loaded = self.load(game_id)
+        if expected_version is not None and expected_version != loaded.version:
+            raise ConcurrencyError(game_id, expected_version, loaded.version)
+        record = loaded.state
+        _check_may_act(record, seat)
+        module = record.module
+        command = module.check_command(command)
+        seed = self.seed(game_id)
+        decided, state = module.decide_and_fold(record.state, seat, command, Rng.for_position(seed, loaded.version))
+        if not decided:
+            raise Refused("nothing_to_do", "the command changed nothing")
+        over = module.is_over(state)
+        batch = [
+            NewEvent("CommandAccepted", {"seat": seat, "command": command}),
+            *(game_event(module.name, e) for e in decided),
+        ]
+        if over:
+            batch.append(NewEvent("SeedRevealed", {"seed": seed}))
+        result = self.store.append(
+            game_id,
+            loaded.version,
+            batch,
+            actor=actor or (f"seat:{seat}" if seat != SYSTEM else SYSTEM),
+            correlation_id=correlation_id,
+            idempotency_key=scoped_key,
+            prev_hash=loaded.head_hash,
+        )
+        if result.duplicate:  # the same key won a race with us: answer as its retry would
+            stored = self.store.read(game_id, result.first_version, result.last_version)
+            return Acted(
+                game_id, result.last_version, tuple(decided), True, result.first_version, tuple(stored),
+                self.load(game_id),
+            )  # fmt: skip
+        # The record the batch leaves, as a fold of it would make it: the
+        # game's state as decided, the seed if revealed, the waits settled.
+        after = replace(record, state=state, seed=seed if over else record.seed)
+        after = settle(after, result.last_version, result.envelopes[-1].timestamp)
+        now = Loaded(after, result.last_version, loaded.from_snapshot, result.last_hash)
+        self.recent.put(game_id, now)
+        if follow_up:
+            due.follow_up(self.follow_ups, game_id, result.last_version, after)
+        return Acted(
+            game_id,
+            result.last_version,
+            tuple(decided),
+            duplicate=False,
+            first_version=result.first_version,
+            envelopes=result.envelopes,
+            after=now,
+        )
+
+    def follow_up(self, game_id: str, version: int | None = None) -> None:
+        """Enqueue whatever automatic work is due now (after a start, a rewind, a lobby change)."""
+        loaded = self.load(game_id)
+        due.follow_up(self.follow_ups, game_id, loaded.version, loaded.state)
+
+
+def _check_may_act(record: Record, seat: int | str) -> None:
+    if not record.started:
+        raise Refused("not_started", "the game has not started yet")
+    if seat == SYSTEM:
+        return
+    kind = record.kind_of(seat) if isinstance(seat, int) else None
+    if kind is None:
+        raise Refused("no_such_seat", f"the game has no seat {seat!r}", Refusal.MALFORMED)
+    if kind == OPEN:
+        raise Refused("seat_open", f"seat {seat} is open: nobody plays it")
+
+
+__all__ = ["Acted", "Created", "GameNotFound", "Games", "Record", "RecordFolder"]

@@ -1,0 +1,63 @@
+"""Webhooks as a use case: a seat registers URLs to be told of its turn, reminders,
+the game's end and rewind proposals (docs/webhooks.md).
+
+Which messages exist and what they say is decided here; keeping the
+registrations and delivering them signed is the webhooks adapter's job
+(``service.adapters.webhooks``), behind the ``Webhooks`` port.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from service.usecases.errors import Rejection, Refused
+from service.usecases.ports import Webhooks
+
+KINDS = ("your_turn", "reminder", "game_over", "rewind_proposed")
+MAX_PER_SEAT = 5
+
+
+class RefusedUrl(ValueError):
+    """A URL we will not deliver to; the message says why."""
+
+
+class TooManyWebhooks(Exception):
+    pass
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def message(game_id: str, kind: str, message_id: str, seat: int, data: dict[str, Any]) -> dict[str, Any]:
+    """The message one seat gets: its id (``webhook-id``) and the JSON body."""
+    return {
+        "id": f"msg_{message_id}-to{seat}",
+        "payload": {"type": kind, "game_id": game_id, "seat": seat, "timestamp": now_iso(), **data},
+    }
+
+
+class Notifications:
+    def __init__(self, webhooks: Webhooks):
+        self.webhooks = webhooks
+
+    def register(self, game_id: str, seat: int, url: str, kinds: list[str] | None = None) -> dict[str, Any]:
+        """A new webhook for ``seat``; the answer holds its signing secret, shown once."""
+        try:
+            return self.webhooks.register(game_id, seat, url, kinds)
+        except RefusedUrl as refused:
+            raise Refused("webhook_url_refused", str(refused), kind=Refused.MALFORMED) from refused
+        except TooManyWebhooks:
+            raise Refused("too_many_webhooks", f"a seat may have {MAX_PER_SEAT} webhooks") from None
+
+    def of_seat(self, game_id: str, seat: int) -> list[dict[str, Any]]:
+        """The seat's webhooks, without their secrets."""
+        return [{k: v for k, v in h.items() if k != "secret"} for h in self.webhooks.of_seat(game_id, seat)]
+
+    def remove(self, game_id: str, seat: int, webhook_id: str) -> None:
+        if not self.webhooks.remove(game_id, seat, webhook_id):
+            raise Refused("no_such_webhook", f"your seat has no webhook {webhook_id}", kind=Rejection.NOT_FOUND)
+
+    def log(self, game_id: str, seat: int) -> list[dict[str, Any]]:
+        return self.webhooks.log(game_id, seat)

@@ -1,0 +1,155 @@
+"""What the use cases need from outside, named as ports.
+
+Each is a small protocol that an adapter in ``service.adapters`` implements
+on Redis or rq, and ``service.wiring`` plugs in. The event log and snapshots
+are ``events``' own ports (``events.log.EventLog``, ``events.snapshots.Snapshots``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from events.envelope import canonical_json
+from service.usecases.clock import Clock
+
+CREATOR = "creator"
+SEAT = "seat"
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who a token speaks for: the creator, or a seat."""
+
+    kind: str  # CREATOR or SEAT
+    seat: int | None = None
+
+    @property
+    def field(self) -> str:
+        return CREATOR if self.kind == CREATOR else f"{SEAT}:{self.seat}"
+
+
+class Tokens(Protocol):
+    """Bearer tokens, kept only as hashes."""
+
+    def issue(self, game_id: str, holder: Holder) -> str: ...
+
+    def holder(self, game_id: str, token: str) -> Holder | None: ...
+
+    def current(self, game_id: str, holder: Holder) -> bytes | None: ...
+
+    def revoke(self, game_id: str, holder: Holder, expected: bytes | None = None) -> None: ...
+
+    def rotate(self, game_id: str, token: str) -> tuple[Holder, str] | None: ...
+
+    def copy(self, from_game: str, to_game: str) -> None: ...
+
+
+class Seeds(Protocol):
+    """Each game's secret seed, kept apart from its log until the game ends."""
+
+    def keep(self, game_id: str, seed: str) -> None: ...
+
+    def seed(self, game_id: str) -> str | None: ...
+
+
+class FollowUps(Protocol):
+    """Work to do after a change: automatic steps, bots, deadlines, notifications."""
+
+    def system_due(self, game_id: str, version: int) -> None:
+        """Automatic work (the round end) is due at ``version``."""
+
+    def bots_due(self, game_id: str, version: int) -> None:
+        """The game waits on a seat a bot plays at ``version``."""
+
+    def clock_running(self, game_id: str, clock: Clock) -> None:
+        """A seat's play-by-post clock runs: its deadline (and reminder) must fire."""
+
+    def notifying(self, game_id: str) -> bool:
+        """Whether any seat of the game wants to be told things (webhooks)."""
+
+    def notify(self, game_id: str, kind: str, message_id: str, seats: list[int], data: dict[str, Any]) -> None:
+        """Tell ``seats`` (their webhooks) about ``kind``; ``message_id`` names it, once."""
+
+
+class NoFollowUps:
+    """For in-process play (self-play, tests of the rules): nothing to enqueue."""
+
+    def system_due(self, game_id: str, version: int) -> None:
+        return None
+
+    def bots_due(self, game_id: str, version: int) -> None:
+        return None
+
+    def clock_running(self, game_id: str, clock: Clock) -> None:
+        return None
+
+    def notifying(self, game_id: str) -> bool:
+        return False
+
+    def notify(self, game_id: str, kind: str, message_id: str, seats: list[int], data: dict[str, Any]) -> None:
+        return None
+
+
+class Webhooks(Protocol):
+    """A seat's registered URLs and its delivery log."""
+
+    def register(self, game_id: str, seat: int, url: str, kinds: list[str] | None = None) -> dict[str, Any]: ...
+
+    def of_seat(self, game_id: str, seat: int) -> list[dict[str, Any]]: ...
+
+    def remove(self, game_id: str, seat: int, webhook_id: str) -> bool: ...
+
+    def log(self, game_id: str, seat: int, limit: int = 50) -> list[dict[str, Any]]: ...
+
+
+NEW, REPLAY, IN_FLIGHT, MISMATCH = "new", "replay", "in_flight", "mismatch"
+
+
+@dataclass(frozen=True)
+class Begun:
+    outcome: str  # NEW, REPLAY, IN_FLIGHT or MISMATCH
+    response: dict[str, Any] | None = None  # for REPLAY: status, headers, body
+
+
+def fingerprint(method: str, path: str, body: Any) -> str:
+    """What makes two requests with one Idempotency-Key the same request."""
+    return hashlib.sha256(canonical_json([method, path, body]).encode()).hexdigest()
+
+
+class IdempotentRequests(Protocol):
+    """Answers kept for requests that carried an Idempotency-Key."""
+
+    def key_for(self, game_id: str, scope: str, key: str) -> str: ...
+
+    def begin(self, key: str, print_: str) -> Begun: ...
+
+    def finish(self, key: str, print_: str, status: int, headers: dict[str, str], body: str) -> None: ...
+
+    def release(self, key: str, print_: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class Verdict:
+    allowed: bool
+    remaining: int
+    retry_after: int  # whole seconds until the window closes
+
+
+class RateLimits(Protocol):
+    def hit(self, caller: str) -> Verdict: ...
+
+
+class GameRows(Protocol):
+    """The game index projection's rows (``service.usecases.index``), caught up on demand."""
+
+    def catch_up(self, batch: int = 500) -> int: ...
+
+    def row(self, game_id: str) -> dict[str, Any] | None: ...
+
+    def rows(self) -> dict[str, dict[str, Any]]: ...
+
+
+class Health(Protocol):
+    def alive(self) -> bool: ...

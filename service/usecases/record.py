@@ -1,0 +1,442 @@
+"""A game as the service folds it: creation facts, seats, proposals, and the rules state.
+
+The log holds two kinds of events. The game module's own (``Added``,
+``Moved``…) go to its ``evolve``; the service's own (``META_EVENTS``: the
+lobby, the start, the command that caused each batch, the seed, rewinds and
+forks) are folded here and never reach the module, which knows nothing of
+them.
+
+The record is folded a batch at a time (the events one append wrote; a
+batch opens with one of ``BATCH_OPENERS``): the seats' waits (play by post)
+are settled once per batch, at its last version, because that is what a
+reader of the game sees and what the writer knows without folding twice.
+
+The service's own event schemas are declared here too, next to their fold
+(``declare_events``), so the two cannot drift apart; the store checks and
+upcasts them. A game's events are checked and upcast by the game's own
+schemas (``game_event``, ``upcast``): two games may both have a
+``GameEnded`` of different shapes, and only the record knows whose stream it
+reads.
+
+``GameRewound`` is the one event that does not build on the state before it:
+it makes the rules state the state after an earlier version, so folding it
+needs a way to get that state (``state_at``). The result is an ordinary fold
+at that version, so a snapshot taken after a rewind is as correct as any.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields
+
+from domain import registry
+from domain.game import Event, Game
+from events.envelope import Envelope, NewEvent
+from events.schemas import SchemaRegistry
+from service.usecases.errors import GameNotFound
+
+META_EVENTS = frozenset(
+    {
+        "GameCreated",
+        "SeatJoined",
+        "SeatLeft",
+        "SeatHandedToBot",
+        "GameStarted",
+        "CommandAccepted",
+        "SeedRevealed",
+        "ProposalMade",
+        "ProposalAccepted",
+        "ProposalDeclined",
+        "GameRewound",
+        "GameForked",
+        "ForkedFrom",
+        "TurnTimedOut",
+        "VacationTaken",
+    }
+)
+
+#: The events that begin a batch of their own; the others follow one in the same append.
+BATCH_OPENERS = META_EVENTS - {"SeedRevealed", "ForkedFrom", "GameRewound", "GameForked"}
+
+#: The kinds of seat: taken by a person, held by a bot, or waiting for a player.
+HUMAN, BOT, OPEN = "human", "bot", "open"
+
+
+class StaleSnapshot(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Record:
+    game: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: tuple[dict[str, Any], ...] = ()
+    seed_commitment: str | None = None
+    state: Any = None
+    started_at: int | None = None  # the version of GameStarted
+    proposal: dict[str, Any] | None = None  # a pending rewind or fork
+    seed: str | None = None  # revealed when the game ends
+    forked_from: dict[str, Any] | None = None
+    # Play-by-post (docs/play-by-post.md). The seats the game waits on, each
+    # with the version and time its wait began: a seat's clock runs from there
+    # while the game keeps waiting on it, through several commands of a turn.
+    waits: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> {"since": v, "at": iso}
+    # Seats whose deadline lapsed during their current wait, and what plays them.
+    timeouts: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> {"since", "action", "bot"}
+    vacations: dict[int, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # seat -> (from, until)...
+
+    @property
+    def module(self) -> Game:
+        if self.game is None:
+            raise GameNotFound("(not created)")
+        return registry.game_module(self.game)
+
+    @property
+    def started(self) -> bool:
+        return self.started_at is not None
+
+    @property
+    def over(self) -> bool:
+        return self.started and self.module.is_over(self.state)
+
+    @property
+    def status(self) -> str:
+        return "ended" if self.over else "running" if self.started else "lobby"
+
+    def seats_of(self, kind: str) -> list[int]:
+        return [s["seat"] for s in self.seats if s["kind"] == kind]
+
+    def kind_of(self, seat: int) -> str | None:
+        return self.seats[seat]["kind"] if 0 <= seat < len(self.seats) else None
+
+
+StateAt = Callable[[int], Record]
+
+
+@functools.cache
+def _schemas_of(game: str) -> SchemaRegistry:
+    schemas = SchemaRegistry()
+    for declared in registry.game_module(game).event_schemas:
+        schemas.declare(declared)
+    return schemas
+
+
+def game_event(game: str, event: Event) -> NewEvent:
+    """``event`` of ``game`` checked against its schema, ready to append in its current version."""
+    schemas = _schemas_of(game)
+    return NewEvent(event.type, schemas.validate(event.type, event.data), schemas.current_version(event.type))
+
+
+def upcast(record: Record, envelope: Envelope) -> dict[str, Any]:
+    """A stored event of ``record``'s game, brought up to its type's current version."""
+    if record.game is None:
+        return envelope.data
+    return _schemas_of(record.game).upcast(envelope.type, envelope.schema_version, envelope.data)[1]
+
+
+def _seat(record: Record, seat: int, **changes: Any) -> Record:
+    seats = list(record.seats)
+    seats[seat] = {**seats[seat], **changes}
+    return replace(record, seats=tuple(seats))
+
+
+def apply(
+    record: Record, event_type: str, data: dict[str, Any], version: int = 0, state_at: StateAt | None = None
+) -> Record:
+    """The record after one event (``version``: where it stands in the log)."""
+    return _apply(record, event_type, data, version, state_at)
+
+
+def settle(record: Record, version: int, timestamp: str) -> Record:
+    """The record at the end of a batch: begin the wait of each seat the game
+    now waits on (since this version), end the waits of the others."""
+    if not record.started:
+        return record
+    waiting = () if record.over else record.module.waiting_for(record.state)
+    if list(waiting) == list(record.waits):
+        return record
+    waits = {seat: record.waits.get(seat) or {"since": version, "at": timestamp} for seat in waiting}
+    timeouts = {
+        seat: t for seat, t in record.timeouts.items() if seat in waits and waits[seat]["since"] == t["since"]
+    }
+    return replace(record, waits=waits, timeouts=timeouts)
+
+
+def _apply(
+    record: Record, event_type: str, data: dict[str, Any], version: int, state_at: StateAt | None
+) -> Record:
+    if event_type not in META_EVENTS:
+        return replace(record, state=record.module.evolve(record.state, Event(event_type, data)))
+    if event_type == "GameCreated":
+        return Record(
+            game=data["game"],
+            options=data["options"],
+            seats=tuple(data["seats"]),
+            seed_commitment=data["seed_commitment"],
+            state=registry.game_module(data["game"]).initial_state(),
+        )
+    # A change of players drops a pending proposal: who must agree has changed.
+    if event_type == "SeatJoined":
+        return replace(_seat(record, data["seat"], kind=HUMAN, name=data["name"], bot=None), proposal=None)
+    if event_type == "SeatLeft":
+        return replace(_seat(record, data["seat"], kind=OPEN, name=None, bot=None), proposal=None)
+    if event_type == "SeatHandedToBot":
+        return replace(_seat(record, data["seat"], kind=BOT, name=None, bot=data["bot"]), proposal=None)
+    if event_type == "GameStarted":
+        return replace(record, started_at=version)
+    if event_type == "SeedRevealed":
+        return replace(record, seed=data["seed"])
+    if event_type == "ProposalMade":
+        proposal = {"id": version, "kind": data["kind"], "to_version": data["to_version"], "by": data["by"]}
+        return replace(record, proposal={**proposal, "accepted": [data["by"]]})
+    if event_type == "ProposalAccepted":
+        accepted = [*record.proposal["accepted"], data["by"]] if record.proposal else []
+        return replace(record, proposal={**record.proposal, "accepted": accepted} if record.proposal else None)
+    if event_type in ("ProposalDeclined", "GameForked"):
+        return replace(record, proposal=None)
+    if event_type == "GameRewound":
+        if state_at is None:
+            raise ValueError("folding a GameRewound needs the state at its version")
+        return replace(record, state=state_at(data["to_version"]).state, proposal=None)
+    if event_type == "TurnTimedOut":
+        timeout = {"since": data["since"], "action": data["action"], "bot": data.get("bot")}
+        return replace(record, timeouts={**record.timeouts, data["seat"]: timeout})
+    if event_type == "VacationTaken":
+        taken = record.vacations.get(data["seat"], ()) + ((data["from"], data["until"]),)
+        return replace(record, vacations={**record.vacations, data["seat"]: taken})
+    if event_type == "ForkedFrom":
+        return replace(
+            record,
+            state=record.module.load_state(data["state"]),
+            forked_from={k: data[k] for k in ("game_id", "version", "hash")},
+        )
+    return record  # CommandAccepted: a fact for the auditor, no change of state
+
+
+class RecordFolder:
+    """Folds a game's stream into a ``Record``; ``state_at`` serves rewinds."""
+
+    format = "record/5"  # 5: waits settled once per batch
+
+    def __init__(self, state_at: Callable[[str, int], Record] | None = None):
+        self.state_at = state_at
+
+    def initial(self) -> Record:
+        return Record()
+
+    def opens_batch(self, envelope: Envelope) -> bool:
+        return envelope.type in BATCH_OPENERS
+
+    def apply_batch(self, record: Record, batch: Sequence[Envelope]) -> Record:
+        loader = self.state_at
+        game_id = batch[0].game_id
+
+        def state_at(version: int) -> Record:
+            if loader is None:
+                raise ValueError("folding a GameRewound needs the state at its version")
+            return loader(game_id, version)
+
+        for envelope in batch:
+            data = envelope.data if envelope.type in META_EVENTS else upcast(record, envelope)
+            record = apply(record, envelope.type, data, envelope.version, state_at)
+        return settle(record, batch[-1].version, batch[-1].timestamp)
+
+    def dump(self, record: Record) -> dict[str, Any]:
+        module = record.module
+        return {
+            "game": record.game,
+            "options": record.options,
+            "seats": list(record.seats),
+            "seed_commitment": record.seed_commitment,
+            "started_at": record.started_at,
+            "proposal": record.proposal,
+            "seed": record.seed,
+            "forked_from": record.forked_from,
+            "waits": {str(k): v for k, v in record.waits.items()},
+            "timeouts": {str(k): v for k, v in record.timeouts.items()},
+            "vacations": {str(k): [list(p) for p in v] for k, v in record.vacations.items()},
+            "state_format": module.state_format,
+            "state": module.dump_state(record.state),
+        }
+
+    def load(self, data: dict[str, Any]) -> Record:
+        module = registry.game_module(data["game"])
+        if data["state_format"] != module.state_format:
+            raise StaleSnapshot(data["state_format"])
+        return Record(
+            game=data["game"],
+            options=data["options"],
+            seats=tuple(data["seats"]),
+            seed_commitment=data["seed_commitment"],
+            started_at=data["started_at"],
+            proposal=data["proposal"],
+            seed=data["seed"],
+            forked_from=data["forked_from"],
+            waits={int(k): v for k, v in data["waits"].items()},
+            timeouts={int(k): v for k, v in data["timeouts"].items()},
+            vacations={int(k): tuple(tuple(p) for p in v) for k, v in data["vacations"].items()},
+            state=module.load_state(data["state"]),
+        )
+
+
+# -- the service's own events: their schemas ------------------------------------
+
+class SeatSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    seat = fields.Integer(required=True)
+    kind = fields.String(required=True)  # "human" or "bot"
+    name = fields.String(load_default=None, allow_none=True)
+    bot = fields.String(load_default=None, allow_none=True)
+
+
+class GameCreatedV2(Schema):
+    """v2 (current): seats as objects, so a seat can be held by a bot.
+    v1 stored only ``players`` (a count) and made every seat human."""
+
+    class Meta:
+        unknown = RAISE
+
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    seed_commitment = fields.String(required=True)
+
+
+def _game_created_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    players = data.pop("players")
+    data["seats"] = [{"seat": i, "kind": "human", "name": None, "bot": None} for i in range(players)]
+    return data
+
+
+class _Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class _SeatOrSystem(fields.Field):
+    """A seat number, or ``"system"`` for the commands nobody at the table sends."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if value == "system" or (type(value) is int and value >= 0):
+            return value
+        raise ValidationError("a seat number or 'system'")
+
+
+# The lobby: who sits where. The seat's token lives in the game's secrets,
+# never in the log, which every seat reads.
+class SeatJoinedV1(_Strict):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+
+
+class SeatLeftV1(_Strict):
+    seat = fields.Integer(required=True)
+    removed = fields.Boolean(required=True)  # True: the creator removed the player
+
+
+class SeatHandedToBotV1(_Strict):
+    seat = fields.Integer(required=True)
+    bot = fields.String(required=True)
+
+
+class GameStartedV1(_Strict):
+    pass
+
+
+# Provable fairness: each batch a command caused opens with the command and its
+# seat, so an auditor can re-run the decision (docs/audit.md); the seed is
+# revealed in the batch that ends the game.
+class CommandAcceptedV1(_Strict):
+    seat = _SeatOrSystem(required=True)
+    command = fields.Dict(required=True)
+
+
+class SeedRevealedV1(_Strict):
+    seed = fields.String(required=True)
+
+
+# Rewind and fork by agreement of every human seat.
+class ProposalMadeV1(_Strict):
+    kind = fields.String(required=True)  # "rewind" or "fork"
+    to_version = fields.Integer(required=True)
+    by = fields.Integer(required=True)
+
+
+class ProposalAnsweredV1(_Strict):
+    proposal = fields.Integer(required=True)  # the version of its ProposalMade
+    by = fields.Integer(required=True)
+
+
+class GameRewoundV1(_Strict):
+    to_version = fields.Integer(required=True)
+    proposal = fields.Integer(load_default=None, allow_none=True)
+
+
+class GameForkedV1(_Strict):
+    fork_game_id = fields.String(required=True)
+    at_version = fields.Integer(required=True)
+    proposal = fields.Integer(load_default=None, allow_none=True)
+
+
+class ForkedFromV1(_Strict):
+    """The first rules state of a fork: the origin's state at ``version``."""
+
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    hash = fields.String(required=True)  # the origin's event at ``version``, to check against its log
+    state_format = fields.String(required=True)
+    state = fields.Dict(required=True)
+
+
+class TurnTimedOutV1(_Strict):
+    """A seat's play-by-post deadline lapsed during its wait since ``since``."""
+
+    seat = fields.Integer(required=True)
+    since = fields.Integer(required=True)
+    action = fields.String(required=True)  # "pass" or "bot"
+    bot = fields.String(load_default=None, allow_none=True)
+
+
+# "from" is a Python keyword, so the schema is built from a dict of its fields.
+VacationTakenV1 = _Strict.from_dict(
+    {
+        "seat": fields.Integer(required=True),
+        "days": fields.Integer(required=True),
+        "from": fields.String(required=True),
+        "until": fields.String(required=True),
+    },
+    name="VacationTakenV1",
+)
+
+
+def declare_events(registry: SchemaRegistry) -> SchemaRegistry:
+    """Register the service's own event types in ``registry``."""
+    registry.register("GameCreated", 2, GameCreatedV2())
+    registry.upcaster("GameCreated", 1)(_game_created_v1_to_v2)
+    for name, schema in {
+        "SeatJoined": SeatJoinedV1,
+        "SeatLeft": SeatLeftV1,
+        "SeatHandedToBot": SeatHandedToBotV1,
+        "GameStarted": GameStartedV1,
+        "CommandAccepted": CommandAcceptedV1,
+        "SeedRevealed": SeedRevealedV1,
+        "ProposalMade": ProposalMadeV1,
+        "ProposalAccepted": ProposalAnsweredV1,
+        "ProposalDeclined": ProposalAnsweredV1,
+        "GameRewound": GameRewoundV1,
+        "GameForked": GameForkedV1,
+        "ForkedFrom": ForkedFromV1,
+        "TurnTimedOut": TurnTimedOutV1,
+        "VacationTaken": VacationTakenV1,
+    }.items():
+        registry.register(name, 1, schema())
+    missing = META_EVENTS - set(registry.names())
+    if missing:  # a new service event must be declared with its fold
+        raise RuntimeError(f"service events without a schema: {sorted(missing)}")
+    return registry

@@ -1,0 +1,32 @@
+"""Every use case of one running service, as the HTTP API, the workers and the
+command line receive them (``service.wiring`` builds it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.usecases.automation import Automation
+from service.usecases.games import Games
+from service.usecases.index import GameIndex
+from service.usecases.lobby import Lobby
+from service.usecases.notifications import Notifications
+from service.usecases.play_by_post import PlayByPost
+from service.usecases.ports import Health, IdempotentRequests, RateLimits
+from service.usecases.proposals import Proposals
+from service.usecases.queries import Queries
+
+
+@dataclass(frozen=True)
+class Services:
+    games: Games
+    automation: Automation
+    play_by_post: PlayByPost
+    lobby: Lobby
+    proposals: Proposals
+    queries: Queries
+    index: GameIndex
+    notifications: Notifications
+    requests: IdempotentRequests
+    health: Health
+    #: None: no rate limit (tests, or a deployment that limits elsewhere).
+    rate_limits: RateLimits | None = None

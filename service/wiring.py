@@ -1,0 +1,91 @@
+"""The composition root: Redis and rq adapters plugged into the use cases.
+
+The only module that knows both sides. The API process (``service.wsgi``),
+the workers (``workers.jobs``), the command line and the tests call
+``build``; everything above receives ``Services`` and never sees Redis.
+"""
+
+from __future__ import annotations
+
+import redis
+
+from events.projections import RowProjection
+from events.schemas import SchemaRegistry
+from events.snapshot_store import SnapshotStore
+from events.store import EventStore
+from service.adapters.config import redis_client
+from service.adapters.followups import RqFollowUps
+from service.adapters.idempotency import IdempotentRequests
+from service.adapters.ratelimit import RateLimiter
+from service.adapters.tokens import Seeds, Tokens
+from service.adapters.webhooks import Webhooks
+from service.usecases.automation import Automation
+from service.usecases.games import Games
+from service.usecases.index import GameIndex, apply_row
+from service.usecases.lobby import Lobby
+from service.usecases.notifications import Notifications
+from service.usecases.play_by_post import PlayByPost
+from service.usecases.ports import FollowUps
+from service.usecases.proposals import Proposals
+from service.usecases.queries import Queries
+from service.usecases.record import declare_events
+from service.usecases.services import Services
+
+#: The projection that holds the game index's rows.
+GAME_INDEX = "games"
+
+
+def event_store(client: redis.Redis) -> EventStore:
+    """The store, checking and upcasting the service's own events (each game's go
+    through its own schemas in the record: ``service.usecases.record``)."""
+    return EventStore(client, declare_events(SchemaRegistry()))
+
+
+def game_rows(client: redis.Redis, store: EventStore) -> RowProjection:
+    return RowProjection(client, store, GAME_INDEX, apply_row)
+
+
+class RedisHealth:
+    def __init__(self, client: redis.Redis):
+        self.redis = client
+
+    def alive(self) -> bool:
+        try:
+            return bool(self.redis.ping())
+        except redis.RedisError:
+            return False
+
+
+def build(
+    client: redis.Redis | None = None,
+    *,
+    follow_ups: FollowUps | None = None,
+    rate_limit: tuple[int, float] | None = None,
+    allow_private_webhooks: bool | None = None,
+    snapshot_every: int | None = None,
+    recent_games: int | None = None,
+) -> Services:
+    """Every use case on ``client`` (default: ``REDIS_URL``), follow-ups as rq jobs unless given."""
+    client = client if client is not None else redis_client()
+    store = event_store(client)
+    webhooks = Webhooks(client, allow_private=allow_private_webhooks)
+    if follow_ups is None:
+        follow_ups = RqFollowUps(client, webhooks=webhooks)
+    tuning = {
+        k: v for k, v in (("snapshot_every", snapshot_every), ("recent_games", recent_games)) if v is not None
+    }
+    games = Games(store, SnapshotStore(client), Seeds(client), Tokens(client), follow_ups, **tuning)
+    automation = Automation(games)
+    return Services(
+        games=games,
+        automation=automation,
+        play_by_post=PlayByPost(games, automation),
+        lobby=Lobby(games),
+        proposals=Proposals(games),
+        queries=Queries(games),
+        index=GameIndex(game_rows(client, store)),
+        notifications=Notifications(webhooks),
+        requests=IdempotentRequests(client),
+        health=RedisHealth(client),
+        rate_limits=RateLimiter(client, *rate_limit) if rate_limit else None,
+    )
