@@ -133,7 +133,9 @@ def answer(res: Resolution, command: dict[str, Any], decision: Decision) -> None
     option = res.catalog.encounters[enc.card].options[index]
     res.emit("EncounterOptionChosen", seat=enc.seat, option=index, label=option.label)
     if not option.tasks:
-        _reveal(res, res.state.encounter, option, "results")
+        chosen = res.state.encounter
+        assert chosen is not None
+        _reveal(res, chosen, option, "results")
 
 
 def _reveal(res: Resolution, enc: Encounter, option: EncounterOption, outcome: str) -> None:

@@ -158,7 +158,7 @@ def _rerolled(state: GameState, data: dict) -> GameState:
     if r is None:
         return state
     faces = list(r.faces)
-    for die, face in zip(data["dice"], data["faces"]):
+    for die, face in zip(data["dice"], data["faces"], strict=False):  # a fold never fails on a stored event
         faces[die] = face
     rerolls = r.rerolls - 1
     return replace(

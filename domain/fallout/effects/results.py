@@ -151,8 +151,8 @@ Result = (
     LoseItem | GainMovement | Unexhaust
 )
 
-_BARE_RESULTS = {"trash": Trash, "remove_marker": RemoveMarker, "unexhaust": Unexhaust}
-_AMOUNT_RESULTS = {
+_BARE_RESULTS: dict[str, type[Trash | RemoveMarker | Unexhaust]] = {"trash": Trash, "remove_marker": RemoveMarker, "unexhaust": Unexhaust}
+_AMOUNT_RESULTS: dict[str, type[GainXP | GainCaps | LoseCaps | Shop | SufferDamage | SufferRads | RecoverHP | RemoveRads]] = {
     "xp": GainXP, "caps": GainCaps, "lose_caps": LoseCaps, "shop": Shop,
     "damage": SufferDamage, "rads": SufferRads, "recover": RecoverHP, "remove_rads": RemoveRads,
 }

@@ -111,7 +111,8 @@ def check_cards(
     # Card Library: a number finds exactly one card.
     by_number: dict[int, list[str]] = {}
     for where, card in library:
-        by_number.setdefault(card.number, []).append(where)
+        if card.number is not None:  # always: the library is the numbered cards
+            by_number.setdefault(card.number, []).append(where)
     for number, owners in sorted(by_number.items()):
         if len(owners) > 1:
             reader.problem(
@@ -152,9 +153,11 @@ def check_cards(
         traits=_known_ids(traits),
         cards=_known_ids(card.id for _, card in cards) | reader.broken,
         uniques=_known_ids(card.id for _, card in cards if card.deck == "unique") | reader.broken,
-        encounter_numbers=_known_numbers(c.number for _, c in library if isinstance(c, EncounterCard))
+        encounter_numbers=_known_numbers(
+            c.number for _, c in library if isinstance(c, EncounterCard) and c.number is not None
+        )
         | reader.broken_numbers,
-        quest_numbers=_known_numbers(q.number for _, q in quests) | reader.broken_numbers,
+        quest_numbers=_known_numbers(q.number for _, q in quests if q.number is not None) | reader.broken_numbers,
         quests=_known_ids(q.id for _, q in quests) | reader.broken,
     )
     everything = (
@@ -204,10 +207,11 @@ def check_cards(
     # Character Cards: what a survivor starts with is no card of a deck.
     by_id = {card.id: card for _, card in cards}
     for where, survivor in entries["survivors"]:
-        card = by_id.get(survivor.character_card)
-        if card is not None and card.deck is not None:
+        character = by_id.get(survivor.character_card)
+        if character is not None and character.deck is not None:
             reader.problem(
-                where, f"character card {card.id!r} is a {card.deck} card; a character card belongs to no deck",
+                where,
+                f"character card {character.id!r} is a {character.deck} card; a character card belongs to no deck",
             )
 
 
@@ -255,13 +259,13 @@ def check_reachable(
     for _, scenario in scenarios:
         for ref in scenario.staged_quests:
             number = int(ref) if str(ref).isdigit() else ids.get(str(ref))
-            if number in by_number and number not in reached:
+            if number is not None and number in by_number and number not in reached:
                 reached.add(number)
                 queue.append(by_number[number])
     while queue:
         for _, result in parsed_results(queue.popleft()):
             number = result.number if isinstance(result, (effects.Add, effects.Stage)) else None
-            if number in by_number and number not in reached:
+            if number is not None and number in by_number and number not in reached:
                 reached.add(number)
                 queue.append(by_number[number])
     for where, card in library:

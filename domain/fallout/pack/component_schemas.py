@@ -215,7 +215,8 @@ class EncounterOptionSchema(Strict):
     @post_load
     def _build(self, data: dict, **kwargs: Any) -> EncounterOption:
         bars = ("tasks", "results", "succeed", "fail")
-        return EncounterOption(**{key: tuple(value) if key in bars else value for key, value in data.items()})
+        fields: dict[str, Any] = {key: tuple(value) if key in bars else value for key, value in data.items()}
+        return EncounterOption(**fields)
 
 
 class EncounterSchema(Strict):

@@ -132,13 +132,14 @@ def _load(root: Traversable, source: str) -> Pack:
     if reader.problems:
         raise PackError(source, reader.problems)
 
+    assert manifest is not None  # a manifest that failed its schema is one of the problems raised above
     tiles = {tile.id: tile for tile in loaded["tiles"]}
     return Pack(
         id=manifest["id"],
         tiles=tiles,
         scenarios={scenario.id: scenario for _, scenario in scenarios},
         enemies=tuple(loaded["enemies"]),
-        dice=tuple(loaded["dice"]),  # type: ignore[arg-type]  # exactly three, checked
+        dice=tuple(loaded["dice"]),  # exactly three, checked
         survivors={survivor.id: survivor for survivor in loaded["survivors"]},
         special_tokens=tuple(loaded["special_tokens"]),
         trait_tokens=tuple(loaded["trait_tokens"]),

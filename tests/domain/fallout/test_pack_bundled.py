@@ -184,7 +184,7 @@ def test_factions_and_power_track(scenario: Scenario) -> None:
     assert (star.key, star.letter, spade.key, spade.letter) == ("star", "X", "spade", "Y")
     assert star.token_enemy.level == "X" and spade.token_enemy.level == "Y"
     assert 8 <= len(scenario.power_track) <= 10
-    for above, below in zip(scenario.power_track, scenario.power_track[1:]):
+    for above, below in zip(scenario.power_track, scenario.power_track[1:], strict=False):
         assert below.X >= above.X and below.Y >= above.Y  # power only makes enemies tougher
 
 
