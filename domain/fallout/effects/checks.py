@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -227,16 +228,11 @@ def check_scenario(scenario: Scenario, known: Known = Known()) -> list[str]:
 
 def check(component: Any, known: Known = Known()) -> list[str]:
     """Every problem in one component's effects (empty: it is whole)."""
-    if isinstance(component, EncounterCard):
-        return check_encounter(component, known)
-    if isinstance(component, QuestCard):
-        return check_quest(component, known)
-    if isinstance(component, Card):
-        return check_card(component, known)
-    if isinstance(component, AgendaCard):
-        return check_agenda(component, known)
-    if isinstance(component, Perk):
-        return check_perk(component, known)
-    if isinstance(component, Scenario):
-        return check_scenario(component, known)
+    checkers: tuple[tuple[type, Callable[[Any, Known], list[str]]], ...] = (
+        (EncounterCard, check_encounter), (QuestCard, check_quest), (Card, check_card),
+        (AgendaCard, check_agenda), (Perk, check_perk), (Scenario, check_scenario),
+    )
+    for kind, checker in checkers:
+        if isinstance(component, kind):
+            return checker(component, known)
     raise TypeError(f"no effects to check on {type(component).__name__}")
