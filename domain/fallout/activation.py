@@ -145,7 +145,7 @@ def answer_order(res: Resolution, command: dict[str, Any], decision: Decision) -
     fight_enemy(res, command["enemy"], decision.seat)
 
 
-@RULES.answer("enemy_move", "Activating Enemies", commands={"choose_space": {"space": string()}})
+@RULES.answer("enemy_move", RULE, commands={"choose_space": {"space": string()}})
 def answer_move(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     move_enemy(res, decision.context["enemy"], command["space"])
 

@@ -125,7 +125,7 @@ def step(res: Resolution) -> None:
     res.emit("EncounterEnded", seat=enc.seat, deck=enc.kind, trashed=enc.trashed)
 
 
-@RULES.answer("encounter_option", "Encounter Action", commands={"choose_option": {"option": integer()}})
+@RULES.answer("encounter_option", RULE, commands={"choose_option": {"option": integer()}})
 def answer(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     enc = res.state.encounter
     assert enc is not None

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from domain.fallout.resolution import Resolution
     from domain.fallout.state import Decision
 
+RULE_DICE = "V.A.T.S. Dice"
 RULE_TESTS = "Tests"
 RULE_FIGHT = "Fight"
 
@@ -82,7 +83,7 @@ def request_reroll(res: Resolution) -> None:
 
 @RULES.answer(
     "reroll",
-    "V.A.T.S. Dice",
+    RULE_DICE,
     commands={
         "reroll": {"dice": integers()},
         "keep_dice": {},

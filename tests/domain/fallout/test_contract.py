@@ -172,3 +172,9 @@ def test_fallout_is_a_game_with_its_declared_surface() -> None:
     assert FALLOUT.name == "fallout" and FALLOUT.title
     assert 1 in FALLOUT.seats and 4 in FALLOUT.seats and 5 not in FALLOUT.seats and 0 not in FALLOUT.seats
     assert FALLOUT.ai is not None
+
+
+def test_every_decision_names_its_rules_reference_topic() -> None:
+    """A refused answer tells the player which rule forbids it: every pending decision names its topic."""
+    assert {kind: answer.rule for kind, answer in RULES.answers.items() if not answer.rule} == {}
+    assert RULES.answers["reroll"].rule == "V.A.T.S. Dice" and RULES.answers["answer_trade"].rule == "Camp Action"
