@@ -5,6 +5,7 @@
 - ``decisions``: pending decisions answered by sending one listed choice back;
 - ``rulebook``: ``Rulebook``, the one table a game's rule modules register
   their commands, decision answers, event folds and event schemas in;
+- ``shapes``: short constructors for the fields of event and command data;
 - ``records``: a fast ``replace`` for frozen state records;
 - ``packs``: loading YAML content packs with every problem reported at once.
 

@@ -16,11 +16,12 @@ T = TypeVar("T")
 
 def replace(obj: T, /, **changes: Any) -> T:
     """``dataclasses.replace`` for plain frozen records, without running ``__init__``."""
-    fields = obj.__dict__
+    fields: dict[str, Any] = vars(obj)
     unknown = [k for k in changes if k not in fields]
     if unknown or not dataclasses.is_dataclass(obj):
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]  # the standard error for a wrong name
     new = object.__new__(type(obj))
-    new.__dict__.update(fields)
-    new.__dict__.update(changes)
+    state: dict[str, Any] = vars(new)
+    state.update(fields)
+    state.update(changes)
     return new

@@ -62,7 +62,7 @@ def schema_of(name: str, shape: FieldsOrSchema, *, command: bool = False) -> typ
     if command:
         declared.setdefault("type", fields.String(required=True))
     built = Schema.from_dict(declared, name=name)
-    built.Meta.unknown = RAISE  # type: ignore[attr-defined]
+    built.Meta.unknown = RAISE
     return built
 
 

@@ -52,15 +52,16 @@ def move_plan(state: GameState, enemy: EnemyState) -> tuple[int, list[str]] | No
     faceup = state.faceup_places()
     dist = board.distances(enemy.space, faceup)
     reachable = [
-        s for s in state.survivors if s.on_map and s.space in dist and not loyalty.ignores(state, s.seat, enemy)
+        (s, s.space) for s in state.survivors
+        if s.on_map and s.space is not None and s.space in dist and not loyalty.ignores(state, s.seat, enemy)
     ]
     if not reachable:
         return None
-    target = min(reachable, key=lambda s: (dist[s.space], *_priority(state, s)))
-    d = dist[target.space]
+    target, space = min(reachable, key=lambda found: (dist[found[1]], *_priority(state, found[0])))
+    d = dist[space]
     if d == 0:
         return None
-    back = board.distances(target.space, faceup)
+    back = board.distances(space, faceup)
     steps = [n for n in board.enemy_neighbours(enemy.space, faceup) if back.get(n) == d - 1]
     return target.seat, sorted(steps)
 
@@ -76,8 +77,8 @@ def step(res: Resolution) -> None:
         )
         res.emit("EnemyTypeActivated", type=enemy_type, enemies=acting)
         return
-    acting = [e for e in re.acting if (en := state.enemy(e)) is not None and en.active]
-    if not acting:
+    ready = [found for e in re.acting if (found := state.enemy(e)) is not None and found.active]
+    if not ready:
         flips = [
             {"enemy": e.id, "token": e.token}
             for e in sorted(state.enemies, key=lambda e: enemies.enemy_sort_key(e.id))
@@ -86,10 +87,10 @@ def step(res: Resolution) -> None:
         res.emit("EnemiesFlipped", type=enemy_type, enemies=flips)
         return
     fighters = []
-    for enemy_id in acting:
-        target = fight_target(state, state.enemy(enemy_id))
+    for actor in ready:
+        target = fight_target(state, actor)
         if target is not None:
-            fighters.append((enemy_id, target[0]))
+            fighters.append((actor.id, target[0]))
     if fighters:
         seat = fighters[0][1]
         group = [e for e, s in fighters if s == seat]
@@ -100,19 +101,19 @@ def step(res: Resolution) -> None:
         else:
             fight_enemy(res, group[0], seat)
         return
-    mover = state.enemy(acting[0])
+    mover = ready[0]
     plan = move_plan(state, mover)
     if plan is None or not plan[1]:
         res.emit("EnemyIdle", enemy=mover.id)
         return
-    target, spaces = plan
+    toward, spaces = plan
     if len(spaces) > 1:
         res.request(
             state.first_player,
             "enemy_move",
             [{"type": "choose_space", "space": s} for s in spaces],
             enemy=mover.id,
-            toward=target,
+            toward=toward,
         )
         return
     move_enemy(res, mover.id, spaces[0])
@@ -144,7 +145,7 @@ def answer_order(res: Resolution, command: dict[str, Any], decision: Decision) -
     fight_enemy(res, command["enemy"], decision.seat)
 
 
-@RULES.answer("enemy_move", "Activating Enemies", commands={"choose_space": {"space": string()}})
+@RULES.answer("enemy_move", RULE, commands={"choose_space": {"space": string()}})
 def answer_move(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     move_enemy(res, decision.context["enemy"], command["space"])
 

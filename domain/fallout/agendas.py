@@ -40,7 +40,7 @@ def draw(res: Resolution, seat: int, count: int) -> None:
             rounds.deplete(res)
 
 
-@RULES.answer("discard_agenda", "Agenda Cards", commands={"discard_agenda": {"agenda": string()}})
+@RULES.answer("discard_agenda", RULE, commands={"discard_agenda": {"agenda": string()}})
 def answer_discard(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     res.emit("AgendaDiscardedFromHand", seat=decision.seat, card=command["agenda"])
 

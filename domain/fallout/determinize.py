@@ -138,7 +138,7 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
         known.add(round_end["card"])
     pool = sorted(a for a in in_play if a not in known)
     hands: dict[int, list[str]] = {}
-    for entry, s in zip(view["survivors"], raw):
+    for entry, s in zip(view["survivors"], raw, strict=True):  # raw is made from the same list
         if s["agendas"] is None:
             count = entry["agenda_count"] - (1 if s.get("loyalty") else 0)
             hands[s["seat"]] = ([s["loyalty"]] if s.get("loyalty") else []) + _take(pool, count, rng)
@@ -159,11 +159,11 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
             tiles_by_back.setdefault(tile.back, []).append(tile.id)
     places = []
     for p in view["map"]:
-        tile = p["tile"]
-        if tile is None:
-            choices = tiles_by_back.get(p["back"]) or []
-            tile = choices.pop(rng.below(len(choices))) if choices else None
-        places.append(PlaceState(p["place"], tile, p["back"], p["faceup"]))
+        tile_id = p["tile"]
+        if tile_id is None:
+            unlaid = tiles_by_back.get(p["back"]) or []
+            tile_id = unlaid.pop(rng.below(len(unlaid))) if unlaid else None
+        places.append(PlaceState(p["place"], tile_id, p["back"], p["faceup"]))
 
     # -- enemies: faces of inactive ones, stacks, discards ----------------------
     seen_tokens = {e["token"] for e in view["enemies"] if e.get("token") is not None}
@@ -255,13 +255,14 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
     if pending_view is not None and any(c is None for c in pending_view["choices"]):
         # Another seat's private choices: make them again from its sampled hand.
         hand = survivors[pending_view["seat"]].agendas
+        remade: list[dict[str, Any]]
         if pending_view["kind"] == "discard_agenda":
-            choices = [{"type": "discard_agenda", "agenda": a} for a in hand]
+            remade = [{"type": "discard_agenda", "agenda": a} for a in hand]
         else:  # answer_trade
             take = trade.take_agendas if trade is not None else 0
-            choices = [{"type": "accept_trade", "agendas": list(c)} for c in combinations(hand, min(take, len(hand)))]
-            choices.append({"type": "decline_trade"})
-        pending_view = {**pending_view, "choices": choices}
+            remade = [{"type": "accept_trade", "agendas": list(c)} for c in combinations(hand, min(take, len(hand)))]
+            remade.append({"type": "decline_trade"})
+        pending_view = {**pending_view, "choices": remade}
     pending = _load(Decision, pending_view)
     turn = _load(Turn, view.get("turn"))
     respawning = tuple(

@@ -125,7 +125,7 @@ def step(res: Resolution) -> None:
     res.emit("EncounterEnded", seat=enc.seat, deck=enc.kind, trashed=enc.trashed)
 
 
-@RULES.answer("encounter_option", "Encounter Action", commands={"choose_option": {"option": integer()}})
+@RULES.answer("encounter_option", RULE, commands={"choose_option": {"option": integer()}})
 def answer(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     enc = res.state.encounter
     assert enc is not None
@@ -133,7 +133,9 @@ def answer(res: Resolution, command: dict[str, Any], decision: Decision) -> None
     option = res.catalog.encounters[enc.card].options[index]
     res.emit("EncounterOptionChosen", seat=enc.seat, option=index, label=option.label)
     if not option.tasks:
-        _reveal(res, res.state.encounter, option, "results")
+        chosen = res.state.encounter
+        assert chosen is not None
+        _reveal(res, chosen, option, "results")
 
 
 def _reveal(res: Resolution, enc: Encounter, option: EncounterOption, outcome: str) -> None:

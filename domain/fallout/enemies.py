@@ -107,7 +107,7 @@ def replace_next(res: Resolution) -> None:
         )
 
 
-@RULES.answer("replacement_space", "Enemies", commands={"choose_space": {"space": string()}})
+@RULES.answer("replacement_space", RULE, commands={"choose_space": {"space": string()}})
 def answer_replacement(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     place_drawn(res, decision.context["enemy_type"], command["space"], active=False, reason="replacement")
 

@@ -64,7 +64,7 @@ def request_placement(res: Resolution) -> None:
     )
 
 
-@RULES.answer("place_enemy", "Explore Action", commands={"place_enemy": {"enemy": string(), "space": string()}})
+@RULES.answer("place_enemy", RULE, commands={"place_enemy": {"enemy": string(), "space": string()}})
 def answer_placement(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     placing = res.state.placing
     assert placing is not None

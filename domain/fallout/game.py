@@ -33,6 +33,9 @@ from domain.rng import Rng
 RULES.system_command("round_end", {})
 RULES.check()
 
+#: The one instance the registry hosts (below the class; the examples play it).
+FALLOUT: FalloutGame
+
 
 class FalloutGame(Game):
     name = "fallout"

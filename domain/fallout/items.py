@@ -110,7 +110,7 @@ def gain_next(res: Resolution) -> None:
     res.emit("CardGained", seat=seat, card=card_id, to="inventory", unequipped=None)
 
 
-@RULES.answer("equip_gained", "Equipping", commands={"equip": {"card": string()}, "stow": {"card": string()}})
+@RULES.answer("equip_gained", RULE_EQUIPPING, commands={"equip": {"card": string()}, "stow": {"card": string()}})
 def answer_gained(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     seat, card_id = res.state.gaining[0]
     if command["type"] == "equip":
@@ -142,7 +142,7 @@ def request_discard(res: Resolution, seat: int, what: str) -> None:
         res.request(seat, "discard_agenda", [{"type": "discard_agenda", "agenda": a} for a in s.agendas])
 
 
-@RULES.answer("discard_card", "Inventory", commands={"discard": {"card": string()}})
+@RULES.answer("discard_card", RULE_INVENTORY, commands={"discard": {"card": string()}})
 def answer_discard(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     discard(res, decision.seat, command["card"], "inventory_full")
 

@@ -77,7 +77,7 @@ def request_respawn(res: Resolution) -> None:
     res.request(seat, "respawn", [{"type": "respawn", "space": s} for s in start_spaces(res)])
 
 
-@RULES.answer("respawn", "Killed", commands={"respawn": {"space": string()}})
+@RULES.answer("respawn", RULE, commands={"respawn": {"space": string()}})
 def answer_respawn(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     seat = res.state.respawning[0]
     res.emit("SurvivorRespawned", seat=seat, space=command["space"])

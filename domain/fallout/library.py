@@ -23,9 +23,6 @@ if TYPE_CHECKING:
 
 RULE = "Card Library"
 
-# Nothing to fold: the log shows the retrieval came to nothing.
-RULES.declare_event("LibraryCardUnavailable", {"number": integer()})
-
 
 def add(res: Resolution, number: int) -> None:
     cat = res.catalog
@@ -50,6 +47,12 @@ def stage(res: Resolution, number: int, seat: int | None) -> None:
     if quest.on_stage:
         space = res.state.survivor(seat).space if seat is not None else None
         results.push(res, seat, quest_id, "quest", conditions.level_at(res.state, space), quest.on_stage)
+
+
+@RULES.fold("LibraryCardUnavailable", {"number": integer()})
+def _unavailable(state: GameState, data: dict) -> GameState:
+    """The log shows the retrieval came to nothing; the state does not change."""
+    return state
 
 
 @RULES.fold("CardAdded", {"card": string(), "deck": string(), "number": integer(), "order": strings()})

@@ -89,12 +89,12 @@ def _deal(pack: Pack, scenario_id: str, players: int, rng: Rng) -> dict[str, Any
     piles: dict[str, list[str]] = {}
     for back in sorted({p.back for p in scenario.places if not p.tile and p.back}):
         piles[back] = rng.shuffled(sorted(t.id for t in pack.tiles.values() if t.back == back and t.id not in used))
-    places = []
+    places: list[dict[str, Any]] = []
     for p in scenario.places:
         if p.tile:
             places.append({"place": p.id, "tile": p.tile, "back": pack.tiles[p.tile].back, "faceup": True})
         else:
-            if not piles.get(p.back):
+            if p.back is None or not piles.get(p.back):
                 raise _bad("bad_pack", f"Not enough {p.back} tiles for scenario {scenario_id}.")
             places.append({"place": p.id, "tile": piles[p.back].pop(), "back": p.back, "faceup": False})
     # Step 3: enemy stacks by type, face down and randomised.
@@ -116,7 +116,7 @@ def _deal(pack: Pack, scenario_id: str, players: int, rng: Rng) -> dict[str, Any
     asset_deck = rng.shuffled(sorted(c.id for c in pack.cards.values() if c.deck == "asset"))
     shop = asset_deck[:SHOP_SIZE]
     # Step 9: one random enemy face up on each enemy icon of a face-up tile.
-    enemies = []
+    enemies: list[dict[str, Any]] = []
     for place in places:
         if not place["faceup"]:
             continue

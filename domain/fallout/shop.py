@@ -68,7 +68,7 @@ def step(res: Resolution) -> None:
 
 @RULES.answer(
     "shop",
-    "Shopping",
+    RULE,
     commands={
         "buy": {"card": string()},
         "sell": {"card": string()},

@@ -28,7 +28,7 @@ def _field_names(cls: type) -> tuple[str, ...] | None:
 
 def dump(obj: Any) -> Any:
     # Views dump the whole state on every request: the common cases come first.
-    kind = type(obj)
+    kind: type = type(obj)
     if kind in _SCALARS:
         return obj
     if kind is tuple or kind is list:
@@ -66,7 +66,7 @@ def load(tp: Any, data: Any) -> Any:
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(load(args[0], x) for x in data)
-        return tuple(load(a, x) for a, x in zip(args, data))
+        return tuple(load(a, x) for a, x in zip(args, data, strict=True))
     if origin is dict:
         _, value_type = typing.get_args(tp)
         return {k: load(value_type, v) for k, v in data.items()}

@@ -88,14 +88,17 @@ def command(res: Resolution, seat: int, cmd: dict[str, Any]) -> None:
     kind = cmd["type"]
     if kind == "trade":
         res.emit("TradeOpened", seat=seat, partner=cmd["with"])
-    elif kind == "trade_propose":
-        res.emit("TradeProposed", seat=seat, partner=res.state.trade.partner)
+        return
+    t = res.state.trade
+    assert t is not None  # every other step is listed only while a trade is put together
+    if kind == "trade_propose":
+        res.emit("TradeProposed", seat=seat, partner=t.partner)
     elif kind == "trade_cancel":
-        res.emit("TradeDeclined", seat=seat, partner=res.state.trade.partner, by=seat)
+        res.emit("TradeDeclined", seat=seat, partner=t.partner, by=seat)
     else:
         card = cmd.get("card")
         agenda = card is not None and card in res.state.survivor(seat).agendas
-        res.emit("TradeChanged", seat=seat, partner=res.state.trade.partner, change=kind, card=card, agenda=agenda)
+        res.emit("TradeChanged", seat=seat, partner=t.partner, change=kind, card=card, agenda=agenda)
 
 
 RULES.command("trade", {"with": integer()})(command)

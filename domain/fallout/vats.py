@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from domain.fallout.resolution import Resolution
     from domain.fallout.state import Decision
 
+RULE_DICE = "V.A.T.S. Dice"
 RULE_TESTS = "Tests"
 RULE_FIGHT = "Fight"
 
@@ -82,7 +83,7 @@ def request_reroll(res: Resolution) -> None:
 
 @RULES.answer(
     "reroll",
-    "V.A.T.S. Dice",
+    RULE_DICE,
     commands={
         "reroll": {"dice": integers()},
         "keep_dice": {},
@@ -158,7 +159,7 @@ def _rerolled(state: GameState, data: dict) -> GameState:
     if r is None:
         return state
     faces = list(r.faces)
-    for die, face in zip(data["dice"], data["faces"]):
+    for die, face in zip(data["dice"], data["faces"], strict=False):  # a fold never fails on a stored event
         faces[die] = face
     rerolls = r.rerolls - 1
     return replace(

@@ -69,16 +69,16 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         survivors.append(entry)
     enemy_views = []
     for e in state.enemies:
-        entry: dict[str, Any] = {"enemy": e.id, "type": e.type, "space": e.space, "active": e.active}
+        shown: dict[str, Any] = {"enemy": e.id, "type": e.type, "space": e.space, "active": e.active}
         if e.faction is not None:
-            entry["faction"] = e.faction
+            shown["faction"] = e.faction
         if e.active or over:
             token = enemies.token_of(state, e)
-            entry.update(
+            shown.update(
                 token=token.id, name=token.name, level=enemies.level(state, token),
                 abilities=list(token.abilities), vulnerable=sorted(token.vulnerable),
             )
-        enemy_views.append(entry)
+        enemy_views.append(shown)
     out: dict[str, Any] = {
         "seat": seat,
         "pack": state.pack,

@@ -1,4 +1,4 @@
-"""Fallout's ``determinize``: a whole state from one seat's view, consistent with it.
+"""Fallout's ``determinize`` (``FALLOUT.ai``): a whole state from one seat's view, consistent with it.
 
 Along seeded games of random play, for every seat: the view of the sampled
 state is the view it was made from, the legal actions are the same, and the
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from domain.fallout.determinize import determinize, timeout_command
 from domain.fallout.game import FALLOUT
 from domain.game import SYSTEM
 from domain.rng import Rng
@@ -28,7 +27,7 @@ def test_the_view_of_a_determinized_state_is_the_view_it_came_from(options, play
             continue
         for seat in range(players):
             view = FALLOUT.view(state, seat)
-            sampled = determinize(view, seat, Rng(f"sample-{n}-{seat}"))
+            sampled = FALLOUT.ai.determinize(view, seat, Rng(f"sample-{n}-{seat}"))
             assert FALLOUT.view(sampled, seat) == view, (n, seat)
             assert FALLOUT.legal_actions(sampled, seat) == FALLOUT.legal_actions(state, seat)
             for command in FALLOUT.legal_actions(sampled, seat)[:4]:
@@ -43,7 +42,7 @@ def test_what_is_hidden_is_sampled_not_copied():
     """Two samples differ in what the seat cannot see, and agree on what it can."""
     *_, (_, _, state) = random_play(FALLOUT, {}, 3, "hidden", 60)
     view = FALLOUT.view(state, 0)
-    samples = [determinize(view, 0, Rng(f"s{i}")) for i in range(8)]
+    samples = [FALLOUT.ai.determinize(view, 0, Rng(f"s{i}")) for i in range(8)]
     assert {s.survivors[1].agendas + s.agenda_deck for s in samples} != {samples[0].survivors[1].agendas + samples[0].agenda_deck}
     assert all(s.survivors[0].agendas == state.survivors[0].agendas for s in samples)
     hidden_tiles = [p.id for p in state.places if not p.faceup]
@@ -57,7 +56,7 @@ def test_a_lapsed_deadline_ends_the_turn_or_takes_the_default():
         if not waiting:
             continue
         seat = waiting[0]
-        command = timeout_command(state, seat)
+        command = FALLOUT.timeout_command(state, seat)
         assert command in FALLOUT.legal_actions(state, seat)
         if state.pending is None and state.trade is None:
             assert command == {"type": "end_turn"}

@@ -26,18 +26,27 @@ from domain.fallout.model import (
     Card,
     Die,
     DieFace,
+    EncounterCard,
+    EncounterIcon,
     EnemyToken,
     Faction,
     Pack,
     Perk,
     Place,
     PowerStep,
+    QuestCard,
     Scenario,
     Space,
     SpecialToken,
     Survivor,
     Tile,
     TraitToken,
+)
+from domain.fallout.model import (
+    EncounterOption as Option,
+)
+from domain.fallout.model import (
+    QuestObjective as Objective,
 )
 from domain.fallout.state import EnemyState, GameState
 from domain.game import Event
@@ -250,17 +259,6 @@ def with_turn(state: GameState, **changes: Any) -> GameState:
 
 # -- the full pack: encounters, quests, items, the shop and influence ---------
 
-from domain.fallout.model import (  # noqa: E402 - the full pack's components, kept next to it
-    EncounterCard,
-    EncounterIcon,
-    QuestCard,
-)
-from domain.fallout.model import (
-    EncounterOption as Option,
-)
-from domain.fallout.model import (
-    QuestObjective as Objective,
-)
 
 
 def _with_icons(t: Tile, icons: dict[str, tuple[str, str, int | None]]) -> Tile:

@@ -119,6 +119,7 @@ def test_replay_reproduces_the_game() -> None:
     state = None
     setup = FALLOUT.setup({"pack": "mini", "scenario": "test", "players": 2}, Rng("replay"))
     log += setup
-    for state, events in random_game("replay", players=2, commands=200):
+    for reached, events in random_game("replay", players=2, commands=200):
         log += events
+        state = reached
     assert fold(FALLOUT.initial_state(), log) == state

@@ -1,0 +1,148 @@
+"""Reading a game's content pack: YAML files of items, every problem reported at once.
+
+A pack author fixes a whole pack in one round trip: each item (a tile, a
+card, a scenario...) is validated on its own by a marshmallow schema, so one
+broken item does not hide the problems of the others, and every problem ends
+up in one ``PackError``, one line each, naming the file and the item. A
+game's loader reads its files through a ``PackReader``, adds the checks that
+span items (references, counts, connectivity) as further problems, and
+raises ``PackError`` at the end if there are any.
+
+Nothing here knows a game: the files, the schemas and the cross-checks are
+the game's own.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from importlib.resources.abc import Traversable
+from typing import Any
+
+import yaml
+from marshmallow import RAISE, Schema, ValidationError
+
+
+class PackError(Exception):
+    """A content pack that cannot be loaded; ``problems`` lists every reason."""
+
+    def __init__(self, source: str, problems: list[str]):
+        self.source = source
+        self.problems = list(problems)
+        lines = "\n".join(f"  - {problem}" for problem in self.problems)
+        super().__init__(f"content pack {source} has {len(self.problems)} problem(s):\n{lines}")
+
+
+class Strict(Schema):
+    """A pack item's schema: a key it does not know is a problem, not ignored."""
+
+    class Meta:
+        unknown = RAISE
+
+
+def duplicates(values: Iterable[Any]) -> list[Any]:
+    return [value for value, count in Counter(values).items() if count > 1]
+
+
+class PackReader:
+    """Collects the loaded items, the problems, and which ids were broken."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.broken: set[str] = set()  # ids of items that failed their schema
+        # every id seen, with where it was seen, for the pack-wide uniqueness check
+        self.owners: dict[str, list[str]] = {}
+
+    def problem(self, where: str, message: str) -> None:
+        self.problems.append(f"{where}: {message}")
+
+    def yaml(self, node: Traversable, name: str) -> Any:
+        if not node.is_file():
+            self.problem(name, "file is missing")
+            return None
+        try:
+            return yaml.safe_load(node.read_text(encoding="utf-8"))
+        except yaml.YAMLError as err:
+            self.problem(name, f"is not valid YAML: {err}".replace("\n", " "))
+            return None
+
+    def mapping(self, raw: Any, name: str, keys: Iterable[str]) -> dict | None:
+        if raw is None:
+            return None
+        if not isinstance(raw, dict):
+            self.problem(name, f"must be a mapping with the key(s) {', '.join(keys)}")
+            return None
+        for key in raw:
+            if key not in keys:
+                self.problem(name, f"unknown top-level key {key!r} (expected {', '.join(keys)})")
+        return raw
+
+    def items(self, raw: dict | None, name: str, key: str, schema: type[Schema], noun: str) -> list[tuple[str, Any]]:
+        """The items that loaded, each with where it is (``file: noun 'id'``)."""
+        if raw is None:
+            return []
+        if key not in raw:
+            self.problem(name, f"missing top-level key {key!r}")
+            return []
+        items = raw[key]
+        if not isinstance(items, list):
+            self.problem(name, f"{key!r} must be a list of {noun}s")
+            return []
+        out = []
+        for i, item in enumerate(items):
+            where = f"{name}: {label(noun, item, i)}"
+            obj = self.item(item, where, schema)
+            if obj is not None:
+                out.append((where, obj))
+        return out
+
+    def item(self, data: Any, where: str, schema: type[Schema]) -> Any:
+        try:
+            return schema().load(data)
+        except ValidationError as err:
+            self.broke(data)
+            for path, message in flatten(err.messages, data):
+                self.problem(where, f"{path}: {message}" if path else message)
+            return None
+
+    def broke(self, data: Any) -> None:
+        """Remember an item that failed its schema, so references to it are not reported again."""
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            self.broken.add(data["id"])
+
+    def own(self, item_id: str, where: str) -> None:
+        self.owners.setdefault(item_id, []).append(where)
+
+    def files_with_problems(self) -> set[str]:
+        # every problem starts with its file name
+        return {problem.split(":", 1)[0] for problem in self.problems}
+
+
+def label(noun: str, item: Any, index: int) -> str:
+    if isinstance(item, dict) and isinstance(item.get("id"), str):
+        return f"{noun} {item['id']!r}"
+    return f"{noun} #{index + 1}"
+
+
+def flatten(messages: Any, data: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    """Turn marshmallow's nested error dict into (path, message) lines.
+
+    List positions are shown by the item's id where it has one, because a pack
+    author searches the YAML for ids, not for positions.
+    """
+    if isinstance(messages, dict):
+        for key, sub in messages.items():
+            if key == "_schema":
+                yield from flatten(sub, data, path)
+            elif isinstance(key, int):
+                child = data[key] if isinstance(data, list) and 0 <= key < len(data) else None
+                name = child["id"] if isinstance(child, dict) and isinstance(child.get("id"), str) else key
+                yield from flatten(sub, child, f"{path}[{name}]")
+            else:
+                child = data.get(key) if isinstance(data, dict) else None
+                yield from flatten(sub, child, f"{path}.{key}" if path else str(key))
+    elif isinstance(messages, list):
+        for message in messages:
+            yield from flatten(message, data, path)
+    else:
+        yield path, str(messages)
