@@ -9,7 +9,7 @@ PORT   ?= 8000
 DATA   ?= .holotape
 PYTEST_ARGS ?=
 
-.PHONY: run test worker openapi bench lint-imports fuzz clean
+.PHONY: run test worker openapi bench lint lint-imports fuzz clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Holotape needs Python 3.11 or newer")'
@@ -21,8 +21,14 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/holotape run --host $(HOST) --port $(PORT) --data $(DATA)
 
-test: $(STAMP) lint-imports
+test: $(STAMP) lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The layer contracts, types over domain/ and events/, and ruff over everything
+# (configured in pyproject.toml).
+lint: $(STAMP) lint-imports
+	$(BIN)/mypy
+	$(BIN)/ruff check .
 
 lint-imports: $(STAMP)
 	$(BIN)/lint-imports

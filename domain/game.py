@@ -64,20 +64,12 @@ class RuleViolation(Exception):
     ever be right (``Refusal``).
     """
 
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        rule: str | None = None,
-        kind: Refusal = Refusal.NOT_NOW,
-        status: int | None = None,  # TRANSITIONAL: removed once service/ maps kinds (issue 9)
-    ):
+    def __init__(self, code: str, message: str, rule: str | None = None, kind: Refusal = Refusal.NOT_NOW):
         super().__init__(message)
         self.code = code
         self.message = message
         self.rule = rule
-        self.kind = Refusal.MALFORMED if status == 422 else kind
-        self.status = status or (422 if self.kind is Refusal.MALFORMED else 409)
+        self.kind = kind
 
 
 def malformed(code: str, message: str, rule: str | None = None) -> RuleViolation:
@@ -306,7 +298,3 @@ class Game(ABC):
                 if action.get("type") == kind:
                     return action
         return actions[0] if actions else None
-
-
-#: TRANSITIONAL: the old name of ``Game``, until service/ moves to the contract (issue 9).
-GameModule = Game

@@ -70,7 +70,8 @@ class RowProjection:
         return json.loads(raw) if raw else None
 
     def rows(self) -> dict[str, Row]:
-        return {k.decode(): json.loads(v) for k, v in self.redis.hgetall(self.key).items()}
+        found: dict[bytes, bytes] = self.redis.hgetall(self.key)  # type: ignore[assignment]
+        return {k.decode(): json.loads(v) for k, v in found.items()}
 
     def drop(self) -> None:
         self.redis.delete(*self.keys)

@@ -34,7 +34,8 @@ class SnapshotStore:
         self, game_id: str, version: int | None, fmt: str
     ) -> tuple[int, dict[str, Any], str | None] | None:
         high = "+inf" if version is None else version
-        for member in self.redis.zrevrangebyscore(snapshots_key(game_id), high, "-inf", start=0, num=8):
+        members: list[bytes] = self.redis.zrevrangebyscore(snapshots_key(game_id), high, "-inf", start=0, num=8)  # type: ignore[assignment]
+        for member in members:
             body = json.loads(member)
             if body["format"] == fmt:
                 return body["version"], body["state"], body.get("hash")

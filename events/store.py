@@ -37,6 +37,10 @@ from events.log import (
 from events.schemas import SchemaRegistry
 
 FEED_KEY = "holotape:feed"
+#: What XRANGE and XREAD answer with: (entry id, fields) pairs. redis-py's own
+#: annotation is a union of every way a command may answer; ours is the one
+#: this client (bytes, no RESP3) gets.
+Rows = list[tuple[bytes, dict[bytes, bytes]]]
 IDEMPOTENCY_TTL = 2 * 24 * 3600  # at least the 24 h a client may retry for
 
 
@@ -236,13 +240,13 @@ class EventStore:
     ) -> list[Envelope]:
         """Events ``from_version``..``to_version`` inclusive, oldest first."""
         high = f"0-{to_version}" if to_version is not None else "+"
-        rows = self.redis.xrange(stream_key(game_id), f"0-{max(from_version, 1)}", high)
+        rows: Rows = self.redis.xrange(stream_key(game_id), f"0-{max(from_version, 1)}", high)  # type: ignore[assignment]
         envelopes = [Envelope.from_json(fields[b"e"]) for _, fields in rows]
         return [self._upcast(e) for e in envelopes] if upcast else envelopes
 
     def wait(self, game_id: str, after_version: int, block_ms: int, count: int = 100) -> list[Envelope]:
         """Events after ``after_version``, waiting up to ``block_ms`` for the first one."""
-        answer = self.redis.xread(
+        answer: list[tuple[bytes, Rows]] = self.redis.xread(  # type: ignore[assignment]
             {stream_key(game_id): f"0-{after_version}"}, count=count, block=max(block_ms, 1)
         )
         rows = answer[0][1] if answer else []
@@ -258,10 +262,11 @@ class EventStore:
         self, after: str = "0-0", count: int = 500, block_ms: int | None = None
     ) -> list[FeedEntry]:
         """Every game's events in commit order, strictly after checkpoint ``after``."""
+        rows: Rows
         if block_ms is None:
-            rows = self.redis.xrange(FEED_KEY, f"({after}" if after != "0-0" else "-", "+", count)
+            rows = self.redis.xrange(FEED_KEY, f"({after}" if after != "0-0" else "-", "+", count)  # type: ignore[assignment]
         else:
-            answer = self.redis.xread({FEED_KEY: after}, count=count, block=block_ms)
+            answer: list[tuple[bytes, Rows]] = self.redis.xread({FEED_KEY: after}, count=count, block=block_ms)  # type: ignore[assignment]
             rows = answer[0][1] if answer else []
         return [
             FeedEntry(_text(entry_id), self._upcast(Envelope.from_json(fields[b"e"])))

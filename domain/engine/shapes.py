@@ -2,7 +2,9 @@
 
 An event's schema says what its data really holds: every field is required
 unless the event leaves it out (``optional``), and ``None`` is refused unless
-the event carries it (``nullable``). Data is JSON as the store keeps it, so
+the event carries it (``nullable``). A list whose items a reader may not see
+(a deck's order, another seat's hand) is ``hidden``: redacted for a seat, its
+items read ``None``, and the redacted event keeps the declared shape. Data is JSON as the store keeps it, so
 lists stay lists and free-form parts (a decision's choices, a card's results)
 are dicts or any JSON value.
 """
@@ -39,8 +41,8 @@ def boolean(*, optional: bool = False, nullable: bool = False) -> fields.Field:
     return _StrictBoolean(**_flags(optional, nullable))
 
 
-def strings(*, optional: bool = False, nullable: bool = False) -> fields.Field:
-    return fields.List(fields.String(), **_flags(optional, nullable))
+def strings(*, optional: bool = False, nullable: bool = False, hidden: bool = False) -> fields.Field:
+    return fields.List(fields.String(allow_none=hidden), **_flags(optional, nullable))
 
 
 def integers(*, optional: bool = False, nullable: bool = False) -> fields.Field:
@@ -52,13 +54,13 @@ def record(*, optional: bool = False, nullable: bool = False) -> fields.Field:
     return fields.Dict(keys=fields.String(), **_flags(optional, nullable))
 
 
-def records(*, optional: bool = False, nullable: bool = False) -> fields.Field:
-    return fields.List(fields.Dict(keys=fields.String()), **_flags(optional, nullable))
+def records(*, optional: bool = False, nullable: bool = False, hidden: bool = False) -> fields.Field:
+    return fields.List(fields.Dict(keys=fields.String(), allow_none=hidden), **_flags(optional, nullable))
 
 
-def rows(*, optional: bool = False, nullable: bool = False) -> fields.Field:
+def rows(*, optional: bool = False, nullable: bool = False, hidden: bool = False) -> fields.Field:
     """A list of short lists (pairs such as ``[letter, token]``)."""
-    return fields.List(fields.List(fields.Raw()), **_flags(optional, nullable))
+    return fields.List(fields.List(fields.Raw(allow_none=hidden)), **_flags(optional, nullable))
 
 
 def anything(*, optional: bool = False, nullable: bool = False) -> fields.Field:

@@ -45,7 +45,7 @@ def answer_discard(res: Resolution, command: dict[str, Any], decision: Decision)
     res.emit("AgendaDiscardedFromHand", seat=decision.seat, card=command["agenda"])
 
 
-@RULES.fold("AgendaDrawn", {"card": string(), "seat": integer()})
+@RULES.fold("AgendaDrawn", {"card": string(nullable=True), "seat": integer()})
 def _drawn(state: GameState, data: dict) -> GameState:
     seat, card = data["seat"], data["card"]
     state = replace(state, agenda_deck=tuple(c for c in state.agenda_deck if c != card))

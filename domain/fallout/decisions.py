@@ -10,7 +10,7 @@ from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState, replace
 
 
-@RULES.fold("DecisionRequested", {"choices": records(), "context": record(), "kind": string(), "seat": integer()})
+@RULES.fold("DecisionRequested", {"choices": records(hidden=True), "context": record(), "kind": string(), "seat": integer()})
 def _requested(state: GameState, data: dict[str, Any]) -> GameState:
     return replace(state, pending=requested(data))
 

@@ -171,7 +171,7 @@ def view(state: GameState) -> dict[str, Any] | None:
 @RULES.fold(
     "EncounterDrawn",
     {
-        "card": string(),
+        "card": string(nullable=True),
         "deck": string(),
         "level": integer(),
         "read_aloud": record(),

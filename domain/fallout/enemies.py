@@ -131,7 +131,7 @@ def _without_token(stack: tuple[str, ...], token: str) -> tuple[str, ...]:
         "faction": string(optional=True),
         "reason": string(),
         "space": string(),
-        "token": string(),
+        "token": string(nullable=True),
         "type": string(),
     },
 )
@@ -158,7 +158,7 @@ def _not_replaced(state: GameState, data: dict) -> GameState:
     return replace(state, replacing=state.replacing[1:])
 
 
-@RULES.fold("EnemyStackReshuffled", {"order": strings(), "type": string()})
+@RULES.fold("EnemyStackReshuffled", {"order": strings(hidden=True), "type": string()})
 def _reshuffled(state: GameState, data: dict) -> GameState:
     t = data["type"]
     return replace(

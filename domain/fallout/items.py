@@ -331,7 +331,7 @@ def _used(state: GameState, data: dict) -> GameState:
     return _discarded(state, data)
 
 
-@RULES.fold("CardEquipped", {"card": string(), "seat": integer(), "unequipped": string()})
+@RULES.fold("CardEquipped", {"card": string(), "seat": integer(), "unequipped": string(nullable=True)})
 def _equipped(state: GameState, data: dict) -> GameState:
     seat, card_id, old = data["seat"], data["card"], data.get("unequipped")
     s = state.survivor(seat)

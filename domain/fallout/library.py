@@ -55,7 +55,10 @@ def _unavailable(state: GameState, data: dict) -> GameState:
     return state
 
 
-@RULES.fold("CardAdded", {"card": string(), "deck": string(), "number": integer(), "order": strings()})
+@RULES.fold(
+    "CardAdded",
+    {"card": string(nullable=True), "deck": string(), "number": integer(), "order": strings(hidden=True)},
+)
 def _added(state: GameState, data: dict) -> GameState:
     kind = data["deck"]
     deck = state.encounter_decks.get(kind, ())

@@ -141,7 +141,7 @@ def apply(res: Resolution, entry: Resolving, r: fx.Result) -> None:
         "origin": string(),
         "results": mixed(),
         "seat": integer(nullable=True),
-        "source": string(),
+        "source": string(nullable=True),
     },
 )
 def _queued(state: GameState, data: dict) -> GameState:
@@ -157,7 +157,7 @@ def _resolving(state: GameState, data: dict) -> GameState:
     return replace(state, resolving=state.resolving[:-1] + (replace(top, results=top.results[1:]),))
 
 
-@RULES.fold("ResultsResolved", {"origin": string(), "source": string()})
+@RULES.fold("ResultsResolved", {"origin": string(), "source": string(nullable=True)})
 def _resolved(state: GameState, data: dict) -> GameState:
     return replace(state, resolving=state.resolving[:-1])
 
@@ -190,7 +190,7 @@ def _recovered(state: GameState, data: dict) -> GameState:
     )
 
 
-@RULES.fold("CardTrashed", {"card": string(), "origin": string()})
+@RULES.fold("CardTrashed", {"card": string(nullable=True), "origin": string()})
 def _trashed(state: GameState, data: dict) -> GameState:
     card = data["card"]
     changes: dict[str, Any] = dict(

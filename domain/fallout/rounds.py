@@ -105,7 +105,7 @@ def _discarded(state: GameState, data: dict) -> GameState:
     return replace(state, agenda_discard=state.agenda_discard + (data["card"],), round_end=None)
 
 
-@RULES.fold("AgendaDeckReshuffled", {"order": strings()})
+@RULES.fold("AgendaDeckReshuffled", {"order": strings(hidden=True)})
 def _reshuffled(state: GameState, data: dict) -> GameState:
     return replace(state, agenda_deck=tuple(data["order"]), agenda_discard=())
 

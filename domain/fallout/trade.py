@@ -206,9 +206,9 @@ def _hand_over(state: GameState, giver: int, taker: int, cards: list[str]) -> Ga
 @RULES.fold(
     "TradeCompleted",
     {
-        "agendas": strings(),
+        "agendas": strings(hidden=True),
         "give": strings(),
-        "give_agendas": strings(),
+        "give_agendas": strings(hidden=True),
         "give_caps": integer(),
         "partner": integer(),
         "seat": integer(),

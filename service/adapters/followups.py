@@ -14,7 +14,7 @@ and enqueues what is due again (``service.adapters.sweeper``).
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import redis
@@ -61,7 +61,7 @@ class RqFollowUps:
             return
         options = {"job_id": job_id, "result_ttl": RESULT_TTL, "failure_ttl": FAILURE_TTL}
         if at is not None and at > time.time():
-            self.queue.enqueue_at(datetime.fromtimestamp(at, tz=timezone.utc), function, *args, **options)
+            self.queue.enqueue_at(datetime.fromtimestamp(at, tz=UTC), function, *args, **options)
         else:
             self.queue.enqueue(function, *args, **options)
 

@@ -39,7 +39,7 @@ import ssl
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -206,7 +206,7 @@ class Webhooks:
         else:
             first = float(self.redis.get(sent_key) or time.time())
         body = json.dumps(message["payload"], separators=(",", ":"), sort_keys=True)
-        stamp = datetime.now(timezone.utc)
+        stamp = datetime.now(UTC)
         signature = Webhook(hook["secret"]).sign(message["id"], stamp, body)
         headers = {
             "Content-Type": "application/json",

@@ -10,7 +10,6 @@ has not seen (428 without it, 412 when the game has moved on), and honours
 
 from __future__ import annotations
 
-
 from flask import Response, g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint

@@ -17,7 +17,7 @@ from marshmallow import Schema, fields
 from werkzeug.exceptions import HTTPException
 
 from domain.game import Refusal
-from service.usecases.errors import Rejection, Kind
+from service.usecases.errors import Kind, Rejection
 
 PROBLEM_JSON = "application/problem+json"
 

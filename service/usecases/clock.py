@@ -16,7 +16,7 @@ vacation periods (``Record.vacations``) pause it. Options, set at creation:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from service.usecases.record import HUMAN, Record
 
@@ -32,7 +32,7 @@ def parse(timestamp: str) -> float:
 
 
 def iso(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.fromtimestamp(seconds, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def timed(record: Record) -> bool:

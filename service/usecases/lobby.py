@@ -21,11 +21,11 @@ The rules of the lobby:
 from __future__ import annotations
 
 from events.envelope import NewEvent
+from service.usecases.bots import LEVELS
 from service.usecases.errors import Refused
 from service.usecases.games import Decision, Games
-from service.usecases.bots import LEVELS
-from service.usecases.record import BOT, HUMAN, OPEN, Record
 from service.usecases.ports import SEAT, Holder
+from service.usecases.record import BOT, HUMAN, OPEN, Record
 
 
 class Lobby:

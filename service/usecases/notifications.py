@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from service.usecases.errors import Rejection, Refused
+from service.usecases.errors import Refused, Rejection
 from service.usecases.ports import Webhooks
 
 KINDS = ("your_turn", "reminder", "game_over", "rewind_proposed")

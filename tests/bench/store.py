@@ -18,11 +18,13 @@ from datetime import date
 
 import redis
 
+from domain import registry
 from events.envelope import NewEvent
 from events.snapshots import fold
 from events.store import EventStore
 from service.adapters.embedded_redis import EmbeddedRedis
 from service.usecases.record import RecordFolder
+from tests.games.counter import COUNTER
 
 SECONDS = float(os.environ.get("BENCH_SECONDS", "3"))
 
@@ -68,9 +70,9 @@ def main() -> None:
 
         for writers in (1, 16):
             games = [uuid.uuid4().hex for _ in range(writers)]
-            rate, lat = _run(writers, lambda w, i: store.append(games[w], i, [event]))
+            rate, lat = _run(writers, lambda w, i, games=games: store.append(games[w], i, [event]))
             bare_rate, bare_lat = _run(
-                writers, lambda w, i: client.xadd(f"bare:{{{games[w]}}}", {"e": str(payload)})
+                writers, lambda w, i, games=games: client.xadd(f"bare:{{{games[w]}}}", {"e": str(payload)})
             )
             print(f"append, {writers:>2} writer(s): {rate:9.0f}/s  p50 {_pct(lat, 50):6.2f} ms  "
                   f"p99 {_pct(lat, 99):6.2f} ms | bare XADD {bare_rate:9.0f}/s  "
@@ -80,9 +82,6 @@ def main() -> None:
         game_id = uuid.uuid4().hex
         store.append(game_id, 0, [NewEvent("GameCreated", {
             "game": "counter", "options": {}, "seats": [], "seed_commitment": "0" * 64})])  # fmt: skip
-        from domain import registry
-        from tests.games.counter import COUNTER
-
         registry.register(COUNTER)
         store.append(game_id, 1, [NewEvent("CounterSetUp", {"players": 2, "first": 0})])
         batch = [NewEvent("Added", {"seat": 0, "amount": 1}) for _ in range(500)]

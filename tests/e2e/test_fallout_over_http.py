@@ -150,7 +150,7 @@ def test_two_players_play_three_rounds_over_http_with_the_worker_running_round_e
             # or the next round's first turn.
             version = state["version"]
             wait_until(
-                lambda: served(0)["waiting_for"] or served(0)["over"] or served(0)["version"] > version,
+                lambda version=version: served(0)["waiting_for"] or served(0)["over"] or served(0)["version"] > version,
                 timeout=30,
                 message="the worker to run the round end",
             )

@@ -83,7 +83,7 @@ def play_over_http(services: Services, seed: str, players: int, level: str) -> t
         if not state["waiting_for"]:
             version = state["version"]
             wait_until(
-                lambda: (s := client.get(f"/games/{game_id}/state").get_json())["waiting_for"]
+                lambda version=version: (s := client.get(f"/games/{game_id}/state").get_json())["waiting_for"]
                 or s["over"] or s["version"] > version,
                 timeout=30,
                 message="the worker to run the round end",

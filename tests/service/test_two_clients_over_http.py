@@ -12,93 +12,10 @@ from __future__ import annotations
 import hashlib
 import http.client
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _until(predicate, timeout: float = 20.0, what: str = ""):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-class Server:
-    def __init__(self, port: int):
-        self.port = port
-
-    def request(self, method: str, path: str, body=None, headers=None):
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
-        try:
-            payload = json.dumps(body) if body is not None else None
-            sent = {"Content-Type": "application/json"} if payload else {}
-            connection.request(method, path, body=payload, headers={**sent, **(headers or {})})
-            response = connection.getresponse()
-            raw = response.read().decode()
-            kind = response.getheader("Content-Type", "")
-            parsed = json.loads(raw) if kind.split(";")[0] in ("application/json", "application/problem+json") else raw
-            return response.status, dict(response.getheaders()), parsed
-        finally:
-            connection.close()
-
-
-@pytest.fixture
-def server(redis_url: str, redis_client, worker, tmp_path: Path) -> Iterator[Server]:
-    port = _free_port()
-    env = {
-        **os.environ,
-        "REDIS_URL": redis_url,
-        "HOLOTAPE_GAMES": "tests.games.counter:COUNTER",
-        "HOLOTAPE_RATE_LIMIT": "100000/60",
-        "HOLOTAPE_STREAM_IDLE_SECONDS": "1.5",
-        "HOLOTAPE_STREAM_MAX_SECONDS": "60",
-        "HOLOTAPE_STREAM_KEEPALIVE_SECONDS": "0.5",
-    }
-    log = open(tmp_path / "gunicorn.log", "wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4",
-         "service.wsgi:app"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
-    server = Server(port)
-
-    def healthy():
-        try:
-            return server.request("GET", "/healthz")[0] == 200
-        except OSError:
-            return False
-
-    try:
-        _until(healthy, 30, "gunicorn to answer")
-        yield server
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        log.close()
+from tests.service.gunicorn import Server, until
 
 
 class Player:
@@ -206,7 +123,7 @@ def test_two_clients_play_a_whole_game_over_http(server: Server):
 
     def whose_turn() -> tuple[Player, dict]:
         # The worker runs the ticks; wait until a seat must play.
-        now = _until(lambda: (s := alice.state())["waiting_for"] and s or (s["over"] and s), 20, "a seat's turn")
+        now = until(lambda: (s := alice.state())["waiting_for"] and s or (s["over"] and s), 20, "a seat's turn")
         return players[now["waiting_for"][0]] if not now["over"] else None, now
 
     # A retried submission with an Idempotency-Key acts once, answers twice alike.
@@ -280,7 +197,7 @@ def test_two_clients_play_fallout_over_http(server: Server):
     listening.start()
 
     def turn() -> tuple[Player, list[dict], int]:
-        now = _until(lambda: (s := alice.state())["waiting_for"] and s, 30, "a seat's decision")
+        now = until(lambda: (s := alice.state())["waiting_for"] and s, 30, "a seat's decision")
         player = players[now["waiting_for"][0]]
         listed = player.get("/actions")[2]
         return player, listed["actions"], listed["version"]
@@ -296,7 +213,8 @@ def test_two_clients_play_fallout_over_http(server: Server):
         if not raced and len(actions) >= 2:
             # One player, two devices, two different moves at the same version.
             answers = []
-            racers = [threading.Thread(target=lambda c=c: answers.append(player.act(c, version)[0]))
+            racers = [threading.Thread(target=lambda c=c, answers=answers, player=player, version=version:
+                                       answers.append(player.act(c, version)[0]))
                       for c in actions[:2]]  # fmt: skip
             for racer in racers:
                 racer.start()

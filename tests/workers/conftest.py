@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from events.store import EventStore
+from tests.conftest import WorkerProcess
 
 
 def batches(store: EventStore, game_id: str) -> list[tuple[str, dict, str]]:
@@ -18,12 +21,7 @@ def assert_contiguous(store: EventStore, game_id: str) -> None:
     """Versions 1, 2, 3 … and each event chained to the one before (the game may still be running)."""
     events = store.read(game_id, 1)
     assert [e.version for e in events] == list(range(1, len(events) + 1))
-    assert all(b.prev_hash == a.hash for a, b in zip(events, events[1:]))
-
-
-import pytest
-
-from tests.conftest import WorkerProcess
+    assert all(b.prev_hash == a.hash for a, b in zip(events, events[1:], strict=False))
 
 
 @pytest.fixture

@@ -39,7 +39,6 @@ def test_a_human_whose_time_runs_out_has_the_turn_played_by_a_bot(games: Games, 
 
     # The job that appends TurnTimedOut goes on to play the turn: wait for its first move.
     after = wait_until(played_after_the_timeout, 30, message="a move after the timeout")
-    events = games.store.read(game_id, 1)
     assert after and after[0].data["seat"] == 0 and after[0].actor == "bot:random"
     # The bot played seat 0 to the end of that wait only: a later wait of seat 0 has a clock of its own.
     wait_until(lambda: len(_timeouts(games, game_id)) >= 2 or games.load(game_id).state.over, 30,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from rq import Queue
 from rq.job import Job, JobStatus
@@ -41,7 +41,7 @@ def test_a_queued_job_is_left_alone_and_a_dead_workers_job_is_run_again(games: G
     job = Job.fetch(job_id, connection=redis_client)
     queue.remove(job)
     job.set_status(JobStatus.STARTED)
-    job.started_at = datetime.now(timezone.utc) - timedelta(seconds=100)
+    job.started_at = datetime.now(UTC) - timedelta(seconds=100)
     job.save()
     # (the first sweep looked at the game then: the next looks again a stall later)
     assert sweep(games, games.follow_ups, now=later + 60).rescued == [job_id]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from standardwebhooks.webhooks import Webhook
+from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from service import wiring
 from service.api import create_app
@@ -91,7 +91,7 @@ def test_signed_deliveries_a_retry_after_a_500_and_the_reminder(redis_client, ga
         assert "deadline" in payload
     assert [status for _, _, status in turns] == [500, 200]
     assert turns[0][0]["webhook-id"] == turns[1][0]["webhook-id"]  # the same message, retried
-    with pytest.raises(Exception):
+    with pytest.raises(WebhookVerificationError):
         Webhook("whsec_" + "A" * 32).verify(turns[0][1], turns[0][0])
 
     # The reminder, at 80% of the six seconds.

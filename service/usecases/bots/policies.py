@@ -165,7 +165,7 @@ def _best(ai: GameAI, actions: list[Command], scores: list[float], rng: Rng, bas
     best = max(scores)
     if best == -math.inf:
         return rng.choice(actions)
-    tied = [a for a, s in zip(actions, scores) if s >= best - 1e-9]
+    tied = [a for a, s in zip(actions, scores, strict=True) if s >= best - 1e-9]
     if baseline is not None and best <= baseline + 1e-9:
         wander = [a for a in tied if a.get("type") in ai.wander]
         if wander and rng.below(4):
@@ -227,7 +227,7 @@ class PlannerBot(_Searching):
                     break
             elif self.clock() - started >= self.budget:
                 break
-        means = [t / v for t, v in zip(totals, visits)]
+        means = [t / v for t, v in zip(totals, visits, strict=True)]
         return _best(ai, actions, means, rng, baseline)
 
     def playout(self, ai: GameAI, module: Game, state: Any, seat: int, first: Command, rng: Rng) -> Any:

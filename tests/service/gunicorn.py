@@ -1,0 +1,99 @@
+"""A real API process for tests that speak HTTP as a third party would.
+
+``server`` starts ``gunicorn service.wsgi:app`` in its own process on the
+harness's Redis, next to the harness's real rq worker, and hands out a
+``Server`` to send requests to with the standard library only.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def until(predicate, timeout: float = 20.0, what: str = ""):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class Server:
+    def __init__(self, port: int):
+        self.port = port
+
+    def request(self, method: str, path: str, body=None, headers=None):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
+        try:
+            payload = json.dumps(body) if body is not None else None
+            sent = {"Content-Type": "application/json"} if payload else {}
+            connection.request(method, path, body=payload, headers={**sent, **(headers or {})})
+            response = connection.getresponse()
+            raw = response.read().decode()
+            kind = response.getheader("Content-Type", "")
+            parsed = json.loads(raw) if kind.split(";")[0] in ("application/json", "application/problem+json") else raw
+            return response.status, dict(response.getheaders()), parsed
+        finally:
+            connection.close()
+
+
+@pytest.fixture
+def server(redis_url: str, redis_client, worker, tmp_path: Path) -> Iterator[Server]:
+    port = _free_port()
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "HOLOTAPE_GAMES": "tests.games.counter:COUNTER",
+        "HOLOTAPE_RATE_LIMIT": "100000/60",
+        "HOLOTAPE_STREAM_IDLE_SECONDS": "1.5",
+        "HOLOTAPE_STREAM_MAX_SECONDS": "60",
+        "HOLOTAPE_STREAM_KEEPALIVE_SECONDS": "0.5",
+    }
+    log = open(tmp_path / "gunicorn.log", "wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4",
+         "service.wsgi:app"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    server = Server(port)
+
+    def healthy():
+        try:
+            return server.request("GET", "/healthz")[0] == 200
+        except OSError:
+            return False
+
+    try:
+        until(healthy, 30, "gunicorn to answer")
+        yield server
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        log.close()
+
+
