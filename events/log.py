@@ -38,6 +38,19 @@ class IdempotencyConflict(StoreError):
     """An idempotency key reused for different events."""
 
 
+class NotDurable(StoreError):
+    """An append reached the master but not enough replicas in time: it was not acknowledged.
+
+    It may survive or be lost with the master; whoever made it reads the game
+    again to learn which (an idempotency key makes the retry safe).
+    """
+
+    def __init__(self, game_id: str, version: int, copies: int, wanted: int):
+        super().__init__(f"game {game_id} v{version}: {copies} of {wanted} replicas hold it")
+        self.game_id = game_id
+        self.version = version
+
+
 @dataclass(frozen=True)
 class AppendResult:
     game_id: str
@@ -99,6 +112,8 @@ class EventLog(Protocol):
     ) -> AppendResult: ...
 
     def recall(self, game_id: str, key: str) -> AppendResult | None: ...
+
+    def new_game_id(self) -> str: ...
 
     def head(self, game_id: str) -> tuple[int, str]: ...
 

@@ -9,9 +9,12 @@ Keys (every key of a game shares the hash tag ``{<game id>}``):
 
 One Lua script makes every check (idempotency, expected version, chain tip)
 before its first write, so an append is all or nothing and two writers racing
-at one version cannot both win. The same script adds each event to the global
-feed (``holotape:feed``) so the feed's order is exactly the commit order; see
-docs/event-store.md for why that key sits outside the game's hash tag.
+at one version cannot both win. The same script adds each event to the game's
+feed partition (``events.feed``), which shares the game's hash slot, so the
+feed holds every event once, in commit order within the partition. The same
+code runs on a standalone server (one partition, ``holotape:feed``) and on a
+Redis Cluster (``FeedPartitions(n, cluster=True)``), where an append also
+waits for ``replicas`` replicas to hold it before it is acknowledged.
 
 Nothing here ever trims or deletes entries of a game stream.
 """
@@ -19,6 +22,7 @@ Nothing here ever trims or deletes entries of a game stream.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -26,17 +30,28 @@ from typing import Any
 import redis
 
 from events.envelope import GENESIS, Envelope, NewEvent, canonical_json, new_event_id, now_utc
+from events.feed import START, FeedPartitions, merge
 from events.log import (
     AppendResult,
     ChainReport,
     ConcurrencyError,
     FeedEntry,
     IdempotencyConflict,
+    NotDurable,
     StoreError,
 )
 from events.schemas import SchemaRegistry
 
-FEED_KEY = "holotape:feed"
+#: Feed partitions on a cluster unless told otherwise: a few per master of a
+#: small cluster, so games spread while a reader merges few streams.
+CLUSTER_PARTITIONS = 16
+#: How long an append on a cluster with replicas waits for them before it is
+#: refused as not durable (``NotDurable``): longer than a replica's usual lag,
+#: far shorter than a client's patience.
+DURABLE_WITHIN_MS = 1000
+#: How often a blocking feed read looks again (the partitions cannot be
+#: watched in one XREAD: on a cluster they live on different shards).
+FEED_POLL_SECONDS = 0.02
 #: What XRANGE and XREAD answer with: (entry id, fields) pairs. redis-py's own
 #: annotation is a union of every way a command may answer; ours is the one
 #: this client (bytes, no RESP3) gets.
@@ -93,14 +108,26 @@ return {'ok', ARGV[6]}
 class EventStore:
     def __init__(
         self,
-        client: redis.Redis,
+        client: redis.Redis | redis.RedisCluster,
         registry: SchemaRegistry | None = None,
         idempotency_ttl: int = IDEMPOTENCY_TTL,
+        *,
+        partitions: FeedPartitions | None = None,
+        replicas: int = 0,
+        durable_within_ms: int = DURABLE_WITHIN_MS,
     ):
         self.redis = client
         self.registry = registry or SchemaRegistry()
         self.idempotency_ttl = idempotency_ttl
+        self.cluster = isinstance(client, redis.RedisCluster)
+        self.partitions = partitions or FeedPartitions(CLUSTER_PARTITIONS if self.cluster else 1, self.cluster)
+        self.replicas = replicas
+        self.durable_within_ms = durable_within_ms
         self._append = client.register_script(_APPEND)
+
+    def new_game_id(self) -> str:
+        """An id for a new game, placed beside a feed partition (``events.feed``)."""
+        return self.partitions.new_game_id()
 
     # -- writing -----------------------------------------------------------
 
@@ -126,6 +153,9 @@ class EventStore:
         """
         if not events:
             raise StoreError("append needs at least one event")
+        partition = self.partitions.partition_of(game_id)
+        if partition is None:
+            raise StoreError(f"game id {game_id!r} was not drawn by new_game_id: it has no feed partition here")
         if prev_hash is None:
             prev_hash = self.head(game_id)[1] if expected_version else GENESIS
         stamped = self._seal(
@@ -144,7 +174,7 @@ class EventStore:
             stream_key(game_id),
             head_key(game_id),
             idempotency_key_for(game_id, idempotency_key),
-            FEED_KEY,
+            self.partitions.keys[partition],
         ]
         args: list[Any] = [
             expected_version,
@@ -160,6 +190,7 @@ class EventStore:
         status, payload = self._append(keys=keys, args=args)
         status = _text(status)
         if status == "ok":
+            self._made_durable(game_id, result)
             return result
         if status == "duplicate":
             return AppendResult.from_json(_text(payload), duplicate=True)
@@ -258,20 +289,45 @@ class EventStore:
             return envelope
         return replace(envelope, schema_version=version, data=data)
 
-    def feed(
-        self, after: str = "0-0", count: int = 500, block_ms: int | None = None
-    ) -> list[FeedEntry]:
-        """Every game's events in commit order, strictly after checkpoint ``after``."""
-        rows: Rows
-        if block_ms is None:
-            rows = self.redis.xrange(FEED_KEY, f"({after}" if after != "0-0" else "-", "+", count)  # type: ignore[assignment]
+    def feed(self, after: str = START, count: int = 500, block_ms: int | None = None) -> list[FeedEntry]:
+        """Every game's events strictly after checkpoint ``after``, the partitions
+        merged (``events.feed.merge``: each game and partition in commit order).
+
+        ``block_ms``: wait up to that long for the first entry when none is there yet.
+        """
+        waited = 0.0
+        while True:
+            merged = merge(self._partition_after, self.partitions.count, after, count)
+            if merged or not block_ms or waited * 1000 >= block_ms:
+                break
+            time.sleep(FEED_POLL_SECONDS)
+            waited += FEED_POLL_SECONDS
+        return [FeedEntry(m.checkpoint, self._upcast(Envelope.from_json(m.raw))) for m in merged]
+
+    def _partition_after(self, partition: int, position: str, count: int) -> list[tuple[str, bytes]]:
+        low = f"({position}" if position != START else "-"
+        rows: Rows = self.redis.xrange(self.partitions.keys[partition], low, "+", count)  # type: ignore[assignment]
+        return [(_text(entry_id), fields[b"e"]) for entry_id, fields in rows]
+
+    def _made_durable(self, game_id: str, result: AppendResult) -> None:
+        """Wait until ``replicas`` replicas hold the append, or refuse to acknowledge it.
+
+        A master that dies before its replicas copy an append takes the append
+        with it when a replica is promoted; an append is acknowledged only
+        once enough replicas have it (WAIT). If they do not within
+        ``durable_within_ms``, the append may still survive, but no one was
+        told it did: ``NotDurable`` says so, and the caller reads the game
+        again to learn where it stands.
+        """
+        if not self.replicas:
+            return
+        if self.cluster:
+            node = self.redis.get_node_from_key(stream_key(game_id))  # type: ignore[union-attr]
+            copied = self.redis.execute_command("WAIT", self.replicas, self.durable_within_ms, target_nodes=node)
         else:
-            answer: list[tuple[bytes, Rows]] = self.redis.xread({FEED_KEY: after}, count=count, block=block_ms)  # type: ignore[assignment]
-            rows = answer[0][1] if answer else []
-        return [
-            FeedEntry(_text(entry_id), self._upcast(Envelope.from_json(fields[b"e"])))
-            for entry_id, fields in rows
-        ]
+            copied = self.redis.execute_command("WAIT", self.replicas, self.durable_within_ms)
+        if int(copied) < self.replicas:
+            raise NotDurable(game_id, result.last_version, int(copied), self.replicas)
 
     def game_ids(self) -> list[str]:
         """Every game with at least one event (read from the heads, not a projection)."""

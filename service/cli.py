@@ -18,7 +18,7 @@ import yaml
 
 from domain import registry
 from service import wiring
-from service.adapters.config import redis_client
+from service.adapters.config import events_client, redis_client
 from service.adapters.embedded_redis import EmbeddedRedis
 from service.api import create_app
 from service.rebuild import rebuild
@@ -100,7 +100,7 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
 
 def rebuild_command() -> int:
-    report = rebuild(redis_client())
+    report = rebuild(redis_client(), events_client())
     print(
         f"rebuilt the game index from {report.feed_entries} feed entries and "
         f"{report.snapshots} snapshots of {report.games} games"

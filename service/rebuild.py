@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import redis
+from redis.cluster import RedisCluster
 
 from events.snapshot_store import SnapshotStore
 from service.adapters.tokens import Seeds, Tokens
@@ -24,9 +25,11 @@ class RebuildReport:
     snapshots: int
 
 
-def rebuild(client: redis.Redis) -> RebuildReport:
-    store = event_store(client)
-    snapshots = SnapshotStore(client)
+def rebuild(client: redis.Redis, events: redis.Redis | RedisCluster | None = None) -> RebuildReport:
+    """Rebuild every cache: the game index (on ``client``) from the feed, every
+    game's snapshot (beside its events, on ``events``; default: the same server)."""
+    store = event_store(events if events is not None else client)
+    snapshots = SnapshotStore(store.redis)
     index = game_rows(client, store)
     index.drop()
     snapshots.delete_all()

@@ -8,12 +8,14 @@ the workers (``workers.jobs``), the command line and the tests call
 from __future__ import annotations
 
 import redis
+from redis.cluster import RedisCluster
 
+from events.log import NotDurable
 from events.projections import RowProjection
 from events.schemas import SchemaRegistry
 from events.snapshot_store import SnapshotStore
 from events.store import EventStore
-from service.adapters.config import redis_client
+from service.adapters.config import events_client, has_replicas, queue_client, redis_client
 from service.adapters.followups import RqFollowUps
 from service.adapters.idempotency import IdempotentRequests
 from service.adapters.ratelimit import RateLimiter
@@ -35,10 +37,19 @@ from service.usecases.services import Services
 GAME_INDEX = "games"
 
 
-def event_store(client: redis.Redis) -> EventStore:
+def event_store(client: redis.Redis | RedisCluster) -> EventStore:
     """The store, checking and upcasting the service's own events (each game's go
-    through its own schemas in the record: ``service.usecases.record``)."""
-    return EventStore(client, declare_events(SchemaRegistry()))
+    through its own schemas in the record: ``service.usecases.record``).
+
+    On a cluster with replicas an append is acknowledged once a replica holds it.
+    """
+    return EventStore(client, declare_events(SchemaRegistry()), replicas=1 if has_replicas(client) else 0)
+
+
+def rq_follow_ups(queue: redis.Redis | None = None, client: redis.Redis | None = None) -> RqFollowUps:
+    """Follow-up work as rq jobs on the queue server; webhooks registered on the main one."""
+    client = client if client is not None else redis_client()
+    return RqFollowUps(queue if queue is not None else queue_client(), webhooks=Webhooks(client))
 
 
 def game_rows(client: redis.Redis, store: EventStore) -> RowProjection:
@@ -59,22 +70,33 @@ class RedisHealth:
 def build(
     client: redis.Redis | None = None,
     *,
+    events: redis.Redis | RedisCluster | None = None,
     follow_ups: FollowUps | None = None,
     rate_limit: tuple[int, float] | None = None,
     allow_private_webhooks: bool | None = None,
     snapshot_every: int | None = None,
     recent_games: int | None = None,
 ) -> Services:
-    """Every use case on ``client`` (default: ``REDIS_URL``), follow-ups as rq jobs unless given."""
-    client = client if client is not None else redis_client()
-    store = event_store(client)
+    """Every use case, on the servers the environment names (``service.adapters.config``).
+
+    Given a ``client``, everything runs on it (the tests' one server) unless
+    ``events`` names the event store's own (a cluster, say). Follow-ups are rq
+    jobs on the queue server unless given.
+    """
+    if client is None:
+        client = redis_client()
+        events = events if events is not None else events_client()
+        queue = queue_client()
+    else:
+        queue = client
+    store = event_store(events if events is not None else client)
     webhooks = Webhooks(client, allow_private=allow_private_webhooks)
     if follow_ups is None:
-        follow_ups = RqFollowUps(client, webhooks=webhooks)
+        follow_ups = RqFollowUps(queue, webhooks=webhooks)
     tuning = {
         k: v for k, v in (("snapshot_every", snapshot_every), ("recent_games", recent_games)) if v is not None
     }
-    games = Games(store, SnapshotStore(client), Seeds(client), Tokens(client), follow_ups, **tuning)
+    games = Games(store, SnapshotStore(store.redis), Seeds(client), Tokens(client), follow_ups, **tuning)
     automation = Automation(games)
     return Services(
         games=games,
@@ -88,4 +110,5 @@ def build(
         requests=IdempotentRequests(client),
         health=RedisHealth(client),
         rate_limits=RateLimiter(client, *rate_limit) if rate_limit else None,
+        unavailable=(redis.RedisError, NotDurable),
     )

@@ -21,6 +21,7 @@ import redis
 from domain import registry
 from events.store import EventStore
 from service import wiring
+from service.adapters.embedded_cluster import EmbeddedCluster
 from service.adapters.embedded_redis import EmbeddedRedis
 from service.usecases.games import Games
 from service.usecases.services import Services
@@ -39,6 +40,13 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         return
     with EmbeddedRedis(tmp_path_factory.mktemp("redis"), durable=False) as server:
         yield server.url
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedCluster]:
+    """A real Redis Cluster of three masters with a replica each, started once when a test asks."""
+    with EmbeddedCluster(tmp_path_factory.mktemp("cluster")) as cluster:
+        yield cluster
 
 
 @pytest.fixture

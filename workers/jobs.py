@@ -8,7 +8,6 @@ import time
 from functools import cache
 
 from service import wiring
-from service.adapters.config import redis_client
 from service.adapters.followups import RqFollowUps
 from service.adapters.sweeper import sweep as sweep_games
 from service.usecases import notifications
@@ -17,12 +16,12 @@ from service.usecases.services import Services
 
 @cache
 def follow_ups() -> RqFollowUps:
-    return RqFollowUps(redis_client())
+    return wiring.rq_follow_ups()
 
 
 @cache
 def services() -> Services:
-    return wiring.build(follow_ups().redis, follow_ups=follow_ups())
+    return wiring.build(follow_ups=follow_ups())
 
 
 def step_pause() -> float:

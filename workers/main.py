@@ -24,7 +24,7 @@ from rq import Queue, SimpleWorker
 from rq.job import Job
 
 from domain import registry
-from service.adapters.config import QUEUE_NAME, redis_client
+from service.adapters.config import QUEUE_NAME, queue_client
 from service.adapters.sweeper import SWEEP_SECONDS
 from service.usecases import genesis
 
@@ -49,7 +49,7 @@ def sweep_every(seconds: float, stop: threading.Event) -> None:
     worker killed outright holds the scheduler's lock for a minute, and the
     sweep is what must work after such a death.
     """
-    queue = Queue(QUEUE_NAME, connection=redis_client())
+    queue = Queue(QUEUE_NAME, connection=queue_client())
     while not stop.is_set():
         job_id = f"sweep-{int(time.time() // seconds)}"
         try:
@@ -63,7 +63,7 @@ def sweep_every(seconds: float, stop: threading.Event) -> None:
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(message)s")
     preload()
-    client = redis_client()
+    client = queue_client()
     stop = threading.Event()
     threading.Thread(target=sweep_every, args=(SWEEP_SECONDS, stop), daemon=True, name="sweeper").start()
     worker = SimpleWorker([Queue(QUEUE_NAME, connection=client)], connection=client)

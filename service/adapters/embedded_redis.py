@@ -73,10 +73,18 @@ def _die_with_parent() -> None:
 
 
 class EmbeddedRedis:
-    def __init__(self, data_dir: str | os.PathLike, *, durable: bool, port: int | None = None):
+    def __init__(
+        self,
+        data_dir: str | os.PathLike,
+        *,
+        durable: bool,
+        port: int | None = None,
+        extra_args: tuple[str, ...] = (),
+    ):
         self.data_dir = Path(data_dir)
         self.durable = durable
         self.port = port or free_port()
+        self.extra_args = extra_args
         self.process: subprocess.Popen | None = None
 
     @property
@@ -100,6 +108,7 @@ class EmbeddedRedis:
             args += ["--appendonly", "yes", "--appendfsync", "always"]
         else:
             args += ["--appendonly", "no"]
+        args += list(self.extra_args)
         self.process = subprocess.Popen(
             args,
             stdin=subprocess.DEVNULL,

@@ -112,7 +112,23 @@ def create_app(
     _register_rate_limit(app)
     _register_idempotency(app)
     _register_problem_handlers(app)
+    for away in services_.unavailable:
+        app.register_error_handler(away, _unavailable)
     return app
+
+
+#: Seconds a client waits before trying again when a server is away.
+RETRY_AFTER_UNAVAILABLE = 1
+
+
+def _unavailable(error: Exception):
+    # Nothing was acknowledged: the client may retry (with its Idempotency-Key).
+    return problem_response(
+        503,
+        "unavailable",
+        "a server the service needs is away for now; try again shortly",
+        headers={"Retry-After": str(RETRY_AFTER_UNAVAILABLE)},
+    )
 
 
 def _register_rate_limit(app: Flask) -> None:

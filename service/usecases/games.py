@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import secrets
 import threading
-import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -170,7 +169,7 @@ class Games:
         if start and open_seats:
             raise Refused("seats_open", f"seats {open_seats} are still open", Refusal.MALFORMED)
         resolved = module.resolve_options(options)
-        game_id = uuid.uuid4().hex
+        game_id = self.store.new_game_id()
         # The seed stays secret until the game ends; the log carries only its
         # commitment, so anyone can later check every outcome came from it.
         seed = seed if seed is not None else secrets.token_hex(32)

@@ -28,8 +28,7 @@ after the start, at which the game was not over.
 from __future__ import annotations
 
 import secrets
-import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,7 +57,7 @@ class Proposals:
         loaded = self.games.load(game_id)
         if kind == FORK and loaded.state.over:
             self._check_target(game_id, loaded.state, FORK, to_version, loaded.version)
-            fork_id = self._fork(game_id, to_version, uuid.uuid4().hex)
+            fork_id = self._fork(game_id, to_version, self.games.store.new_game_id())
             return Outcome(loaded.version, None, "forked", fork_id)
 
         def decide(record: Record, version: int) -> list[NewEvent]:
@@ -73,7 +72,7 @@ class Proposals:
             self._check_target(game_id, record, kind, to_version, version)
             events = [NewEvent("ProposalMade", {"kind": kind, "to_version": to_version, "by": seat})]
             proposal = {"id": version + 1, "kind": kind, "to_version": to_version}
-            return events + _conclusion(record, proposal, {seat})
+            return events + _conclusion(record, proposal, {seat}, self.games.store.new_game_id)
 
         result, _ = self.games.transact(game_id, decide)
         outcome = self._after(game_id, result.last_version, result.envelopes)
@@ -104,7 +103,8 @@ class Proposals:
             if seat in proposal["accepted"]:
                 raise Refused("already_accepted", "this seat has accepted already")
             accepted = {*proposal["accepted"], seat}
-            return [NewEvent("ProposalAccepted", answer), *_conclusion(record, proposal, accepted)]
+            conclusion = _conclusion(record, proposal, accepted, self.games.store.new_game_id)
+            return [NewEvent("ProposalAccepted", answer), *conclusion]
 
         result, _ = self.games.transact(game_id, decide)
         return self._after(game_id, result.last_version, result.envelopes)
@@ -174,11 +174,16 @@ class Proposals:
         return fork_id
 
 
-def _conclusion(record: Record, proposal: dict[str, Any], accepted: set[int]) -> list[NewEvent]:
-    """The events that carry the proposal out once every player has accepted (else none)."""
+def _conclusion(
+    record: Record, proposal: dict[str, Any], accepted: set[int], new_game_id: Callable[[], str]
+) -> list[NewEvent]:
+    """The events that carry the proposal out once every player has accepted (else none).
+
+    ``new_game_id``: the store's, for a fork (its id decides where it lives).
+    """
     if not set(record.seats_of(HUMAN)) <= accepted:
         return []
     if proposal["kind"] == REWIND:
         return [NewEvent("GameRewound", {"to_version": proposal["to_version"], "proposal": proposal["id"]})]
-    fork = {"fork_game_id": uuid.uuid4().hex, "at_version": proposal["to_version"], "proposal": proposal["id"]}
+    fork = {"fork_game_id": new_game_id(), "at_version": proposal["to_version"], "proposal": proposal["id"]}
     return [NewEvent("GameForked", fork)]

@@ -30,3 +30,7 @@ class Services:
     health: Health
     #: None: no rate limit (tests, or a deployment that limits elsewhere).
     rate_limits: RateLimits | None = None
+    #: The errors that mean a server the service needs is away for now (a lost
+    #: Redis, a cluster failing over): the adapters' own, named by the wiring,
+    #: so the API answers them 503 without knowing what raised them.
+    unavailable: tuple[type[Exception], ...] = ()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,9 +31,9 @@ sequences = st.tuples(
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(events=sequences)
-def test_folding_a_snapshot_at_k_plus_the_rest_equals_folding_everything(redis_client, events):
-    store, snapshots, folder = EventStore(redis_client), SnapshotStore(redis_client), RecordFolder()
-    game_id = uuid.uuid4().hex
+def test_folding_a_snapshot_at_k_plus_the_rest_equals_folding_everything(store: EventStore, raw, events):
+    snapshots, folder = SnapshotStore(raw), RecordFolder()
+    game_id = store.new_game_id()
     store.append(game_id, 0, events)
     everything = fold(store, None, folder, game_id)
     assert everything.version == len(events)
@@ -54,9 +52,10 @@ def test_folding_a_snapshot_at_k_plus_the_rest_equals_folding_everything(redis_c
             assert earlier.state == fold(store, None, folder, game_id, at=k - 1).state
 
 
-def test_a_snapshot_of_another_format_is_ignored(redis_client):
-    store, snapshots, folder = EventStore(redis_client), SnapshotStore(redis_client), RecordFolder()
-    store.append("g", 0, [created, NewEvent("CounterSetUp", {"players": 2, "first": 0})])
-    snapshots.save("g", 2, "record/0", {"nonsense": True}, "0" * 64)
-    loaded = fold(store, snapshots, folder, "g")
+def test_a_snapshot_of_another_format_is_ignored(store: EventStore, raw):
+    g = store.new_game_id()
+    snapshots, folder = SnapshotStore(raw), RecordFolder()
+    store.append(g, 0, [created, NewEvent("CounterSetUp", {"players": 2, "first": 0})])
+    snapshots.save(g, 2, "record/0", {"nonsense": True}, "0" * 64)
+    loaded = fold(store, snapshots, folder, g)
     assert loaded.from_snapshot == 0 and loaded.state.state.players == 2
