@@ -10,9 +10,10 @@ from __future__ import annotations
 import http
 from typing import Any
 
-from flask import Flask, g, request
+from flask import Flask, Response, g, request, send_from_directory
 from flask_smorest import Api
 from flask_smorest.spec import prepare_response
+from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import HTTPException
 
 from domain import registry
@@ -55,6 +56,14 @@ past the limit the answer is 429 with `Retry-After`.
 """
 
 
+#: Where the interactive API docs' own files are served from.
+DOCS_ASSETS = "/docs/assets"
+
+
+def _docs_asset(name: str) -> Response:
+    return send_from_directory(swagger_ui_path, name, max_age=86400)
+
+
 class HolotapeApi(Api):
     ERROR_SCHEMA = ProblemSchema
 
@@ -89,7 +98,8 @@ def create_app(
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        # Served by the service itself (swagger-ui-bundle), so /docs works offline.
+        OPENAPI_SWAGGER_UI_URL=f"{DOCS_ASSETS}/",
         API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION}},
         JSON_SORT_KEYS=False,
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -97,6 +107,7 @@ def create_app(
     app.config.update(api_settings())
     app.config.update(config or {})
     app.extensions["holotape.services"] = services_
+    app.add_url_rule(f"{DOCS_ASSETS}/<path:name>", "docs_asset", _docs_asset)
 
     api = HolotapeApi(app)
     api.spec.components.security_scheme(
