@@ -1,0 +1,570 @@
+"""Load a Zona content pack (a directory of YAML) into ``model.Pack``.
+
+Every record is checked on its own and then against the others (areas a
+border or a card names exist, a facility deck for every facility, enough
+threat tokens and finds for four players, every paragraph card can end).
+All problems are gathered and reported in one ``PackError``, one line each,
+so an author fixes a whole pack in one round trip.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from importlib import resources
+from typing import Any, TypeVar
+
+import yaml
+
+from domain.zona.model import (
+    ATTRIBUTES,
+    COLOURS,
+    DAMAGE_TYPES,
+    FACES,
+    ITEM_DECKS,
+    ITEM_KINDS,
+    REPUTATIONS,
+    SECTORS,
+    THREAT_KINDS,
+    USES,
+    Area,
+    Border,
+    EmissionCard,
+    EventCard,
+    ItemType,
+    Lock,
+    NewsCard,
+    Pack,
+    Side,
+    Stalker,
+    StartThreat,
+    Threat,
+)
+
+T = TypeVar("T")
+
+#: Paragraph endings: continue, mission failed, the secret, the sarcophagus ending.
+CONTROL = ("next", "failed", "secret", "win")
+
+
+class PackError(Exception):
+    def __init__(self, problems: list[str]):
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+class _Problems:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def add(self, where: str, what: str) -> None:
+        self.lines.append(f"{where}: {what}")
+
+
+def _damage(raw: Any, where: str, p: _Problems) -> dict[str, int]:
+    if not isinstance(raw, dict) or not raw:
+        p.add(where, "damage must map damage types to amounts")
+        return {}
+    out = {}
+    for kind, amount in raw.items():
+        if kind not in DAMAGE_TYPES:
+            p.add(where, f"unknown damage type {kind!r}")
+        elif not isinstance(amount, int) or amount < 0:
+            p.add(where, f"damage {kind} must be a whole number of at least 0")
+        else:
+            out[kind] = amount
+    return out
+
+
+class EffectChecker:
+    """Reads an effect list the way the engine will, reporting what it cannot."""
+
+    def __init__(self, areas: dict[str, Area], problems: _Problems):
+        self.areas = areas
+        self.p = problems
+
+    def check(self, effects: Any, where: str, controls: set[str] | None = None) -> None:
+        if not isinstance(effects, list):
+            self.p.add(where, "effects must be a list")
+            return
+        for i, effect in enumerate(effects):
+            at = f"{where}[{i}]"
+            if not isinstance(effect, dict) or not effect:
+                self.p.add(at, "an effect is a mapping with one keyword")
+                continue
+            key = next(iter(effect))
+            check = getattr(self, f"_{key}", None)
+            if check is None:
+                self.p.add(at, f"unknown effect {key!r}")
+                continue
+            if key in CONTROL and controls is not None:
+                controls.add(key)
+            check(effect, at, controls)
+
+    def _attribute(self, value: Any, at: str, also_any: bool = False) -> None:
+        if value not in ATTRIBUTES and not (also_any and value == "any"):
+            self.p.add(at, f"unknown attribute {value!r}")
+
+    def _area(self, value: Any, at: str) -> None:
+        if value != "here" and value not in self.areas:
+            self.p.add(at, f"unknown area {value!r}")
+
+    def _threat_spec(self, spec: Any, at: str) -> None:
+        if not isinstance(spec, dict) or spec.get("kind") not in THREAT_KINDS or spec.get("colour") not in COLOURS:
+            self.p.add(at, "a threat names kind (mutant/anomaly) and colour (green/yellow)")
+
+    def _number(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        value = next(iter(e.values()))
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.p.add(at, f"{next(iter(e))} takes a whole number")
+
+    _fatigue = _reputation = _heal = _heal_injury = _roubles = _damage_item = _repair = _sell_artifact = _number
+
+    def _flag(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        if next(iter(e.values())) is not True:
+            self.p.add(at, f"{next(iter(e))} takes true")
+
+    _next = _failed = _secret = _win = _camp = _to_power_plant = _to_sarcophagus = _market = _market_refill = _flag
+
+    def _damage(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        _damage(e["damage"], at, self.p)
+
+    def _take(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        spec = e["take"]
+        if not isinstance(spec, dict) or spec.get("deck") not in ITEM_DECKS:
+            self.p.add(at, f"take names a deck of {ITEM_DECKS}")
+            return
+        count, keep = spec.get("count", 1), spec.get("keep", spec.get("count", 1))
+        if not (isinstance(count, int) and isinstance(keep, int) and 1 <= keep <= count):
+            self.p.add(at, "take: 1 <= keep <= count")
+
+    def _test(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        spec = e["test"]
+        if not isinstance(spec, dict):
+            self.p.add(at, "test names attribute and difficulty")
+            return
+        self._attribute(spec.get("attribute"), at)
+        if not isinstance(spec.get("difficulty"), int):
+            self.p.add(at, "test difficulty must be a whole number")
+        if spec.get("against") not in (None, *THREAT_KINDS):
+            self.p.add(at, "test against must be mutant or anomaly")
+        self.check(e.get("pass", []), f"{at}.pass", c)
+        self.check(e.get("fail", []), f"{at}.fail", c)
+
+    def _choose(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        options = e["choose"]
+        if not isinstance(options, list) or len(options) < 2:
+            self.p.add(at, "choose offers at least two options")
+            return
+        for i, option in enumerate(options):
+            if not isinstance(option, dict) or not isinstance(option.get("label"), str):
+                self.p.add(f"{at}.choose[{i}]", "an option has a label and effects")
+                continue
+            self.check(option.get("effects", []), f"{at}.choose[{i}]", c)
+
+    def _may(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        option = e["may"]
+        if not isinstance(option, dict) or not isinstance(option.get("label"), str):
+            self.p.add(at, "may has a label and effects")
+            return
+        self.check(option.get("effects", []), f"{at}.may", c)
+
+    def _category(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        spec = e["category"]
+        if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+            self.p.add(at, "category names the item category")
+            return
+        self.check(spec.get("effects", []), f"{at}.category", c)
+
+    def _reputation_sections(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        spec = e["reputation_sections"]
+        if not isinstance(spec, dict) or set(spec) != set(REPUTATIONS):
+            self.p.add(at, "reputation_sections has good, neutral and bad")
+            return
+        for rep, effects in spec.items():
+            self.check(effects, f"{at}.{rep}", c)
+
+    def _encounter(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        self._threat_spec(e["encounter"], at)
+
+    def _threat_encounter(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        self._threat_spec(e["threat_encounter"], at)
+
+    def _threat_pair(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        spec = e["threat_pair"]
+        if not isinstance(spec, dict) or spec.get("colour") not in COLOURS:
+            self.p.add(at, "threat_pair names a colour")
+
+    def _place_threat(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        self._threat_spec(e["place_threat"], at)
+        if isinstance(e["place_threat"], dict):
+            self._area(e["place_threat"].get("area"), at)
+
+    def _place_threats(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        for spec in e["place_threats"] if isinstance(e["place_threats"], list) else [None]:
+            self._threat_spec(spec, at)
+
+    def _relocate(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        self._area(e["relocate"], at)
+
+    def _sell(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        if not isinstance(e["sell"], dict) or set(e["sell"]) != set(COLOURS):
+            self.p.add(at, "sell gives the bonus per colour")
+
+    def _discard_one(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        if not set(e["discard_one"] or []) <= {"trophy", "artifact"}:
+            self.p.add(at, "discard_one lists trophy and/or artifact")
+        self.check(e.get("then", []), f"{at}.then", c)
+
+    def _pay(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        if not isinstance(e["pay"], int):
+            self.p.add(at, "pay takes roubles")
+        self.check(e.get("effects", []), f"{at}.effects", c)
+
+    def _all(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
+        self.check(e["all"], f"{at}.all", c)
+
+
+def _paths_end(effects: list[dict[str, Any]]) -> bool:
+    """Whether every way through ``effects`` ends with a paragraph control."""
+    for effect in reversed(effects):
+        key = next(iter(effect))
+        if key in CONTROL:
+            return True
+        if key == "test":
+            return _paths_end(effect.get("pass", [])) and _paths_end(effect.get("fail", []))
+        if key == "choose":
+            return all(_paths_end(o.get("effects", [])) for o in effect["choose"])
+        if key == "reputation_sections":
+            return all(_paths_end(v) for v in effect["reputation_sections"].values())
+    return False
+
+
+def _records(raw: Any, key: str, where: str, p: _Problems) -> list[dict[str, Any]]:
+    items = raw.get(key) if isinstance(raw, dict) else None
+    if not isinstance(items, list):
+        p.add(where, f"{key} must be a list")
+        return []
+    out = []
+    for r in items:
+        if isinstance(r, dict):
+            out.append(r)
+        else:
+            p.add(where, f"not a mapping: {r!r}")
+    return out
+
+
+def _guard(p: _Problems, where: str, build: Callable[..., T], *args: Any) -> T | None:
+    try:
+        return build(*args)
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        p.add(where, f"missing or malformed field ({err})")
+        return None
+
+
+def load(files: dict[str, Any], name: str) -> Pack:
+    """A Pack from the parsed YAML ``files`` (by stem), or PackError with every problem."""
+    p = _Problems()
+    board = files.get("board") or {}
+    areas: dict[str, Area] = {}
+    for r in _records(board, "areas", "board.yaml", p):
+        at = f"board.yaml area {r.get('id')}"
+        if r.get("sector") not in SECTORS:
+            p.add(at, f"sector must be one of {SECTORS}")
+        requires = tuple(r.get("requires", ()))
+        if not set(requires) <= set(REPUTATIONS):
+            p.add(at, "requires lists reputations")
+        area = _guard(p, at, _area, r, requires)
+        if area is not None:
+            if area.id in areas:
+                p.add(at, "area id used twice")
+            areas[area.id] = area
+    checker = EffectChecker(areas, p)
+    for area in areas.values():
+        checker.check(area.action, f"board.yaml area {area.id} action")
+    borders = []
+    for r in board.get("borders", []):
+        spec = {"between": r} if isinstance(r, list) else r
+        pair = spec.get("between") if isinstance(spec, dict) else None
+        at = f"board.yaml border {pair}"
+        if not isinstance(pair, list) or len(pair) != 2 or not all(a in areas for a in pair):
+            p.add(at, "a border joins two known areas")
+            continue
+        kind = "entrance" if spec.get("entrance") else "power_plant" if spec.get("power_plant") else (
+            "shortcut" if spec.get("shortcut") else "border")
+        if spec.get("shortcut") is not None and spec["shortcut"] not in DAMAGE_TYPES:
+            p.add(at, "a shortcut names a damage type")
+        shortcut = spec.get("shortcut")
+        borders.append(Border(pair[0], pair[1], kind, str(shortcut) if shortcut else None,
+                              tuple(spec.get("blockade_on", ()))))
+    sides = {}
+    for sid, r in (board.get("sides") or {}).items():
+        side = _guard(p, f"board.yaml side {sid}", _side, sid, r)
+        if side is not None:
+            sides[sid] = side
+    if sorted(n for s in sides.values() for n in s.players) != [1, 2, 3, 4]:
+        p.add("board.yaml sides", "each player count 1-4 needs exactly one board side")
+    for side in sides:
+        for b in borders:
+            if not set(b.blockade_on) <= set(sides):
+                p.add(f"board.yaml border {b.a}-{b.b}", "blockade_on names unknown board sides")
+        _connected(areas, borders, side, p)
+    facilities = dict(board.get("facilities") or {})
+    facility_areas = [a.id for a in areas.values() if a.sector == "facility"]
+    if len(facility_areas) != 4 or sorted(facilities.values()) != sorted(facility_areas):
+        p.add("board.yaml facilities", "four facility areas, each holding one facility deck")
+    for f in facility_areas:
+        if not any(b.kind == "entrance" and f in (b.a, b.b) for b in borders):
+            p.add(f"board.yaml area {f}", "a facility needs entrance areas")
+    if sum(1 for a in areas.values() if a.sector == "sarcophagus") != 1:
+        p.add("board.yaml", "exactly one sarcophagus")
+    if sum(1 for a in areas.values() if a.power_plant) != 1:
+        p.add("board.yaml", "exactly one power-plant area")
+
+    faces = tuple((files.get("dice") or {}).get("faces", ()))
+    if not faces or not set(faces) <= set(FACES):
+        p.add("dice.yaml", f"faces must list faces of {FACES}")
+
+    items: dict[str, ItemType] = {}
+    for r in _records(files.get("items"), "items", "items.yaml", p):
+        at = f"items.yaml item {r.get('id')}"
+        item = _guard(p, at, _item, r)
+        if item is None:
+            continue
+        _check_item(item, at, p)
+        items[item.id] = item
+    stalkers: dict[str, Stalker] = {}
+    for r in _records(files.get("stalkers"), "stalkers", "stalkers.yaml", p):
+        at = f"stalkers.yaml stalker {r.get('id')}"
+        stalker = _guard(p, at, _stalker, r)
+        if stalker is None:
+            continue
+        _check_stalker(stalker, at, areas, items, p)
+        stalkers[stalker.id] = stalker
+    if len(stalkers) < 9:
+        p.add("stalkers.yaml", "at least 9 stalkers: two to draft for each of 4 players, and one to replace the dead")
+    threats: dict[str, Threat] = {}
+    for r in _records(files.get("threats"), "threats", "threats.yaml", p):
+        at = f"threats.yaml threat {r.get('id')}"
+        threat = _guard(p, at, _threat, r, at, p)
+        if threat is not None:
+            threats[threat.id] = threat
+    for queue_kind in THREAT_KINDS:
+        for colour in COLOURS:
+            if sum(t.copies for t in threats.values() if t.kind == queue_kind and t.colour == colour) < 3:
+                p.add("threats.yaml", f"the {colour} {queue_kind} queue needs at least 3 tokens")
+
+    events: dict[str, EventCard] = {}
+    raw_events = files.get("events") or {}
+    for deck in ("green", "yellow"):
+        for r in _records(raw_events, deck, "events.yaml", p):
+            at = f"events.yaml {deck} card {r.get('id')}"
+            keyed = "reputation" in r
+            sections = r.get("reputation") if keyed else r.get("sections")
+            if not isinstance(sections, dict):
+                p.add(at, "a sector card has sections (by area) or reputation sections")
+                continue
+            if keyed and set(sections) != set(REPUTATIONS):
+                p.add(at, "reputation sections are good, neutral and bad")
+            if not keyed and ("other" not in sections or len(sections) != 3 or not all(
+                    s == "other" or areas.get(s, Area("", "", "")).sector == deck for s in sections)):
+                p.add(at, f"sections: two {deck} areas and other")
+            for key, effects in sections.items():
+                checker.check(effects, f"{at}.{key}")
+            events[r["id"]] = EventCard(r["id"], r.get("name", r["id"]), deck, dict(sections), keyed)
+    decks = dict(raw_events.get("facilities") or {})
+    if sorted(decks) != sorted(facilities):
+        p.add("events.yaml facilities", "one deck per facility")
+    for deck, cards in [*decks.items(), ("sarcophagus", raw_events.get("sarcophagus"))]:
+        for r in cards or []:
+            at = f"events.yaml {deck} card {r.get('id')}"
+            paragraphs = r.get("paragraphs")
+            if not isinstance(paragraphs, list) or not paragraphs:
+                p.add(at, "a paragraph card has paragraphs")
+                continue
+            found: set[str] = set()
+            for i, para in enumerate(paragraphs):
+                checker.check(para, f"{at} paragraph {i + 1}", found)
+                if isinstance(para, list) and not _paths_end(para):
+                    p.add(f"{at} paragraph {i + 1}", "every way through a paragraph ends in next, failed, secret or win")
+            ending = "win" if deck == "sarcophagus" else "secret"
+            if (found & {"win", "secret"}) - {ending}:
+                p.add(at, f"a {deck} card ends in {ending}, not {sorted((found & {'win', 'secret'}) - {ending})}")
+            events[r["id"]] = EventCard(r["id"], r.get("name", r["id"]), deck, paragraphs=tuple(paragraphs))
+    if not any(c.deck == "sarcophagus" for c in events.values()):
+        p.add("events.yaml", "a sarcophagus deck")
+
+    raw_news = files.get("news") or {}
+    news: dict[str, NewsCard] = {}
+    for r in _records(raw_news, "news", "news.yaml", p):
+        at = f"news.yaml news {r.get('id')}"
+        card = _guard(p, at, _news, r)
+        if card is None:
+            continue
+        checker.check(card.effects, at)
+        if card.timed is not None and not (set(card.timed) <= {"toxic", "closed"} and len(card.timed) == 1):
+            p.add(at, "timed is toxic (damage) or closed")
+        news[card.id] = card
+    emissions: dict[str, EmissionCard] = {}
+    for r in _records(raw_news, "emissions", "news.yaml", p):
+        at = f"news.yaml emission {r.get('id')}"
+        emission = _guard(p, at, _emission, r)
+        if emission is None:
+            continue
+        if emission.type not in DAMAGE_TYPES:
+            p.add(at, "emission type is a damage type")
+        for t in emission.place:
+            if areas.get(t.area, Area("", "", "bunker")).sector not in ("green", "yellow", "red"):
+                p.add(at, f"threats go on open ground, not {t.area!r}")
+        emissions[emission.id] = emission
+    if len(emissions) < 2:
+        p.add("news.yaml", "at least two emission cards")
+    locks = {}
+    for r in _records(raw_news, "locks", "news.yaml", p):
+        lock = _guard(p, f"news.yaml lock {r.get('id')}", _lock, r, p)
+        if lock is not None:
+            locks[lock.id] = lock
+    if len(locks) < 4:
+        p.add("news.yaml", "at least four lock tokens")
+    finds = sum(i.copies for i in items.values() if i.kind == "find")
+    if finds < 16:
+        p.add("items.yaml", f"16 finds are dealt to four players, the pack has {finds}")
+    track = raw_news.get("track")
+    if not isinstance(track, int) or track < 1:
+        p.add("news.yaml", "track: the last space of the emission track")
+    if p.lines:
+        raise PackError(p.lines)
+    return Pack(name, areas, tuple(borders), sides, facilities, faces, stalkers, items, threats, events, news,
+                emissions, locks, int(track or 0))
+
+
+def _connected(areas: dict[str, Area], borders: list[Border], side: str, p: _Problems) -> None:
+    links: dict[str, set[str]] = {a: set() for a in areas}
+    for b in borders:
+        if side not in b.blockade_on:
+            links[b.a].add(b.b)
+            links[b.b].add(b.a)
+    start = next(iter(areas), None)
+    seen, todo = set(), [start] if start else []
+    while todo:
+        here = todo.pop()
+        if here not in seen:
+            seen.add(here)
+            todo.extend(links[here] - seen)
+    lost = sorted(a for a in areas if a not in seen and areas[a].sector != "sarcophagus")
+    if lost:
+        p.add(f"board.yaml side {side}", f"areas cut off: {lost}")
+
+
+def _area(r: dict[str, Any], requires: tuple[str, ...]) -> Area:
+    return Area(r["id"], r["name"], r["sector"], list(r.get("action", [])), requires, bool(r.get("power_plant", False)))
+
+
+def _side(sid: str, r: dict[str, Any]) -> Side:
+    return Side(sid, tuple(r["players"]), int(r["facility_spaces"]))
+
+
+def _news(r: dict[str, Any]) -> NewsCard:
+    return NewsCard(r["id"], r["name"], int(r["arrows"]), list(r.get("effects", [])), r.get("timed"))
+
+
+def _emission(r: dict[str, Any]) -> EmissionCard:
+    return EmissionCard(r["id"], r["name"], r["type"], {c: int(r["damage"][c]) for c in ("green", "yellow", "red")},
+                        tuple(StartThreat(x["area"], x["kind"], x["colour"]) for x in r["place"]))
+
+
+def _lock(r: dict[str, Any], p: _Problems) -> Lock:
+    damage = _damage(r["damage"], r["id"], p) if r.get("damage") else {}
+    return Lock(r["id"], r["name"], int(r.get("fatigue", 0)), damage, int(r.get("roubles", 0)), int(r.get("trophy", 0)))
+
+
+def _item(r: dict[str, Any]) -> ItemType:
+    return ItemType(
+        id=r["id"], name=r["name"], kind=r["kind"], price=int(r["price"]), use=r["use"], colour=r.get("colour"),
+        durability=int(r.get("durability", 1)), copies=int(r.get("copies", 1)), small=bool(r.get("small", False)),
+        outfit=tuple(r.get("outfit", ())), extra_slot=bool(r.get("extra_slot", False)), category=r.get("category"),
+        unrepairable=bool(r.get("unrepairable", False)), modifier=r.get("modifier"), reroll=r.get("reroll"),
+        protect=r.get("protect"), heal=int(r.get("heal", 0)), rest=int(r.get("rest", 0)),
+        shortcut=bool(r.get("shortcut", False)), ignore_emanation=bool(r.get("ignore_emanation", False)),
+        emanation=r.get("emanation"),
+    )
+
+
+def _check_item(item: ItemType, at: str, p: _Problems) -> None:
+    if item.kind not in ITEM_KINDS:
+        p.add(at, f"kind must be one of {ITEM_KINDS}")
+    if item.use not in USES:
+        p.add(at, f"use must be one of {USES}")
+    if item.kind == "artifact" and item.colour not in COLOURS:
+        p.add(at, "an artifact is green or yellow")
+    if item.price % 100:
+        p.add(at, "prices are multiples of 100 roubles")
+    if item.small and item.outfit:
+        p.add(at, "a small item is not an outfit")
+    if item.modifier is not None:
+        if item.modifier.get("attribute") not in (*ATTRIBUTES, "any"):
+            p.add(at, "modifier names an attribute (or any)")
+        if item.modifier.get("against") not in (None, *THREAT_KINDS):
+            p.add(at, "modifier against must be mutant or anomaly")
+    if item.protect is not None:
+        _damage(item.protect, at, p)
+    if not any((item.modifier, item.reroll, item.protect, item.heal, item.rest, item.shortcut, item.extra_slot)):
+        p.add(at, "an item does something: modifier, reroll, protect, heal, rest, shortcut or extra_slot")
+    if item.emanation is not None and not set(item.emanation) <= {"fatigue", "damage", "discard", "per_artifact"}:
+        p.add(at, "emanation is fatigue, damage or discard")
+
+
+def _stalker(r: dict[str, Any]) -> Stalker:
+    start = r["start"]
+    return Stalker(
+        id=r["id"], name=r["name"], attributes={a: int(r["attributes"][a]) for a in ATTRIBUTES},
+        stamina=int(r["stamina"]), ability=dict(r.get("ability") or {}), area=start["area"],
+        damage=int(start["damage"]), roubles=int(start["roubles"]), reputation=start["reputation"],
+        threats=tuple(StartThreat(t["area"], t["kind"], t["colour"]) for t in start["threats"]),
+        equipment=tuple(r["equipment"]),
+    )
+
+
+def _check_stalker(s: Stalker, at: str, areas: dict[str, Area], items: dict[str, ItemType], p: _Problems) -> None:
+    if not all(1 <= v <= 4 for v in s.attributes.values()):
+        p.add(at, "printed attributes are 1-4")
+    if s.reputation not in REPUTATIONS:
+        p.add(at, "starting reputation is good, neutral or bad")
+    if s.area not in areas or s.damage >= s.stamina:
+        p.add(at, "starts in a known area with fewer damage than stamina")
+    if len(s.threats) != 2:
+        p.add(at, "two starting threat areas")
+    for t in s.threats:
+        if areas.get(t.area, Area("", "", "bunker")).sector not in ("green", "yellow", "red"):
+            p.add(at, f"a starting threat goes on open ground, not {t.area!r}")
+    if len(s.equipment) != 4 or not all(items.get(e, None) and items[e].kind == "starting" for e in s.equipment):
+        p.add(at, "four starting items of kind starting")
+    if s.ability and next(iter(s.ability)) not in ("reroll", "protect", "camp"):
+        p.add(at, "ability is reroll, protect or camp")
+
+
+def _threat(r: dict[str, Any], at: str, p: _Problems) -> Threat:
+    kind = r["kind"]
+    allowed = ("intellect", "willpower") if kind == "anomaly" else ("agility", "willpower")
+    if kind not in THREAT_KINDS or r["colour"] not in COLOURS:
+        p.add(at, "kind mutant/anomaly, colour green/yellow")
+    if r["confront"]["attribute"] not in allowed:
+        p.add(at, f"a {kind} is confronted with {' or '.join(allowed)}")
+    loot = r.get("loot")
+    loot = {} if loot in (None, "none") else loot
+    if not (loot == {} or set(loot) <= {"trophy", "artifact", "special"}):
+        p.add(at, "loot is trophy, artifact, special or none")
+    return Threat(r["id"], r["name"], kind, r["colour"], int(r["detect"]), r["confront"]["attribute"],
+                  int(r["confront"]["difficulty"]), _damage(r["damage"], at, p), int(r.get("fatigue", 0)), loot,
+                  dict(r.get("ability") or {}), int(r.get("copies", 1)))
+
+
+def read_directory(package: str) -> dict[str, Any]:
+    root = resources.files(package)
+    return {f.name[:-5]: yaml.safe_load(f.read_text(encoding="utf-8"))
+            for f in root.iterdir() if f.name.endswith(".yaml")}
+
+
+@functools.cache
+def pack_named(name: str) -> Pack:
+    return load(read_directory(f"domain.zona.packs.{name}"), name)

@@ -1,0 +1,120 @@
+"""What a seat may see of a game of Zona, and the events as that seat may read them.
+
+Hidden until the game is over: the order of every deck and dispenser queue,
+the contents of the find decks and the finds a stalker holds (others see
+"find"), the two boards another player drafts from, the cards a stalker is
+looking through, the choices of someone else's pending decision, and the
+text of the event card being read beyond what has been chosen: the stalker
+hears the options, the Voice of the Zone who reads the card sees it whole
+(the read-aloud split; option ``read_whole_card`` lets the stalker read it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.game import Event
+from domain.zona.pack import pack_named
+from domain.zona.state import State
+
+HIDDEN = "hidden"
+
+
+def is_find(card: object) -> bool:
+    """Find cards are numbered ``type#f<n>`` so that a redaction knows one without the pack."""
+    return isinstance(card, str) and "#f" in card
+
+
+def _is_find(state: State, card: str | None) -> bool:
+    return is_find(card)
+
+
+def _mask_finds(state: State, cards: list[str], visible: bool) -> list[str]:
+    return cards if visible else ["find" if _is_find(state, c) else c for c in cards]
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    if state["phase"] == "new":
+        return {"phase": "new"}
+    pack = pack_named(state["pack"])
+    over = state["over"]
+    stalkers = []
+    for s in state["stalkers"]:
+        mine = over or s["seat"] == seat
+        stalker = pack.stalkers.get(s["character"]) if s["character"] else None
+        stalkers.append({
+            "seat": s["seat"], "character": s["character"], "name": stalker.name if stalker else None,
+            "stamina": stalker.stamina if stalker else None,
+            "attributes": dict(stalker.attributes) if stalker else {},
+            "area": s["area"], "damage": s["damage"], "fatigue": s["fatigue"], "reputation": s["reputation"],
+            "roubles": s["roubles"], "injuries": list(s["injuries"]), "dead": s["dead"], "must_leave": s["must_leave"],
+            **{k: _mask_finds(state, s[k], mine) for k in ("backpack", "worn", "small", "sixth")},
+            "trophies": list(s["trophies"]),
+            "secrets": [state["facility_of"][pack.events[c].deck] for c in s["secrets"]],
+            "draft": list(state["draft"].get(str(s["seat"]), [])) if mine and state["phase"] == "setup" else [],
+        })
+    pending = state["pending"]
+    reading = None
+    for frame in reversed(state["frames"]):
+        if frame["kind"] == "card":
+            card = pack.events[frame["card"]]
+            reader = seat is not None and (seat == state["voice"] and state["players"] > 1 or over or (
+                seat == frame["seat"] and state["options"]["read_whole_card"]))
+            reading = {"card": card.id, "name": card.name, "stalker": frame["seat"], "paragraph": frame["paragraph"],
+                       "text": (card.sections if not card.paragraphs else list(card.paragraphs)) if reader else None}
+            break
+    looking = pending is not None and (pending["seat"] == seat or over)
+    return {
+        "phase": state["phase"], "round": state["round"], "voice": state["voice"], "players": state["players"],
+        "side": state["side"], "over": over, "winner": state["winner"], "lost": state["lost"],
+        "emission": {"marker": state["emission"], "track": pack.track},
+        "timed": state["timed"],
+        "turn": state["turn"],
+        "stalkers": stalkers,
+        "threats": {a: list(t) for a, t in state["threats"].items() if t},
+        "facilities": {area: {"lock": lock["lock"], "open": lock["open"], "looted": area in state["looted"],
+                              "finds": len(state["finds"][area]), "deck": len(state["decks"][area])}
+                       for area, lock in state["locks"].items()},
+        "market": {row: list(slots) for row, slots in state["market"].items()},
+        "decks": {name: len(cards) for name, cards in state["decks"].items()},
+        "dispenser": {q: len(t) for q, t in state["dispenser"].items()},
+        "wear": dict(state["wear"]), "deactivated": list(state["deactivated"]),
+        "reading": reading,
+        "hand": list(state["hand"]) if looking or over else len(state["hand"]),
+        "pending": None if pending is None else {
+            "seat": pending["seat"], "kind": pending["kind"],
+            "choices": [dict(c) for c in pending["choices"]] if looking else [],
+            "context": dict(pending["context"]) if looking else {},
+        },
+    }
+
+
+def _redact_state(data: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    out = dict(data)
+    out["decks"] = {k: len(v) for k, v in data["decks"].items()}
+    out["dispenser"] = {k: len(v) for k, v in data["dispenser"].items()}
+    out["finds"] = {k: len(v) for k, v in data["finds"].items()}
+    out["box"] = len(data["box"])
+    out["removed"] = len(data["removed"])
+    out["draft"] = {k: v if seat is not None and k == str(seat) else [] for k, v in data["draft"].items()}
+    return out
+
+
+def redact(event: Event, seat: int | None) -> Event:
+    data = event.data
+    if event.type == "GameCreated":
+        return Event(event.type, {"state": _redact_state(data["state"], seat)})
+    if event.type == "DeckShuffled":
+        return Event(event.type, {"deck": data["deck"], "order": [HIDDEN] * len(data["order"])})
+    if event.type == "DecisionRequested" and data["seat"] != seat:
+        return Event(event.type, {**data, "choices": [], "context": {}})
+    if event.type == "DecisionMade" and data["seat"] != seat:
+        return Event(event.type, {**data, "command": {"type": data["command"].get("type", "")}})
+    owner = data.get("seat")
+    if owner != seat and event.type in ("FindKept", "ItemKept", "ItemDrawn", "ItemDiscarded", "ItemDropped",
+                                        "ItemStowed", "ItemWorn", "ItemSold"):
+        if is_find(data.get("thing")):
+            return Event(event.type, {**data, "thing": HIDDEN})
+    if owner != seat and event.type == "ItemUsed" and is_find(data["card"]):
+        return Event(event.type, {**data, "card": HIDDEN})
+    return event

@@ -1,0 +1,120 @@
+"""Helpers for Zona's tests: games set up on the test pack, commands sent, the state inspected."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from domain.game import Event
+from domain.rng import Rng
+from domain.zona.game import ZONA
+from domain.zona.pack import pack_named
+from domain.zona.state import State, owned_items
+
+PACK = pack_named("test")
+
+
+def fold(events: Iterable[Event], state: State | None = None) -> State:
+    state = ZONA.initial_state() if state is None else state
+    for event in events:
+        state = ZONA.evolve(state, event)
+    return state
+
+
+def new_game(players: int = 2, seed: str = "zona", characters: list[str] | None = None, **options: Any) -> State:
+    """A game set up and drafted: seat n takes ``characters[n]`` (free choice) or its first board."""
+    opts = ZONA.resolve_options({"first_voice": 0, **options})
+    if characters is not None:
+        opts["draft"] = "free"
+    opts["players"] = players
+    state = fold(ZONA.setup(opts, Rng(seed)))
+    n = 0
+    while state["phase"] == "setup":
+        pending = state["pending"]
+        seat = pending["seat"]
+        wanted = characters[seat] if characters else pending["choices"][0]["character"]
+        state = send(state, seat, {"type": "choose_stalker", "character": wanted}, f"{seed}-draft-{n}")
+        n += 1
+    return state
+
+
+def send(state: State, seat: int, command: dict[str, Any], seed: str = "x") -> State:
+    return ZONA.decide_and_fold(state, seat, command, Rng(seed))[1]
+
+
+def events_of(state: State, seat: int, command: dict[str, Any], seed: str = "x") -> tuple[list[Event], State]:
+    return ZONA.decide_and_fold(state, seat, command, Rng(seed))
+
+
+def edit(state: State, **changes: Any) -> State:
+    """A copy of ``state`` with top-level parts replaced (tests arrange positions with it)."""
+    from domain.zona.state import clone
+
+    out = clone(state)
+    out.update(clone(changes))
+    return out
+
+
+def with_stalker(state: State, seat: int, **fields: Any) -> State:
+    from domain.zona.state import clone
+
+    out = clone(state)
+    out["stalkers"][seat].update(clone(fields))
+    return out
+
+
+def answer_all(state: State, pick: Any = None, limit: int = 200) -> State:
+    """Answer pending decisions with the first choice (or ``pick(pending)``) until none is pending."""
+    for i in range(limit):
+        pending = state["pending"]
+        if pending is None or state["over"]:
+            return state
+        choice = pick(pending) if pick else pending["choices"][0]
+        state = send(state, pending["seat"], choice, f"answer-{i}")
+    raise AssertionError("decisions never ended")
+
+
+def all_items(state: State) -> list[str]:
+    """Every item card wherever it lies (decks, market, stalkers, piles, the box, hands, finds)."""
+    out: list[str] = []
+    for name, cards in state["decks"].items():
+        if name in ("junk", "equipment", "green_artifact", "yellow_artifact"):
+            out += cards
+    for name, cards in state["discards"].items():
+        if name in ("junk", "equipment", "green_artifact", "yellow_artifact"):
+            out += cards
+    for slots in state["market"].values():
+        out += [c for c in slots if c is not None]
+    for s in state["stalkers"]:
+        out += owned_items(s)
+    out += state["box"] + state["hand"]
+    for cards in state["finds"].values():
+        out += cards
+    return out
+
+
+def all_tokens(state: State) -> list[str]:
+    out: list[str] = []
+    for tokens in state["dispenser"].values():
+        out += tokens
+    for tokens in state["threats"].values():
+        out += tokens
+    out += state["in_play"]
+    for s in state["stalkers"]:
+        out += s["trophies"]
+    return out
+
+
+def expected_items() -> list[str]:
+    out = []
+    for t in PACK.items.values():
+        if t.kind == "starting":
+            continue
+        mark = "f" if t.kind == "find" else ""
+        out += [f"{t.id}#{mark}{n}" for n in range(1, t.copies + 1)]
+    out += [f"{e}@{s.id}" for s in PACK.stalkers.values() for e in s.equipment]
+    return sorted(out)
+
+
+def expected_tokens() -> list[str]:
+    return sorted(f"{t.id}#{n}" for t in PACK.threats.values() for n in range(1, t.copies + 1))
