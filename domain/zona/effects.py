@@ -128,9 +128,11 @@ def _test(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
 
 
 def _choose(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
-    """Zona §"POLECENIE „WYBIERZ”": one option, the others ignored."""
+    """Zona §"POLECENIE „WYBIERZ”": one option, the others ignored. ``by: voice`` gives the
+    choice to the Voice of the Zone (in solo, to the player)."""
     options = e["choose"]
-    res.push("choice", seat=seat, chooser=seat, decision="choose", labels=[o["label"] for o in options],
+    chooser = res.state["voice"] if e.get("by") == "voice" and res.state["players"] > 1 else seat
+    res.push("choice", seat=seat, chooser=chooser, decision="choose", labels=[o["label"] for o in options],
              choices=[{"type": "choose", "option": i} for i in range(len(options))],
              branches=[o.get("effects", []) for o in options])
 

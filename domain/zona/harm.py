@@ -183,7 +183,7 @@ def change_fatigue(res: ZonaResolution, seat: int, change: int, by: str) -> None
 
 def change_reputation(res: ZonaResolution, seat: int, step: int) -> None:
     """Zona §"REPUTACJA": one step along bad - neutral - good; past good, 1 fatigue off;
-    past bad, 1 fatigue more (our ruling on the lost icon)."""
+    past bad, 1 fatigue more (our ruling on the lost icon; option ``worsen_at_bad``)."""
     s = res.stalker(seat)
     for _ in range(abs(step)):
         at = REPUTATIONS.index(s["reputation"])
@@ -192,6 +192,8 @@ def change_reputation(res: ZonaResolution, seat: int, step: int) -> None:
             res.set("ReputationChanged", seat, reputation=REPUTATIONS[to], change=1 if step > 0 else -1)
         elif step > 0:
             change_fatigue(res, seat, -1, by="reputation")
+        elif res.state["options"]["worsen_at_bad"] == "damage":
+            suffer(res, seat, {"wound": 1}, by="reputation")
         else:
             change_fatigue(res, seat, 1, by="reputation")
         s = res.stalker(seat)

@@ -236,8 +236,8 @@ def own_turn_items(state: State, seat: int) -> list[dict[str, Any]]:
     free = room(pack, s)
     for card in owned_items(s):
         t = pack.item_type(card)
-        if t.outfit and card not in s["worn"] and len(_conflicts(pack, s, t)) <= free - (
-                0 if card in s["backpack"] or card in s["sixth"] else 1) + 1:
+        if t.outfit and card not in s["worn"] and len(_conflicts(pack, s, t)) <= free + 1:
+            # The card leaves its slot as it goes on, so one more place is free for what it replaces.
             out.append({"type": "put_on", "card": card})
         if card in s["worn"] and free > 0:
             out.append({"type": "take_off", "card": card})

@@ -153,6 +153,8 @@ class EffectChecker:
 
     def _choose(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
         options = e["choose"]
+        if e.get("by") not in (None, "voice"):
+            self.p.add(at, "choose by is voice (or left out: the stalker)")
         if not isinstance(options, list) or len(options) < 2:
             self.p.add(at, "choose offers at least two options")
             return

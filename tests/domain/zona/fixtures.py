@@ -118,3 +118,70 @@ def expected_items() -> list[str]:
 
 def expected_tokens() -> list[str]:
     return sorted(f"{t.id}#{n}" for t in PACK.threats.values() for n in range(1, t.copies + 1))
+
+
+def put(state: State, thing: str, target: str) -> State:
+    """``thing`` moved from wherever it is to ``target`` (arranging a position, not a rule)."""
+    from domain.zona.state import Draft, move, where_is
+
+    source = where_is(state, thing)
+    assert source is not None, thing
+    d = Draft(state)
+    move(d, thing, source, target)
+    return d.new
+
+
+def resolve(state: State, seat: int, effects: list[dict[str, Any]], seed: str = "fx") -> State:
+    """Run an effect list for ``seat`` as a card or area action would, and carry the game on."""
+    from domain.zona import effects as vocabulary
+    from domain.zona import flow
+    from domain.zona.resolution import ZonaResolution
+
+    res = ZonaResolution(state, Rng(seed))
+    vocabulary.run(res, seat, effects, "test")
+    flow.run(res)
+    return res.state
+
+
+def read_card(state: State, seat: int, card: str, seed: str = "card") -> State:
+    """``seat`` draws ``card`` (put on top of its deck) as in the event phase, and reads it."""
+    from domain.zona import flow
+    from domain.zona.cards import deck_for
+    from domain.zona.resolution import ZonaResolution
+
+    deck = deck_for(state, state["stalkers"][seat]["area"])
+    assert deck is not None
+    state = put(state, card, f"deck:{deck}")
+    res = ZonaResolution(state, Rng(seed))
+    res.move("EventCardDrawn", card, f"deck:{deck}", "reading", seat)
+    res.push("card", seat=seat, card=card, deck=deck, paragraph=0, started=False, control=None)
+    flow.run(res)
+    return res.state
+
+
+def pick(kind: str, **fields: Any) -> Any:
+    """A chooser for ``answer_all``: the choice of ``kind`` with ``fields``, else the first."""
+
+    def chooser(pending: dict[str, Any]) -> dict[str, Any]:
+        for choice in pending["choices"]:
+            if choice["type"] == kind and all(choice.get(k) == v for k, v in fields.items()):
+                return choice  # type: ignore[no-any-return]
+        return pending["choices"][0]  # type: ignore[no-any-return]
+
+    return chooser
+
+
+def choose(state: State, command: dict[str, Any], seed: str = "c") -> State:
+    """Answer the pending decision with ``command`` (it must be one of its choices)."""
+    pending = state["pending"]
+    assert pending is not None, "nothing pending"
+    assert command in pending["choices"], (command, pending["choices"])
+    return send(state, pending["seat"], command, seed)
+
+
+def accept_tests(state: State) -> State:
+    """Take every test as rolled and every damage unprotected, while such decisions are pending."""
+    while state["pending"] and state["pending"]["kind"] in ("test_options", "protect"):
+        kind = "accept" if state["pending"]["kind"] == "test_options" else "take_damage"
+        state = choose(state, {"type": kind})
+    return state
