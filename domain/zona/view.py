@@ -5,8 +5,9 @@ the contents of the find decks and the finds a stalker holds (others see
 "find"), the two boards another player drafts from, the cards a stalker is
 looking through, the choices of someone else's pending decision, and the
 text of the event card being read beyond what has been chosen: the stalker
-hears the options, the Voice of the Zone who reads the card sees it whole
-(the read-aloud split; option ``read_whole_card`` lets the stalker read it).
+hears the options, the Voice of the Zone who reads the card (the player on the left when the
+stalker holds the Voice) sees it whole (the read-aloud split; option
+``read_whole_card`` lets the stalker read it).
 """
 
 from __future__ import annotations
@@ -31,6 +32,15 @@ def _is_find(state: State, card: str | None) -> bool:
 
 def _mask_finds(state: State, cards: list[str], visible: bool) -> list[str]:
     return cards if visible else ["find" if _is_find(state, c) else c for c in cards]
+
+
+def reader_of(state: State, stalker: int) -> int | None:
+    """Who reads a stalker's card aloud: the Voice of the Zone, or the player on the left of a
+    stalker who holds the Voice; nobody else in solo."""
+    if state["players"] == 1:
+        return None
+    voice: int = state["voice"]
+    return voice if voice != stalker else (stalker + 1) % state["players"]
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -58,7 +68,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     for frame in reversed(state["frames"]):
         if frame["kind"] == "card":
             card = pack.events[frame["card"]]
-            reader = seat is not None and (seat == state["voice"] and state["players"] > 1 or over or (
+            reader = seat is not None and (seat == reader_of(state, frame["seat"]) or over or (
                 seat == frame["seat"] and state["options"]["read_whole_card"]))
             reading = {"card": card.id, "name": card.name, "stalker": frame["seat"], "paragraph": frame["paragraph"],
                        "text": (card.sections if not card.paragraphs else list(card.paragraphs)) if reader else None}
