@@ -122,7 +122,7 @@ def where_is(state: State, thing: str) -> str | None:
         for kind in ("backpack", "worn", "small", "sixth", "trophies"):
             if thing in s[kind]:
                 return f"{kind}:{s['seat']}"
-    for key in ("box", "hand", "in_play"):
+    for key in ("box", "hand", "in_play", "reading", "removed", "timed_slot"):
         if thing in state[key]:
             return key
     for facility, cards in state["finds"].items():

@@ -185,3 +185,19 @@ def accept_tests(state: State) -> State:
         kind = "accept" if state["pending"]["kind"] == "test_options" else "take_damage"
         state = choose(state, {"type": kind})
     return state
+
+
+def clear_threats(state: State) -> State:
+    """Every threat token back on top of its dispenser queue."""
+    for tokens in list(state["threats"].values()):
+        for token in list(tokens):
+            state = put(state, token, f"dispenser_top:{PACK.threat(token).queue}")
+    return state
+
+
+def strip(state: State, seat: int) -> State:
+    """The seat's stalker without its starting cards (back in the box), so only the dice count."""
+    s = state["stalkers"][seat]
+    for card in s["backpack"] + s["worn"] + s["small"]:
+        state = put(state, card, "box")
+    return state

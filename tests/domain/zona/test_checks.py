@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.rng import Rng
 from domain.zona import checks
 from domain.zona.resolution import ZonaResolution
-from tests.domain.zona.fixtures import accept_tests, choose, new_game, put, with_stalker
+from tests.domain.zona.fixtures import accept_tests, choose, new_game, put, strip, with_stalker
 
 
 def _test(state, attribute="intellect", difficulty=3, against=None, seed="t", settle=True):
@@ -26,9 +26,7 @@ def _passed(state, before):
 def _bare(faces, character="yuri", **options):
     """A stalker with nothing that could change a test (only the dice)."""
     state = new_game(1, characters=[character], die_faces=faces, **options)
-    s = state["stalkers"][0]
-    for card in s["backpack"] + s["worn"] + s["small"]:
-        state = put(state, card, "box")
+    state = strip(state, 0)
     return state
 
 

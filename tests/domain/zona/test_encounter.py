@@ -5,17 +5,13 @@ from __future__ import annotations
 from domain.rng import Rng
 from domain.zona import encounter, flow
 from domain.zona.resolution import ZonaResolution
-from tests.domain.zona.fixtures import PACK, accept_tests, choose, new_game, put, with_stalker
+from tests.domain.zona.fixtures import PACK, accept_tests, choose, clear_threats, new_game, put, strip, with_stalker
 
 
 def _bare(faces, character="mila", area="quarrypit", **fields):
     state = new_game(1, characters=[character], die_faces=faces)
-    s = state["stalkers"][0]
-    for card in s["backpack"] + s["worn"] + s["small"]:
-        state = put(state, card, "box")
-    for area_, tokens in list(state["threats"].items()):
-        for token in list(tokens):
-            state = put(state, token, f"dispenser_top:{PACK.threat(token).queue}")
+    state = strip(state, 0)
+    state = clear_threats(state)
     return with_stalker(state, 0, area=area, fatigue=5, **fields)  # fatigue 5: no forcing offered
 
 

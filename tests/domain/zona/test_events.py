@@ -4,25 +4,22 @@ from __future__ import annotations
 
 from domain.zona.game import ZONA
 from tests.domain.zona.fixtures import (
-    PACK,
     accept_tests,
     choose,
+    clear_threats,
     new_game,
     put,
     read_card,
     send,
+    strip,
     with_stalker,
 )
 
 
 def _bare(faces=("blank",), character="mila", players=2, **fields):
     state = new_game(players, characters=[character, "vera", "bogdan", "zoya"][:players], die_faces=list(faces))
-    s = state["stalkers"][0]
-    for card in s["backpack"] + s["worn"] + s["small"]:
-        state = put(state, card, "box")
-    for area, tokens in list(state["threats"].items()):
-        for token in list(tokens):
-            state = put(state, token, f"dispenser_top:{PACK.threat(token).queue}")
+    state = strip(state, 0)
+    state = clear_threats(state)
     fields.setdefault("fatigue", 5)
     return with_stalker(state, 0, **fields)
 
@@ -215,3 +212,20 @@ def test_facility_capacity_and_known_secret_bar_entry():
     state["locks"]["greenhouse"]["open"] = True
     assert entry_refusal(with_stalker(state, 1, area="greenhouse"), 0, "greenhouse") == "full"
     assert entry_refusal(with_stalker(state, 0, secrets=["f_gh2"]), 0, "greenhouse") == "secret_known"
+
+
+def test_victory_only_in_the_event_phase_and_the_game_stops():
+    """Zona §"ZWYCIĘSTWO": at most one winner, only while resolving a sarcophagus card in the event
+    phase; standing in the sarcophagus in the action phase wins nothing, and after the win no seat acts."""
+    state = _bare(area="core", damage=0, players=2)
+    state = with_stalker(state, 1, area="core", damage=0)
+    state = send(state, 0, {"type": "pass"})
+    assert not state["over"]  # the action phase goes on
+    for card in list(state["decks"]["sarcophagus"]):
+        state = put(state, card, "discard:sarcophagus")
+    state = put(state, "s_echo", "deck:sarcophagus")
+    state = put(state, "s_heart", "deck:sarcophagus")  # seat 0 draws the heart, seat 1 would draw next
+    state = accept_tests(send(state, 1, {"type": "pass"}))
+    assert state["over"] and state["winner"] == 0
+    assert ZONA.waiting_for(state) == [] and ZONA.legal_actions(state, 1) == []
+    assert "s_echo" in state["decks"]["sarcophagus"]  # seat 1 never drew

@@ -10,15 +10,14 @@ from tests.domain.zona.fixtures import (
     put,
     resolve,
     send,
+    strip,
     with_stalker,
 )
 
 
 def _bare(character="mila", **fields):
     state = new_game(2, characters=[character, "vera"])
-    s = state["stalkers"][0]
-    for card in s["backpack"] + s["worn"] + s["small"]:
-        state = put(state, card, "box")
+    state = strip(state, 0)
     return with_stalker(state, 0, **fields)
 
 

@@ -9,17 +9,13 @@ from domain.rng import Rng
 from domain.zona import items
 from domain.zona.game import ZONA
 from domain.zona.resolution import ZonaResolution
-from tests.domain.zona.fixtures import PACK, choose, new_game, put, resolve, send, with_stalker
+from tests.domain.zona.fixtures import PACK, choose, clear_threats, new_game, put, resolve, send, strip, with_stalker
 
 
 def _bare(character="mila", **fields):
     state = new_game(2, characters=[character, "vera"])
-    s = state["stalkers"][0]
-    for card in s["backpack"] + s["worn"] + s["small"]:
-        state = put(state, card, "box")
-    for area, tokens in list(state["threats"].items()):
-        for token in list(tokens):
-            state = put(state, token, f"dispenser_top:{PACK.threat(token).queue}")
+    state = strip(state, 0)
+    state = clear_threats(state)
     return with_stalker(state, 0, **fields)
 
 

@@ -11,19 +11,13 @@ from tests.domain.zona.fixtures import (
     PACK,
     accept_tests,
     choose,
+    clear_threats,
     edit,
     new_game,
     put,
     send,
     with_stalker,
 )
-
-
-def _clear_threats(state):
-    for area, tokens in list(state["threats"].items()):
-        for token in list(tokens):
-            state = put(state, token, f"dispenser_top:{PACK.threat(token).queue}")
-    return state
 
 
 def test_areas_are_adjacent_across_a_shared_border():
@@ -35,7 +29,7 @@ def test_areas_are_adjacent_across_a_shared_border():
 
 def test_normal_borders_are_crossed_by_a_move():
     """Zona §"GRANICE": a move crosses a normal border into the adjacent area."""
-    state = _clear_threats(new_game(2, characters=["mila", "vera"]))
+    state = clear_threats(new_game(2, characters=["mila", "vera"]))
     state = with_stalker(state, 0, area="quarrypit")
     assert set(destinations(state, 0)) >= {"hayfields", "reedmarsh", "fieldlab", "rustwood"}
     state = send(state, 0, {"type": "move", "to": "reedmarsh"})
@@ -77,7 +71,7 @@ def test_blockades_cut_the_small_side_only():
 
 def test_power_plant_border_is_never_crossed_by_a_move():
     """Zona §"GRANICA OBSZARU ELEKTROWNI": the power plant only by the red areas' actions."""
-    state = _clear_threats(new_game(2, characters=["mila", "vera"]))
+    state = clear_threats(new_game(2, characters=["mila", "vera"]))
     state = with_stalker(state, 0, area="ghosttown")
     assert "reactoryard" not in destinations(state, 0)
     with pytest.raises(RuleViolation):
@@ -86,7 +80,7 @@ def test_power_plant_border_is_never_crossed_by_a_move():
 
 def test_shortcut_deals_one_damage_of_its_type_unless_a_map_is_used():
     """Zona §"SKRÓTY": crossing the hayfields-scrapyard shortcut deals 1 wound; a map avoids it."""
-    state = _clear_threats(new_game(2, characters=["mila", "vera"]))
+    state = clear_threats(new_game(2, characters=["mila", "vera"]))
     state = with_stalker(state, 0, area="hayfields", damage=0)
     # Mila wears no coat: the wound lands.
     after = accept_tests(send(state, 0, {"type": "move", "to": "scrapyard"}))
@@ -101,7 +95,7 @@ def test_shortcut_deals_one_damage_of_its_type_unless_a_map_is_used():
 
 def test_facilities_are_entered_through_their_entrances_once_open():
     """Zona §"TAJNE OBIEKTY": the dashed border is the way in, and only when the facility is open."""
-    state = _clear_threats(new_game(2, characters=["mila", "vera"]))
+    state = clear_threats(new_game(2, characters=["mila", "vera"]))
     state = with_stalker(state, 0, area="quarrypit")
     assert "greenhouse" not in destinations(state, 0)
     state["locks"]["greenhouse"]["open"] = True
@@ -113,7 +107,7 @@ def test_facilities_are_entered_through_their_entrances_once_open():
 def test_round_runs_action_event_news_and_the_voice_passes_left():
     """Zona §"PRZEBIEG ROZGRYWKI": actions from the Voice in turn order, then events, then news;
     the marker goes to the left; a new round starts with the new Voice."""
-    state = _clear_threats(new_game(3, characters=["mila", "vera", "bogdan"], first_voice=1))
+    state = clear_threats(new_game(3, characters=["mila", "vera", "bogdan"], first_voice=1))
     assert state["phase"] == "action" and state["turn"]["seat"] == 1
     state = send(state, 1, {"type": "pass"})
     assert state["turn"]["seat"] == 2
@@ -130,7 +124,7 @@ def test_round_runs_action_event_news_and_the_voice_passes_left():
 
 def test_up_to_two_actions_a_turn_and_the_same_action_twice():
     """Zona §"AKCJE": two actions each; the same type may be taken twice."""
-    state = _clear_threats(new_game(2, characters=["mila", "vera"]))
+    state = clear_threats(new_game(2, characters=["mila", "vera"]))
     state = with_stalker(state, 0, fatigue=3)
     state = send(state, 0, {"type": "rest"})
     assert state["turn"]["seat"] == 0 and state["turn"]["actions"] == 1
@@ -154,7 +148,7 @@ def test_pass_as_first_action_ends_the_turn():
 
 def test_moving_into_a_threat_starts_an_encounter():
     """Zona §"RUCH": a move into an area with a token resolves an encounter there."""
-    state = _clear_threats(new_game(2, characters=["mila", "vera"], die_faces=["plus"]))
+    state = clear_threats(new_game(2, characters=["mila", "vera"], die_faces=["plus"]))
     state = with_stalker(state, 0, area="hayfields")
     state = put(state, "gm_rat#1", "area:quarrypit")
     state = send(state, 0, {"type": "move", "to": "quarrypit"})
@@ -165,7 +159,7 @@ def test_moving_into_a_threat_starts_an_encounter():
 def test_voice_chooses_which_threat_is_met_on_arrival():
     """Zona §"ŻETONY ZAGROŻEŃ NA PLANSZY": with several tokens the Voice's seat chooses; no
     encounter for a stalker who starts the turn there."""
-    state = _clear_threats(new_game(2, characters=["mila", "vera"], first_voice=1))
+    state = clear_threats(new_game(2, characters=["mila", "vera"], first_voice=1))
     state = send(state, 1, {"type": "pass"})
     state = with_stalker(state, 0, area="hayfields")
     state = put(state, "gm_rat#1", "area:quarrypit")
@@ -178,7 +172,7 @@ def test_voice_chooses_which_threat_is_met_on_arrival():
 
 def test_search_meets_a_chosen_threat_in_the_own_area():
     """Zona §"POSZUKIWANIE": an encounter with a token of the stalker's choice, without moving."""
-    state = _clear_threats(new_game(2, characters=["mila", "vera"], die_faces=["plus"]))
+    state = clear_threats(new_game(2, characters=["mila", "vera"], die_faces=["plus"]))
     state = with_stalker(state, 0, area="quarrypit")
     state = put(state, "gm_rat#1", "area:quarrypit")
     state = put(state, "gm_dog#1", "area:quarrypit")
@@ -188,7 +182,7 @@ def test_search_meets_a_chosen_threat_in_the_own_area():
 
 def test_area_action_once_a_turn_and_not_blocked_by_threats():
     """Zona §"WYKONYWANIE AKCJI OBSZARÓW": the action of the area occupied, once per turn, threats or not."""
-    state = _clear_threats(new_game(2, characters=["mila", "vera"]))
+    state = clear_threats(new_game(2, characters=["mila", "vera"]))
     state = with_stalker(state, 0, area="milltown", fatigue=0)
     state = put(state, "ym_brute#1", "area:milltown")
     roubles = state["stalkers"][0]["roubles"]
@@ -202,7 +196,7 @@ def test_area_action_once_a_turn_and_not_blocked_by_threats():
 def test_area_actions_of_each_kind():
     """Zona §"AKCJE OBSZARÓW": the HQ-like barracks worsens reputation for equipment, refused
     with a bad one; the scrapyard hurts then gives 2 of 3 junk; the waystation rests 1."""
-    state = _clear_threats(new_game(2, characters=["mila", "bogdan"]))
+    state = clear_threats(new_game(2, characters=["mila", "bogdan"]))
     state = with_stalker(state, 0, area="barracks", reputation="neutral")
     state = put(state, "scope_rifle#1", "deck:equipment")
     after = send(state, 0, {"type": "area_action"})
@@ -230,7 +224,7 @@ def test_area_actions_of_each_kind():
 
 def test_red_area_action_leads_to_the_power_plant_only_with_two_secrets():
     """Zona §"SARKOFAG": the sarcophagus via the power plant's action, the power plant via a red area's."""
-    state = _clear_threats(new_game(2, characters=["mila", "vera"], die_faces=["plus"]))
+    state = clear_threats(new_game(2, characters=["mila", "vera"], die_faces=["plus"]))
     state = with_stalker(state, 0, area="ghosttown", damage=0, secrets=["f_gh1", "f_ss1"])
     state = accept_tests(send(state, 0, {"type": "area_action"}))
     state = accept_tests(state)
