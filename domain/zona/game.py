@@ -70,7 +70,8 @@ class ZonaView(Schema):
     timed = fields.Dict(allow_none=True, metadata={"description": "the timed news card in force and its area"})
     turn = fields.Dict(allow_none=True, metadata={"description": "whose turn, actions taken, area action used"})
     stalkers = fields.List(fields.Dict(), metadata={"description": "each seat's stalker; others' finds show as 'find'"})
-    threats = fields.Dict(metadata={"description": "threat tokens by area (tokens are public)"})
+    threats = fields.Dict(metadata={"description": "threat tokens by area, with their reverse (tokens are public)"})
+    in_play = fields.List(fields.Dict(), metadata={"description": "the threat being met now"})
     facilities = fields.Dict(metadata={"description": "lock, open, looted, finds and event cards left, by facility"})
     market = fields.Dict(metadata={"description": "junk and equipment rows, four columns each"})
     decks = fields.Dict(metadata={"description": "cards left in each deck (orders hidden)"})
@@ -205,3 +206,18 @@ _RULE = {
 
 RULES.check()
 ZONA = ZonaGame()
+
+
+def _example() -> dict[str, Any]:
+    """A real 2-player game just set up, for the API document."""
+    options = ZONA.resolve_options({"first_voice": 0})
+    state = initial_state()
+    for event in ZONA.setup({**options, "players": 2}, Rng("example")):
+        state = evolve(state, event)
+    while state["pending"] is not None and state["phase"] == "setup":
+        seat = state["pending"]["seat"]
+        state = ZONA.decide_and_fold(state, seat, state["pending"]["choices"][0], Rng(f"example-{seat}"))[1]
+    return {"options": options, "view": view(state, 0), "actions": legal_actions(state, 0)}
+
+
+ZonaGame.examples = _example()

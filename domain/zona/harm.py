@@ -144,8 +144,10 @@ def die(res: ZonaResolution, seat: int) -> None:
     frames = res.state["frames"]
     # What the dead stalker was in the middle of ends with them: the card being read is
     # discarded, cards being looked at and tokens being met go back.
-    depth = next((i for i, f in enumerate(frames) if f.get("seat") == seat), None)
-    if depth is not None:
+    depth = len(frames)
+    while depth > 0 and frames[depth - 1].get("seat") == seat:
+        depth -= 1
+    if depth < len(frames):
         for f in frames[depth:]:
             if f["kind"] == "card" and f["card"] in res.state["reading"]:
                 res.move("EventCardDiscarded", f["card"], "reading", f"discard:{f['deck']}", seat)

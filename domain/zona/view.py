@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.game import Event
+from domain.zona.model import Pack
 from domain.zona.pack import pack_named
 from domain.zona.state import State
 
@@ -81,7 +82,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "timed": state["timed"],
         "turn": state["turn"],
         "stalkers": stalkers,
-        "threats": {a: list(t) for a, t in state["threats"].items() if t},
+        "threats": {a: [_token(pack, t) for t in tokens] for a, tokens in state["threats"].items() if tokens},
+        "in_play": [_token(pack, t) for t in state["in_play"]],
         "facilities": {area: {"lock": lock["lock"], "open": lock["open"], "looted": area in state["looted"],
                               "finds": len(state["finds"][area]), "deck": len(state["decks"][area])}
                        for area, lock in state["locks"].items()},
@@ -97,6 +99,14 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "context": dict(pending["context"]) if looking else {},
         },
     }
+
+
+def _token(pack: Pack, token: str) -> dict[str, Any]:
+    """A threat token with its reverse: anyone may look at it before acting (Zona §"ŻETONY ZAGROŻEŃ NA PLANSZY")."""
+    t = pack.threat(token)
+    return {"token": token, "name": t.name, "kind": t.kind, "colour": t.colour, "detect": t.detect,
+            "attribute": t.attribute, "difficulty": t.difficulty, "damage": dict(t.damage), "fatigue": t.fatigue,
+            "loot": dict(t.loot), "ability": dict(t.ability)}
 
 
 def _redact_state(data: dict[str, Any], seat: int | None) -> dict[str, Any]:
