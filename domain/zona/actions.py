@@ -126,7 +126,7 @@ def area_action_command(res: ZonaResolution, seat: int, command: dict[str, Any])
     if refusal is not None:
         raise RuleViolation(f"area_action_{refusal}", "You cannot take this area's action now.", rule=RULE_AREA)
     res.emit("ActionTaken", seat=seat, action="area_action")
-    effects.run(res, seat, res.pack.areas[res.stalker(seat)["area"]].action, "area")
+    effects.run(res, seat, ["area", res.stalker(seat)["area"], "action"])
 
 
 def turn_actions(state: State, seat: int) -> list[dict[str, Any]]:

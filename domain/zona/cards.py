@@ -50,12 +50,12 @@ def step_phase(res: ZonaResolution, frame: dict[str, Any]) -> None:
     res.push("card", seat=seat, card=card, deck=deck, paragraph=0, started=False, control=None)
 
 
-def section(card: EventCard, state: State, seat: int) -> list[dict[str, Any]]:
+def section(card: EventCard, state: State, seat: int) -> str:
     """The one section a stalker resolves: by reputation, else their named area, else "other"."""
     s = state["stalkers"][seat]
     if card.by_reputation:
-        return card.sections[s["reputation"]]
-    return card.sections.get(s["area"], card.sections["other"])
+        return str(s["reputation"])
+    return str(s["area"]) if s["area"] in card.sections else "other"
 
 
 def step_card(res: ZonaResolution, frame: dict[str, Any]) -> None:
@@ -64,14 +64,14 @@ def step_card(res: ZonaResolution, frame: dict[str, Any]) -> None:
     if not card.paragraphs:
         if not frame["started"]:
             res.update(started=True)
-            effects.run(res, seat, section(card, res.state, seat), "event")
+            effects.run(res, seat, ["card", card.id, "sections", section(card, res.state, seat)])
             return
         _discard(res, frame)
         return
     control = frame["control"]
     if control is None and not frame["started"]:
         res.update(started=True)
-        effects.run(res, seat, card.paragraphs[frame["paragraph"]], "event")
+        effects.run(res, seat, ["card", card.id, "paragraphs", frame["paragraph"]])
         return
     if control == "next" and frame["paragraph"] + 1 < len(card.paragraphs):
         res.update(paragraph=frame["paragraph"] + 1, started=False, control=None)

@@ -4,6 +4,12 @@ An effect list runs as an ``effects`` frame: one effect at a time, each
 emitting its events or pushing what it needs (a test, an encounter, a choice)
 and the frame carrying on when that is done. The vocabulary is the one the
 pack loader checks (``pack.EffectChecker``).
+
+Frames hold an *address* of their effect list (``["card", id, "sections",
+area]``, ``["area", id, "action"]``, ``["news", id, "effects"]``, then list
+indexes and keys), never the effects themselves: the frames are in the log,
+and an event card's unchosen outcomes must not be (the read-aloud split).
+``["inline", effects]`` runs a list written in place (nothing hidden in it).
 """
 
 from __future__ import annotations
@@ -13,59 +19,78 @@ from typing import Any
 from marshmallow import fields
 
 from domain.zona import checks, encounter, harm, items
+from domain.zona.model import Pack
 from domain.zona.resolution import ZonaResolution
 from domain.zona.rules import RULES
 from domain.zona.state import owned_items, turn_order
 
 
-def run(res: ZonaResolution, seat: int, effects: list[dict[str, Any]], source: str = "") -> None:
-    if effects:
-        res.push("effects", seat=seat, queue=list(effects), source=source, branches=None)
+Address = list[Any]
+
+
+def effects_at(pack: Pack, at: Address) -> list[dict[str, Any]]:
+    """The effect list an address names."""
+    root, key, *path = at
+    node: Any
+    if root == "inline":
+        node = key
+    elif root == "card":
+        card = pack.events[key]
+        node = {"sections": card.sections, "paragraphs": list(card.paragraphs)}
+    elif root == "area":
+        node = {"action": pack.areas[key].action}
+    else:
+        node = {"effects": pack.news[key].effects}
+    for step in path:
+        node = node[step]
+    return list(node)
+
+
+def run(res: ZonaResolution, seat: int, at: Address) -> None:
+    if effects_at(res.pack, at):
+        res.push("effects", seat=seat, at=list(at), index=0, test_at=None)
 
 
 def step_effects(res: ZonaResolution, frame: dict[str, Any]) -> None:
-    if frame.get("branches") is not None:
-        branch = frame["branches"]["pass" if frame["result"]["passed"] else "fail"]
-        res.update(queue=[*branch, *frame["queue"]], branches=None, result=None)
+    if frame.get("test_at") is not None:
+        branch = [*frame["test_at"], "pass" if frame["result"]["passed"] else "fail"]
+        res.update(test_at=None, result=None)
+        run(res, frame["seat"], branch)
         return
-    if not frame["queue"]:
+    effects = effects_at(res.pack, frame["at"])
+    index = frame["index"]
+    if index >= len(effects):
         res.pop()
         return
-    effect, rest = frame["queue"][0], frame["queue"][1:]
-    res.update(queue=rest)
-    key = next(iter(effect))
-    HANDLERS[key](res, frame["seat"], effect)
-
-
-def _prepend(res: ZonaResolution, effects: list[dict[str, Any]]) -> None:
-    """Run ``effects`` next in the current effects frame (the top one)."""
-    res.update(queue=[*effects, *res.frame["queue"]])
+    res.update(index=index + 1)
+    effect = effects[index]
+    HANDLERS[next(iter(effect))](res, frame["seat"], effect, [*frame["at"], index])
 
 
 # -- the vocabulary ------------------------------------------------------------------
 
 
-def _damage(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _damage(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     harm.suffer(res, seat, dict(e["damage"]), by="effect")
 
 
-def _fatigue(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _fatigue(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     harm.change_fatigue(res, seat, e["fatigue"], by="effect")
 
 
-def _reputation(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _reputation(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     harm.change_reputation(res, seat, e["reputation"])
 
 
-def _heal(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _heal(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     harm.heal(res, seat, e["heal"])
 
 
-def _heal_injury(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _heal_injury(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     harm.heal_injury(res, seat)
 
 
-def _roubles(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _roubles(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     harm.pay(res, seat, e["roubles"])
 
 
@@ -107,13 +132,13 @@ def answer_keep(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> N
 RULES.answer_command("put_back", {"card": fields.String(required=True)})
 
 
-def _take(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _take(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     spec = e["take"]
     count = spec.get("count", 1)
     take(res, seat, spec["deck"], count, spec.get("keep", count))
 
 
-def _damage_item(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _damage_item(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     choices = [{"type": "damage_item", "card": c} for c in items.damageable(res, seat)]
     if len(choices) == 1:
         items.wear_out(res, seat, choices[0]["card"], "damaged")
@@ -121,26 +146,26 @@ def _damage_item(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
         res.push("choice", seat=seat, chooser=seat, decision="damage_item", choices=choices, labels=[])
 
 
-def _test(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _test(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     spec = e["test"]
-    res.update(branches={"pass": e.get("pass", []), "fail": e.get("fail", [])})
+    res.update(test_at=at)
     checks.start(res, seat, spec["attribute"], spec["difficulty"], spec.get("against"))
 
 
-def _choose(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _choose(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     """Zona §"POLECENIE „WYBIERZ”": one option, the others ignored. ``by: voice`` gives the
     choice to the Voice of the Zone (in solo, to the player)."""
     options = e["choose"]
     chooser = res.state["voice"] if e.get("by") == "voice" and res.state["players"] > 1 else seat
     res.push("choice", seat=seat, chooser=chooser, decision="choose", labels=[o["label"] for o in options],
              choices=[{"type": "choose", "option": i} for i in range(len(options))],
-             branches=[o.get("effects", []) for o in options])
+             branches=[[*at, "choose", i, "effects"] for i in range(len(options))])
 
 
-def _may(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _may(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     res.push("choice", seat=seat, chooser=seat, decision="choose", labels=[e["may"]["label"], "Decline"],
              choices=[{"type": "choose", "option": 0}, {"type": "choose", "option": 1}],
-             branches=[e["may"].get("effects", []), []])
+             branches=[[*at, "may", "effects"], None])
 
 
 def category_items(res: ZonaResolution, seat: int, name: str) -> list[str]:
@@ -149,7 +174,7 @@ def category_items(res: ZonaResolution, seat: int, name: str) -> list[str]:
             and items.works(res.pack, res.state, s, c)]
 
 
-def _category(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _category(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     """Zona §"ŁOM": the crowbar branch damages the crowbar and skips the crowbar card's own effect."""
     spec = e["category"]
     found = category_items(res, seat, spec["name"])
@@ -157,29 +182,29 @@ def _category(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
         return
     res.push("choice", seat=seat, chooser=seat, decision="category", labels=[f"Use {spec['name']}", "Do not"],
              choices=[*({"type": "use_category", "card": c} for c in found), {"type": "choose", "option": 1}],
-             branches=[spec.get("effects", []), []], damage=spec.get("damage", True))
+             branches=[[*at, "category", "effects"], None], damage=spec.get("damage", True))
 
 
-def _reputation_sections(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _reputation_sections(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     """Zona §"REPUTACJA A WYDARZENIA": only the section of the stalker's reputation."""
-    _prepend(res, e["reputation_sections"][res.stalker(seat)["reputation"]])
+    run(res, seat, [*at, "reputation_sections", res.stalker(seat)["reputation"]])
 
 
-def _encounter(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _encounter(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     """Zona §"SPOTKANIA": a token from the bottom of its queue, met at once."""
     token = encounter.draw(res, e["encounter"]["kind"], e["encounter"]["colour"], "in_play")
     if token is not None:
         encounter.start(res, seat, token)
 
 
-def _threat_encounter(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _threat_encounter(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     spec = e["threat_encounter"]
     token = encounter.draw(res, spec["kind"], spec["colour"], "in_play")
     if token is not None:
         encounter.start(res, seat, token, no_flee=spec.get("no_flee", False))
 
 
-def _threat_pair(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _threat_pair(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     area = res.stalker(seat)["area"]
     placed = [t for kind in ("mutant", "anomaly")
               if (t := encounter.draw(res, kind, e["threat_pair"]["colour"], f"area:{area}")) is not None]
@@ -189,18 +214,18 @@ def _threat_pair(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
         res.push("arrival", seat=seat, area=area, chooser=seat, tokens=placed)
 
 
-def _place_threat(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _place_threat(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     spec = e["place_threat"]
     area = res.stalker(seat)["area"] if spec["area"] == "here" else spec["area"]
     encounter.place(res, spec["kind"], spec["colour"], area)
 
 
-def _relocate(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _relocate(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     """A "transfer" is no move: no encounter where the stalker arrives."""
     res.set("StalkerRelocated", seat, area=e["relocate"], by="effect")
 
 
-def _control(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _control(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     """A paragraph ends: hand the ending to the card being read and drop what is left of the paragraph."""
     frames = res.state["frames"]
     depth = next(i for i, f in enumerate(reversed(frames)) if f["kind"] == "card")
@@ -208,20 +233,20 @@ def _control(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
     res.update(control=next(iter(e)))
 
 
-def _all(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _all(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     for other in reversed(turn_order(res.state)):
         if not res.stalker(other)["dead"]:
-            run(res, other, e["all"], "news")
+            run(res, other, [*at, "all"])
 
 
-def _pay(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _pay(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     if res.stalker(seat)["roubles"] >= e["pay"]:
         res.push("choice", seat=seat, chooser=seat, decision="choose", labels=[f"Pay {e['pay']}", "Decline"],
                  choices=[{"type": "choose", "option": 0}, {"type": "choose", "option": 1}],
-                 branches=[[{"roubles": -e["pay"]}, *e.get("effects", [])], []])
+                 branches=[[*at, "effects"], None], pay=e["pay"])
 
 
-def _discard_one(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _discard_one(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     s = res.stalker(seat)
     choices: list[dict[str, Any]] = []
     if "trophy" in e["discard_one"]:
@@ -230,46 +255,46 @@ def _discard_one(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
         choices += [{"type": "give_up", "thing": c} for c in owned_items(s) if res.pack.item_type(c).artifact]
     if choices:
         res.push("choice", seat=seat, chooser=seat, decision="give_up", choices=[*choices, {"type": "choose", "option": 1}],
-                 labels=["Give it up", "Keep everything"], branches=[e.get("then", []), []])
+                 labels=["Give it up", "Keep everything"], branches=[[*at, "then"], None])
 
 
-def _repair(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _repair(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     from domain.zona import market
 
     market.repair(res, seat, e["repair"])
 
 
-def _sell(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _sell(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     from domain.zona import market
 
     market.farm_sale(res, seat, e["sell"])
 
 
-def _sell_artifact(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _sell_artifact(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     from domain.zona import market
 
     market.artifact_sale(res, seat, e["sell_artifact"])
 
 
-def _camp(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _camp(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     from domain.zona import market
 
     market.camp(res, seat)
 
 
-def _market(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _market(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     from domain.zona import market
 
     market.open_market(res, seat, camping=False)
 
 
-def _market_refill(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _market_refill(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     from domain.zona import market
 
     market.reset(res)
 
 
-def _to_power_plant(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _to_power_plant(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     """Zona §"GRANICA OBSZARU ELEKTROWNI": only with two secrets of two facilities."""
     from domain.zona import facilities
 
@@ -277,13 +302,13 @@ def _to_power_plant(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
         res.set("StalkerRelocated", seat, area=res.board.power_plant, by="area_action")
 
 
-def _to_sarcophagus(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _to_sarcophagus(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     """Zona §"SARKOFAG": the power plant's action leads in, one way."""
     if not res.stalker(seat)["dead"]:
         res.set("StalkerRelocated", seat, area=res.board.sarcophagus, by="area_action")
 
 
-def _place_threats(res: ZonaResolution, seat: int, e: dict[str, Any]) -> None:
+def _place_threats(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     from domain.zona import news
 
     for spec in reversed(e["place_threats"]):
@@ -319,6 +344,8 @@ def _answer_choice(res: ZonaResolution, choice: dict[str, Any], decision: Any) -
         return
     option = 0 if kind in ("use_category", "give_up") else choice["option"]
     branch = frame["branches"][option]
+    if option == 0 and frame.get("pay"):
+        harm.pay(res, seat, -frame["pay"])
     if kind == "use_category" and frame.get("damage", True):
         items.wear_out(res, seat, choice["card"], "category")
     if kind == "give_up":
@@ -329,8 +356,8 @@ def _answer_choice(res: ZonaResolution, choice: dict[str, Any], decision: Any) -
         else:
             res.move("ItemDiscarded", thing, items.location_of(s, thing), items.discard_target(res.pack, thing), seat)
             items.settle_sixth(res, seat)
-    if branch:
-        run(res, seat, branch, "choice")
+    if branch is not None:
+        run(res, seat, branch)
 
 
 for _kind in ("choose", "category", "give_up", "damage_item"):

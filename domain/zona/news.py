@@ -57,7 +57,7 @@ def step_news(res: ZonaResolution, frame: dict[str, Any]) -> None:
             _place_timed(res, frame["card"])
         else:
             res.move("NewsRemoved", frame["card"], "reading", "removed")
-            effects.run(res, state["voice"], card.effects, "news")
+            effects.run(res, state["voice"], ["news", frame["card"], "effects"])
     elif step == "voice":
         res.update(step="rebirth")
         res.emit("VoicePassed", seat=(state["voice"] + 1) % state["players"])

@@ -18,6 +18,7 @@ from domain.game import Event
 from domain.zona.model import Pack
 from domain.zona.pack import pack_named
 from domain.zona.state import State
+from domain.zona.words import card_text
 
 HIDDEN = "hidden"
 
@@ -72,9 +73,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             reader = seat is not None and (seat == reader_of(state, frame["seat"]) or over or (
                 seat == frame["seat"] and state["options"]["read_whole_card"]))
             reading = {"card": card.id, "name": card.name, "stalker": frame["seat"], "paragraph": frame["paragraph"],
-                       "text": (card.sections if not card.paragraphs else list(card.paragraphs)) if reader else None}
+                       "text": card_text(card) if reader else None}
             break
-    looking = pending is not None and (pending["seat"] == seat or over)
+    # Most decisions are made in the open; the draft and the find deck are looked at alone.
+    looking = pending is not None and (pending["seat"] == seat or over or pending["kind"] not in PRIVATE)
+    own = pending is not None and (pending["seat"] == seat or over)
     return {
         "phase": state["phase"], "round": state["round"], "voice": state["voice"], "players": state["players"],
         "side": state["side"], "over": over, "winner": state["winner"], "lost": state["lost"],
@@ -92,11 +95,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "dispenser": {q: len(t) for q, t in state["dispenser"].items()},
         "wear": dict(state["wear"]), "deactivated": list(state["deactivated"]),
         "reading": reading,
-        "hand": list(state["hand"]) if looking or over else len(state["hand"]),
+        "hand": _mask_finds(state, list(state["hand"]), over),
         "pending": None if pending is None else {
             "seat": pending["seat"], "kind": pending["kind"],
-            "choices": [dict(c) for c in pending["choices"]] if looking else [],
-            "context": dict(pending["context"]) if looking else {},
+            "choices": mask(pending["choices"], own) if looking else [],
+            "context": mask(pending["context"], own) if looking else {},
         },
     }
 
@@ -120,21 +123,40 @@ def _redact_state(data: dict[str, Any], seat: int | None) -> dict[str, Any]:
     return out
 
 
+#: Decisions whose choices only the deciding seat may see.
+PRIVATE = frozenset({"choose_stalker", "find"})
+
+
+def mask(value: Any, visible: bool) -> Any:
+    """``value`` with every find card named ``hidden`` unless ``visible``."""
+    if visible:
+        return value
+    if isinstance(value, str):
+        return HIDDEN if is_find(value) else value
+    if isinstance(value, list):
+        return [mask(v, False) for v in value]
+    if isinstance(value, dict):
+        return {k: mask(v, False) for k, v in value.items()}
+    return value
+
+
+def _owner(data: dict[str, Any]) -> Any:
+    if "seat" in data:
+        return data["seat"]
+    frame = data.get("frame")
+    return frame.get("seat") if isinstance(frame, dict) else None
+
+
 def redact(event: Event, seat: int | None) -> Event:
     data = event.data
     if event.type == "GameCreated":
         return Event(event.type, {"state": _redact_state(data["state"], seat)})
     if event.type == "DeckShuffled":
         return Event(event.type, {"deck": data["deck"], "order": [HIDDEN] * len(data["order"])})
-    if event.type == "DecisionRequested" and data["seat"] != seat:
+    mine = seat is not None and _owner(data) == seat
+    if event.type == "DecisionRequested" and data["kind"] in PRIVATE and not mine:
         return Event(event.type, {**data, "choices": [], "context": {}})
-    if event.type == "DecisionMade" and data["seat"] != seat:
+    if event.type == "DecisionMade" and data["kind"] in PRIVATE and not mine:
         return Event(event.type, {**data, "command": {"type": data["command"].get("type", "")}})
-    owner = data.get("seat")
-    if owner != seat and event.type in ("FindKept", "ItemKept", "ItemDrawn", "ItemDiscarded", "ItemDropped",
-                                        "ItemStowed", "ItemWorn", "ItemSold"):
-        if is_find(data.get("thing")):
-            return Event(event.type, {**data, "thing": HIDDEN})
-    if owner != seat and event.type == "ItemUsed" and is_find(data["card"]):
-        return Event(event.type, {**data, "card": HIDDEN})
-    return event
+    masked = mask(data, mine)
+    return event if masked == data else Event(event.type, masked)

@@ -138,7 +138,7 @@ def resolve(state: State, seat: int, effects: list[dict[str, Any]], seed: str = 
     from domain.zona.resolution import ZonaResolution
 
     res = ZonaResolution(state, Rng(seed))
-    vocabulary.run(res, seat, effects, "test")
+    vocabulary.run(res, seat, ["inline", effects])
     flow.run(res)
     return res.state
 

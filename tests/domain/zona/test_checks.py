@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from domain.rng import Rng
-from domain.zona import checks
-from domain.zona.resolution import ZonaResolution
-from tests.domain.zona.fixtures import accept_tests, choose, new_game, put, strip, with_stalker
+from tests.domain.zona.fixtures import accept_tests, choose, new_game, put, resolve, strip, with_stalker
 
 
 def _test(state, attribute="intellect", difficulty=3, against=None, seed="t", settle=True):
-    """Start a test for seat 0 and run up to its first decision (``settle``: take the roll as it is)."""
-    from domain.zona import flow
-
-    res = ZonaResolution(state, Rng(seed))
-    res.push("effects", seat=0, queue=[], source="t", branches={"pass": [{"roubles": 1}], "fail": []})
-    checks.start(res, 0, attribute, difficulty, against)
-    flow.run(res)
-    return accept_tests(res.state) if settle else res.state
+    """Start a test for seat 0 and run up to its first decision (``settle``: take the roll as it is).
+    A pass is marked by 1 rouble."""
+    spec = {"attribute": attribute, "difficulty": difficulty, **({"against": against} if against else {})}
+    state = resolve(state, 0, [{"test": spec, "pass": [{"roubles": 1}], "fail": []}], seed=seed)
+    return accept_tests(state) if settle else state
 
 
 def _passed(state, before):
