@@ -24,7 +24,6 @@ from domain.zona.resolution import ZonaResolution
 from domain.zona.rules import RULES
 from domain.zona.state import owned_items, turn_order
 
-
 Address = list[Any]
 
 
