@@ -230,3 +230,32 @@ def test_victory_only_in_the_event_phase_and_the_game_stops():
     assert state["over"] and state["winner"] == 0
     assert ZONA.waiting_for(state) == [] and ZONA.legal_actions(state, 1) == []
     assert "s_echo" in state["decks"]["sarcophagus"]  # seat 1 never drew
+
+
+def test_the_way_to_victory_by_commands_alone():
+    """Zona §"CEL GRY": with two secrets, a red area's action leads to the power plant, its action into
+    the sarcophagus, and a sarcophagus card's ending in the event phase wins."""
+    state = _bare(faces=("plus",), area="rustwood", players=2, damage=0, fatigue=0, secrets=["f_gh1", "f_da1"])
+    state = with_stalker(state, 1, area="hamlet")
+    for card in list(state["decks"]["sarcophagus"]):
+        state = put(state, card, "discard:sarcophagus")
+    state = put(state, "s_heart", "deck:sarcophagus")
+
+    def settle(state):
+        while state["pending"] is not None:
+            kind = state["pending"]["kind"]
+            command = {"accept": {"type": "accept"}, "protect": {"type": "take_damage"}}.get(
+                {"test_options": "accept", "protect": "protect"}.get(kind, ""), state["pending"]["choices"][0])
+            state = send(state, state["pending"]["seat"], command)
+        return state
+
+    state = settle(send(state, 0, {"type": "move", "to": "ghosttown"}))
+    state = settle(send(state, 0, {"type": "area_action"}))
+    assert state["stalkers"][0]["area"] == "reactoryard"
+    state = settle(send(state, 1, {"type": "pass"}))  # red areas have no event deck; news; round 2
+    assert state["voice"] == 1 and state["turn"]["seat"] == 1
+    state = settle(send(state, 1, {"type": "pass"}))
+    state = settle(send(state, 0, {"type": "area_action"}))
+    assert state["stalkers"][0]["area"] == "core" and not state["over"]
+    state = settle(send(state, 0, {"type": "pass"}))
+    assert state["over"] and state["winner"] == 0

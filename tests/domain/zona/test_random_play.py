@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 
+from domain.game import Event
 from domain.rng import Rng
 from domain.zona.game import ZONA
 from domain.zona.model import REPUTATIONS
@@ -51,6 +52,14 @@ def check(state, players):
                 assert bool(offered) == (seat == pending["seat"])
 
 
+def arranged_events():
+    """Every fifth game seat 0 starts at the power plant with two secrets, so random play also goes
+    into the sarcophagus and can win (arranged through the log's own events, after the draft)."""
+    secrets = [Event("SecretDiscovered", {"thing": card, "source": f"deck:{deck}", "target": "secrets:0", "seat": 0})
+               for deck, card in (("greenhouse", "f_gh3"), ("deeparchive", "f_da3"))]
+    return [*secrets, Event("StalkerRelocated", {"seat": 0, "area": "reactoryard", "by": "arranged"})]
+
+
 def play(seed: int):
     players = 1 + seed % 4
     options = ZONA.resolve_options({})
@@ -59,7 +68,13 @@ def play(seed: int):
     state = fold(events)
     pick = Rng(f"pick-{seed}")
     commands = 0
+    arranged = seed % 5 != 0
     while not state["over"]:
+        if not arranged and state["phase"] == "action":
+            arranged = True
+            more = arranged_events()
+            events += more
+            state = fold(more, state)
         seat = ZONA.waiting_for(state)[0]
         actions = ZONA.legal_actions(state, seat)
         steady = [a for a in actions if a["type"] not in FREE]
@@ -86,3 +101,4 @@ def test_random_legal_games_end_within_bounds():
         else:
             endings[state["lost"]] += 1
     assert sum(endings.values()) == GAMES
+    assert endings["news"] > 0 and endings["win"] > 0
