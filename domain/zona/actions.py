@@ -93,8 +93,6 @@ def search_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> N
 
 @RULES.command("rest", {})
 def rest_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> None:
-    if res.stalker(seat)["fatigue"] <= 0:
-        raise RuleViolation("rested", "Your fatigue is already 0.", rule='Zona §"ODPOCZYNEK"')
     res.emit("ActionTaken", seat=seat, action="rest")
     harm.change_fatigue(res, seat, -1, by="rest")
 
@@ -137,8 +135,7 @@ def turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
         return [c for c in move_choices(state, seat)]
     out: list[dict[str, Any]] = move_choices(state, seat)
     out += [{"type": "search", "token": t} for t in state["threats"].get(s["area"], [])]
-    if s["fatigue"] > 0:
-        out.append({"type": "rest"})
+    out.append({"type": "rest"})  # allowed at fatigue 0 too: it only changes nothing
     if area_action_refusal(state, seat) is None:
         out.append({"type": "area_action"})
     out += [{"type": "open_facility", "facility": f} for f in facilities.openable(state, seat)]

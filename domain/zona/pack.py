@@ -97,7 +97,10 @@ class EffectChecker:
             if check is None:
                 self.p.add(at, f"unknown effect {key!r}")
                 continue
-            if key in CONTROL and controls is not None:
+            if key in CONTROL:
+                if controls is None:
+                    self.p.add(at, f"{key} ends a paragraph: only on facility and sarcophagus cards")
+                    continue
                 controls.add(key)
             check(effect, at, controls)
 

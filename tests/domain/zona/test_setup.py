@@ -136,11 +136,12 @@ def test_a_broken_pack_reports_every_problem_at_once():
     files["items"] = {"items": [*files["items"]["items"], {"id": "bad", "name": "Bad", "kind": "junk", "price": 150,
                                                            "use": "single"}]}
     files["events"] = {**files["events"], "green": [
-        *files["events"]["green"], {"id": "g_bad", "name": "Bad", "sections": {"nowhere": [{"explode": 1}]}}]}
+        *files["events"]["green"], {"id": "g_bad", "name": "Bad", "sections": {"nowhere": [{"explode": 1}, {"win": True}]}}]}
     with pytest.raises(PackError) as err:
         load(files, "broken")
     text = "\n".join(err.value.problems)
     assert "sector must be one of" in text
     assert "prices are multiples of 100" in text
     assert "unknown effect 'explode'" in text
+    assert "win ends a paragraph" in text
     assert len(err.value.problems) >= 4
