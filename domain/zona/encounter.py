@@ -117,7 +117,8 @@ def loot(res: ZonaResolution, seat: int, token: str) -> None:
     if "artifact" in threat.loot:
         from domain.zona import effects
 
-        effects.take(res, seat, f"{threat.loot['artifact']}_artifact", 1, 1)
+        count = int(threat.loot.get("count", 1))
+        effects.take(res, seat, f"{threat.loot['artifact']}_artifact", count, count)
 
 
 @RULES.answer("flee", rule='Zona §"2. WYKRYCIE"')

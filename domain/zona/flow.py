@@ -28,6 +28,7 @@ STEPS: dict[str, Step] = {
     "choice": effects.step_choice,
     "keep": effects.step_keep,
     "gain": items.step_gain,
+    "sixth": items.step_sixth,
     "trade": market.step_trade,
     "repair": market.step_repair,
     "sale": market.step_sale,

@@ -130,7 +130,8 @@ def damageable(res: ZonaResolution, seat: int) -> list[str]:
 
 
 def settle_sixth(res: ZonaResolution, seat: int) -> None:
-    """Zona §"6. MIEJSCE": losing the 6th slot moves its item into the backpack (or, full, it is dropped)."""
+    """Zona §"6. MIEJSCE": losing the 6th slot moves its item into the backpack at once; with the
+    backpack full the stalker may drop another item to make room, or loses the 6th-slot item."""
     s = res.stalker(seat)
     if not s["sixth"] or has_sixth_slot(res.pack, s):
         return
@@ -138,7 +139,28 @@ def settle_sixth(res: ZonaResolution, seat: int) -> None:
     if len(s["backpack"]) < BACKPACK_SLOTS:
         res.move("ItemStowed", card, f"sixth:{seat}", f"backpack:{seat}", seat)
     else:
-        res.move("ItemDropped", card, f"sixth:{seat}", discard_target(res.pack, card), seat)
+        res.push("sixth", seat=seat)
+
+
+def step_sixth(res: ZonaResolution, frame: dict[str, Any]) -> None:
+    s = res.stalker(frame["seat"])
+    if not s["sixth"] or has_sixth_slot(res.pack, s):
+        res.pop()
+        return
+    res.ask(frame["seat"], "sixth_lost", [{"type": "drop", "card": c} for c in [*s["backpack"], *s["sixth"]]],
+            card=s["sixth"][0])
+
+
+@RULES.answer("sixth_lost", rule='Zona §"6. MIEJSCE"')
+def answer_sixth(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> None:
+    seat = res.frame["seat"]
+    res.pop()
+    s = res.stalker(seat)
+    card = choice["card"]
+    res.move("ItemDropped", card, location_of(s, card), discard_target(res.pack, card), seat)
+    s = res.stalker(seat)
+    if s["sixth"]:
+        res.move("ItemStowed", s["sixth"][0], f"sixth:{seat}", f"backpack:{seat}", seat)
 
 
 # -- gaining an item -----------------------------------------------------------------

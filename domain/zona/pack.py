@@ -557,8 +557,8 @@ def _threat(r: dict[str, Any], at: str, p: _Problems) -> Threat:
         p.add(at, f"a {kind} is confronted with {' or '.join(allowed)}")
     loot = r.get("loot")
     loot = {} if loot in (None, "none") else loot
-    if not (loot == {} or set(loot) <= {"trophy", "artifact", "special"}):
-        p.add(at, "loot is trophy, artifact, special or none")
+    if not (loot == {} or set(loot) in ({"trophy"}, {"artifact"}, {"artifact", "count"})):
+        p.add(at, "loot is a trophy (its price), artifacts (colour, count) or none")
     return Threat(r["id"], r["name"], kind, r["colour"], int(r["detect"]), r["confront"]["attribute"],
                   int(r["confront"]["difficulty"]), _damage(r["damage"], at, p), int(r.get("fatigue", 0)), loot,
                   dict(r.get("ability") or {}), int(r.get("copies", 1)))

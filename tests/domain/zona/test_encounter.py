@@ -64,6 +64,9 @@ def test_loot_trophy_artifact_or_nothing():
     state = accept_tests(_meet(state, "ga_fizz#1", no_flee=True))
     assert "glowstone#1" in state["stalkers"][0]["backpack"]
     assert state["dispenser"]["green_anomaly"][-1] == "ga_fizz#1"
+    two = _bare(["plus"], character="yuri", area="glasslake")
+    two = accept_tests(_meet(two, "ya_vortex#1", no_flee=True))
+    assert len([c for c in two["stalkers"][0]["backpack"] if PACK.item_type(c).colour == "yellow"]) == 2
     bare = _bare(["plus"], character="yuri", area="reedmarsh")
     bare = accept_tests(_meet(bare, "ga_haze#1", no_flee=True))
     assert bare["stalkers"][0]["backpack"] == [] and bare["dispenser"]["green_anomaly"][-1] == "ga_haze#1"

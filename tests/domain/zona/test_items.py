@@ -89,14 +89,18 @@ def test_dropping_at_any_time_finds_leave_the_game():
 
 def test_sixth_slot_passive_and_lost():
     """Zona §"6. MIEJSCE": a worn frame pack gives a 6th slot; losing it moves the 6th item into the
-    backpack, or it is dropped when the backpack is full."""
+    backpack; with the backpack full the stalker drops another item to make room, or the 6th one."""
     state = _bare()
     state = put(state, "frame_pack#1", "worn:0")
     for card in ("rusty_pipe#1", "rusty_pipe#2", "torn_map#1", "scope_rifle#1", "scope_rifle#2", "anomaly_probe#1"):
         state = _gain(state, card)
     assert state["stalkers"][0]["sixth"] == ["anomaly_probe#1"]
-    state = send(state, 0, {"type": "drop", "card": "frame_pack#1"})
-    assert state["stalkers"][0]["sixth"] == [] and "anomaly_probe#1" in state["discards"]["equipment"]
+    lost = send(state, 0, {"type": "drop", "card": "frame_pack#1"})
+    assert lost["pending"]["kind"] == "sixth_lost"
+    kept = choose(lost, {"type": "drop", "card": "torn_map#1"})
+    assert kept["stalkers"][0]["sixth"] == [] and "anomaly_probe#1" in kept["stalkers"][0]["backpack"]
+    gone = choose(lost, {"type": "drop", "card": "anomaly_probe#1"})
+    assert gone["stalkers"][0]["sixth"] == [] and "anomaly_probe#1" in gone["discards"]["equipment"]
 
 
 def test_use_wear_single_consumable_durable_and_refresh():
