@@ -23,8 +23,9 @@ RULE_AREA = 'Zona §"WYKONYWANIE AKCJI OBSZARÓW"'
 
 
 def destinations(state: State, seat: int) -> list[str]:
-    """Areas one move reaches: across a border (a shortcut too), never a blockade or the
-    power-plant border, into a facility only when it is open and has room, never out of the sarcophagus."""
+    """Areas one move reaches: across a border (a shortcut too), never a blockade, the power-plant
+    border or a border a timed news card blocks, into a facility only when it is open and has room,
+    never out of the sarcophagus."""
     pack = pack_named(state["pack"])
     board = board_for(state["pack"], state["side"])
     s = state["stalkers"][seat]
@@ -32,7 +33,11 @@ def destinations(state: State, seat: int) -> list[str]:
     if pack.areas[here].sector == "sarcophagus":
         return []
     out = []
+    timed = state["timed"]
+    blocked = timed["target"] if timed is not None and "blocked" in (pack.news[timed["card"]].timed or {}) else None
     for there, border in board.neighbours(here).items():
+        if blocked == "|".join(sorted((here, there))):
+            continue
         if pack.areas[there].sector == "facility":
             if border.kind != "entrance" or facilities.entry_refusal(state, seat, there) is not None:
                 continue

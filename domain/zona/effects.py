@@ -311,7 +311,7 @@ def _place_threats(res: ZonaResolution, seat: int, e: dict[str, Any], at: Addres
     from domain.zona import news
 
     for spec in reversed(e["place_threats"]):
-        news.voice_places(res, spec["kind"], spec["colour"])
+        news.voice_places(res, spec["kind"], spec["colour"], bool(spec.get("spread")))
 
 
 HANDLERS = {

@@ -107,6 +107,8 @@ class ItemType:
     rest: int = 0
     shortcut: bool = False
     ignore_emanation: bool = False
+    #: The emission dash into a bunker costs 1 fatigue instead of 2 with it.
+    dash: bool = False
     emanation: dict[str, Any] | None = None
 
     @property

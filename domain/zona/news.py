@@ -12,11 +12,11 @@ from typing import Any
 
 from marshmallow import fields
 
-from domain.zona import effects, encounter, harm, market
+from domain.zona import effects, encounter, harm, items, market
 from domain.zona.model import OPEN_GROUND
 from domain.zona.resolution import ZonaResolution
 from domain.zona.rules import RULES
-from domain.zona.state import MAX_FATIGUE, turn_order
+from domain.zona.state import MAX_FATIGUE, owned_items, turn_order
 
 RULE_NEWS = 'Zona §"WIEŚCI"'
 RULE_EMISSION = 'Zona §"EMISJA"'
@@ -83,7 +83,22 @@ def _place_timed(res: ZonaResolution, card: str) -> None:
     for old in list(res.state["timed_slot"]):
         res.move("NewsRemoved", old, "timed_slot", "removed")
     res.move("NewsDrawn", card, "reading", "timed_slot")
+    if "blocked" in (res.pack.news[card].timed or {}):
+        # A border, not an area: the Voice's choice even in solo is the player's (no area to prefer).
+        chooser = 0 if res.state["players"] == 1 else res.state["voice"]
+        res.push("voice_area", chooser=chooser, purpose="timed", data={"card": card}, areas=borders(res))
+        return
     voice_chooses_area(res, "timed", {"card": card})
+
+
+def borders(res: ZonaResolution) -> list[str]:
+    """Borders a move crosses on this side, written ``a|b``."""
+    out = set()
+    for area, links in res.board.links.items():
+        for other, border in links.items():
+            if border.kind in ("border", "shortcut"):
+                out.add("|".join(sorted((area, other))))
+    return sorted(out)
 
 
 def open_areas(res: ZonaResolution) -> list[str]:
@@ -103,12 +118,13 @@ def voice_chooses_area(res: ZonaResolution, purpose: str, data: dict[str, Any]) 
     res.push("voice_area", chooser=res.state["voice"], purpose=purpose, data=data, areas=areas)
 
 
-def voice_places(res: ZonaResolution, kind: str, colour: str) -> None:
-    voice_chooses_area(res, "threat", {"kind": kind, "colour": colour})
+def voice_places(res: ZonaResolution, kind: str, colour: str, spread: bool = False) -> None:
+    voice_chooses_area(res, "threat", {"kind": kind, "colour": colour, "spread": spread})
 
 
 def step_voice_area(res: ZonaResolution, frame: dict[str, Any]) -> None:
-    res.ask(frame["chooser"], "voice_area", [{"type": "mark", "area": a} for a in frame["areas"]],
+    key = "border" if "|" in frame["areas"][0] else "area"
+    res.ask(frame["chooser"], "voice_area", [{"type": "mark", key: a} for a in frame["areas"]],
             purpose=frame["purpose"])
 
 
@@ -116,17 +132,23 @@ def step_voice_area(res: ZonaResolution, frame: dict[str, Any]) -> None:
 def answer_area(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> None:
     frame = res.frame
     res.pop()
-    _apply_area(res, frame["purpose"], frame["data"], choice["area"])
+    _apply_area(res, frame["purpose"], frame["data"], choice.get("area") or choice["border"])
 
 
-RULES.answer_command("mark", {"area": fields.String(required=True)})
+RULES.answer_command("mark", {"area": fields.String(), "border": fields.String()})
 
 
 def _apply_area(res: ZonaResolution, purpose: str, data: dict[str, Any], area: str) -> None:
     if purpose == "timed":
         res.emit("TimedNewsPlaced", card=data["card"], target=area)
-    else:
-        encounter.place(res, data["kind"], data["colour"], area)
+        return
+    encounter.place(res, data["kind"], data["colour"], area)
+    if data.get("spread") and res.state["players"] > 1:
+        # Zona §"WARIANT GRY SOLO": an effect on an area and one next to it; in solo only the first.
+        nearby = [a for a in res.board.neighbours(area) if a in open_areas(res)]
+        if nearby:
+            res.push("voice_area", chooser=res.state["voice"], purpose="threat",
+                     data={**data, "spread": False}, areas=nearby)
 
 
 # -- the emission ------------------------------------------------------------------------
@@ -148,8 +170,7 @@ def step_emission(res: ZonaResolution, frame: dict[str, Any]) -> None:
             return
         seat = waiting[0]
         res.update(dashing=waiting[1:])
-        bunkers = [b for b in res.board.neighbours(res.stalker(seat)["area"]) if b in res.board.bunkers]
-        res.ask(seat, "dash", [*({"type": "dash", "bunker": b} for b in bunkers), {"type": "stay"}])
+        res.ask(seat, "dash", [*dash_choices(res, seat), {"type": "stay"}])
     elif step == "damage":
         res.update(step="reset")
         card = res.pack.emissions[frame["card"]]
@@ -178,22 +199,36 @@ def step_emission(res: ZonaResolution, frame: dict[str, Any]) -> None:
         res.emit("EmissionAdvanced", marker=0)
 
 
-def _may_dash(res: ZonaResolution, seat: int) -> bool:
-    """Next to a bunker on open ground, and the +2 fatigue fits under the maximum (voluntary)."""
+def dash_choices(res: ZonaResolution, seat: int) -> list[dict[str, Any]]:
+    """Next to a bunker on open ground, and the fatigue fits under the maximum (the dash is voluntary):
+    +2, or +1 with a dash item (the book's nest-like artifact)."""
     s = res.stalker(seat)
     if s["dead"] or res.pack.areas[s["area"]].sector not in OPEN_GROUND:
-        return False
-    if s["fatigue"] + DASH > MAX_FATIGUE:
-        return False
-    return any(b in res.board.bunkers for b in res.board.neighbours(s["area"]))
+        return []
+    bunkers = [b for b in res.board.neighbours(s["area"]) if b in res.board.bunkers]
+    helpers = [c for c in owned_items(s) if res.pack.item_type(c).dash and items.works(res.pack, res.state, s, c)]
+    out: list[dict[str, Any]] = []
+    for bunker in bunkers:
+        if s["fatigue"] + DASH <= MAX_FATIGUE:
+            out.append({"type": "dash", "bunker": bunker})
+        if s["fatigue"] + DASH - 1 <= MAX_FATIGUE:
+            out += [{"type": "dash", "bunker": bunker, "card": c} for c in helpers]
+    return out
+
+
+def _may_dash(res: ZonaResolution, seat: int) -> bool:
+    return bool(dash_choices(res, seat))
 
 
 @RULES.answer("dash", rule=RULE_EMISSION)
 def answer_dash(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> None:
-    if choice["type"] == "dash":
-        res.set("StalkerRelocated", decision.seat, area=choice["bunker"], by="dash")
-        harm.change_fatigue(res, decision.seat, DASH, by="dash")
+    if choice["type"] != "dash":
+        return
+    res.set("StalkerRelocated", decision.seat, area=choice["bunker"], by="dash")
+    if "card" in choice:
+        items.use(res, decision.seat, choice["card"], "dash")
+    harm.change_fatigue(res, decision.seat, DASH - (1 if "card" in choice else 0), by="dash")
 
 
-RULES.answer_command("dash", {"bunker": fields.String(required=True)})
+RULES.answer_command("dash", {"bunker": fields.String(required=True), "card": fields.String()})
 RULES.answer_command("stay", {})

@@ -208,6 +208,8 @@ class EffectChecker:
     def _place_threats(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
         for spec in e["place_threats"] if isinstance(e["place_threats"], list) else [None]:
             self._threat_spec(spec, at)
+            if isinstance(spec, dict) and not set(spec) <= {"kind", "colour", "spread"}:
+                self.p.add(at, "a news threat has kind, colour and maybe spread (and one next to it)")
 
     def _relocate(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
         self._area(e["relocate"], at)
@@ -407,8 +409,8 @@ def load(files: dict[str, Any], name: str) -> Pack:
         if card is None:
             continue
         checker.check(card.effects, at)
-        if card.timed is not None and not (set(card.timed) <= {"toxic", "closed"} and len(card.timed) == 1):
-            p.add(at, "timed is toxic (damage) or closed")
+        if card.timed is not None and not (set(card.timed) <= {"toxic", "closed", "blocked"} and len(card.timed) == 1):
+            p.add(at, "timed is toxic (damage on an area), closed (an area's action) or blocked (a border)")
         news[card.id] = card
     emissions: dict[str, EmissionCard] = {}
     for r in _records(raw_news, "emissions", "news.yaml", p):
@@ -491,6 +493,7 @@ def _item(r: dict[str, Any]) -> ItemType:
         unrepairable=bool(r.get("unrepairable", False)), modifier=r.get("modifier"), reroll=r.get("reroll"),
         protect=r.get("protect"), heal=int(r.get("heal", 0)), rest=int(r.get("rest", 0)),
         shortcut=bool(r.get("shortcut", False)), ignore_emanation=bool(r.get("ignore_emanation", False)),
+        dash=bool(r.get("dash", False)),
         emanation=r.get("emanation"),
     )
 
@@ -513,8 +516,9 @@ def _check_item(item: ItemType, at: str, p: _Problems) -> None:
             p.add(at, "modifier against must be mutant or anomaly")
     if item.protect is not None:
         _damage(item.protect, at, p)
-    if not any((item.modifier, item.reroll, item.protect, item.heal, item.rest, item.shortcut, item.extra_slot)):
-        p.add(at, "an item does something: modifier, reroll, protect, heal, rest, shortcut or extra_slot")
+    if not any((item.modifier, item.reroll, item.protect, item.heal, item.rest, item.shortcut, item.extra_slot,
+                item.dash)):
+        p.add(at, "an item does something: modifier, reroll, protect, heal, rest, shortcut, extra_slot or dash")
     if item.emanation is not None and not set(item.emanation) <= {"fatigue", "damage", "discard", "per_artifact"}:
         p.add(at, "emanation is fatigue, damage or discard")
 

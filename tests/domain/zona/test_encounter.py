@@ -108,4 +108,6 @@ def test_moscow_eye_like_action_allows_no_flight():
         more, state = events_of(state, 0, {"type": "accept"} if kind == "test_options" else state["pending"]["choices"][-1])
         events += more
     tests = [e.data["attribute"] for e in events if e.type == "TestResolved"]
-    assert tests[:2] == ["alertness", "intellect"]  # detection, then straight to the confrontation
+    token = next(e.data["thing"] for e in events if e.type == "ThreatDrawn")
+    # Detection, then straight to the confrontation.
+    assert tests[:2] == ["alertness", PACK.threat(token).attribute]

@@ -130,3 +130,51 @@ def test_voice_of_the_zone_goes_first_and_decides_for_the_zone():
     assert state["turn"]["seat"] == 2 and ZONA.waiting_for(state) == [2]
     state = _news_phase(state, "n_bloom")
     assert state["pending"]["kind"] == "voice_area" and state["pending"]["seat"] == 2
+
+
+def test_timed_news_on_a_border_and_spread_threats():
+    """Zona §"WIEŚCI": a timed card may mark a border (no move crosses it); a news effect on an area and
+    one next to it is placed by the Voice in both."""
+    from domain.zona.actions import destinations
+
+    state = _news_phase(_quiet(), "n_fallen")
+    assert state["pending"]["kind"] == "voice_area"
+    assert {"type": "mark", "border": "hayfields|quarrypit"} in state["pending"]["choices"]
+    state = choose(state, {"type": "mark", "border": "hayfields|quarrypit"})
+    state = with_stalker(state, 0, area="hayfields")
+    assert "quarrypit" not in destinations(state, 0) and "milltown" in destinations(state, 0)
+    spread = _news_phase(_quiet(), "n_stampede")
+    spread = choose(spread, {"type": "mark", "area": "hayfields"})
+    assert {c["area"] for c in spread["pending"]["choices"]} == {"quarrypit", "scrapyard", "milltown"}
+    spread = choose(spread, {"type": "mark", "area": "milltown"})
+    assert spread["threats"]["hayfields"] and spread["threats"]["milltown"]
+
+
+def test_solo_effect_on_two_areas_only_in_the_stalkers():
+    """Zona §"WARIANT GRY SOLO": an effect covering the stalker's area and an adjacent one applies
+    only to the stalker's area."""
+    solo = with_stalker(_quiet(1), 0, area="outpost")
+    solo = _news_phase(solo, "n_stampede")
+    placed = {area for area, tokens in solo["threats"].items() if tokens}
+    assert placed == {"outpost"}
+    assert solo["pending"] is None or solo["pending"]["kind"] != "voice_area"
+
+
+def test_emission_dash_costs_one_with_a_dash_item():
+    """Zona §"EMISJA": the dash to a bunker is +2 fatigue, +1 with the nest-like artifact; never past 5."""
+    state = _quiet(2)
+    state = with_stalker(state, 0, area="hayfields", fatigue=4, damage=0)
+    state = with_stalker(state, 1, area="hamlet")
+    state["emission"] = PACK.track - 1
+    state = _news_phase(state, "n_quiet")
+    assert state["pending"] is None or state["pending"]["kind"] != "dash"  # 4 + 2 > 5: no dash offered
+    helped = _quiet(2)
+    helped = put(helped, "nest_coil#1", "backpack:0")
+    helped = with_stalker(helped, 0, area="hayfields", fatigue=4, damage=0)
+    helped = with_stalker(helped, 1, area="hamlet")
+    helped["emission"] = PACK.track - 1
+    helped = _news_phase(helped, "n_quiet")
+    assert helped["pending"]["choices"] == [{"type": "dash", "bunker": "fieldlab", "card": "nest_coil#1"},
+                                           {"type": "stay"}]
+    helped = choose(helped, {"type": "dash", "bunker": "fieldlab", "card": "nest_coil#1"})
+    assert helped["stalkers"][0]["fatigue"] == 5 and helped["stalkers"][0]["area"] == "fieldlab"
