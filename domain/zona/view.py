@@ -17,7 +17,7 @@ from typing import Any
 from domain.game import Event
 from domain.zona.model import Pack
 from domain.zona.pack import pack_named
-from domain.zona.state import State
+from domain.zona.state import State, owned_items
 from domain.zona.words import card_text
 
 HIDDEN = "hidden"
@@ -66,6 +66,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "draft": list(state["draft"].get(str(s["seat"]), [])) if mine and state["phase"] == "setup" else [],
         })
     pending = state["pending"]
+    own_cards = set(owned_items(state["stalkers"][seat])) if seat is not None else set()
     reading = None
     for frame in reversed(state["frames"]):
         if frame["kind"] == "card":
@@ -93,7 +94,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "market": {row: list(slots) for row, slots in state["market"].items()},
         "decks": {name: len(cards) for name, cards in state["decks"].items()},
         "dispenser": {q: len(t) for q, t in state["dispenser"].items()},
-        "wear": dict(state["wear"]), "deactivated": list(state["deactivated"]),
+        "wear": {c: n for c, n in state["wear"].items() if over or not is_find(c) or c in own_cards},
+        "deactivated": [c for c in state["deactivated"] if over or not is_find(c) or c in own_cards],
         "reading": reading,
         "hand": _mask_finds(state, list(state["hand"]), over),
         "pending": None if pending is None else {
