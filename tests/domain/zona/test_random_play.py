@@ -5,7 +5,8 @@ for (free item shuffling only now and then, so games move on). After every
 command: stamina, fatigue, injuries and reputation within bounds, every item
 card and every threat token in exactly one place (conserved), exactly one
 seat waited for while the game runs, and every pending decision naming one
-seat with choices only it is offered. At the end the fold of the whole log
+seat with choices only it is offered; now and then, no view names a find
+another stalker holds. At the end the fold of the whole log
 equals the live state, and the game is over: a win or the shared loss
 (Zona §"PRZEGRANA", §"ZWYCIĘSTWO").
 """
@@ -52,6 +53,30 @@ def check(state, players):
                 assert bool(offered) == (seat == pending["seat"])
 
 
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def check_views(state, players):
+    """No seat's view (nor a spectator's) names a find another stalker holds."""
+    if state["over"]:
+        return
+    for seat in [None, *range(players)]:
+        shown = set(_strings(ZONA.view(state, seat)))
+        for other in state["stalkers"]:
+            if other["seat"] == seat:
+                continue
+            held = {c for c in other["backpack"] + other["worn"] + other["small"] + other["sixth"] if "#f" in c}
+            assert not shown & held, (seat, shown & held)
+
+
 def arranged_events():
     """Every fifth game seat 0 starts at the power plant with two secrets, so random play also goes
     into the sarcophagus and can win (arranged through the log's own events, after the draft)."""
@@ -83,6 +108,8 @@ def play(seed: int):
         events += new
         commands += 1
         check(state, players)
+        if commands % 10 == 0:
+            check_views(state, players)
         assert commands < 3000, "a game of the test pack ends well before this"
     assert fold(events) == state, "the fold of the log is the live state"
     json.dumps(ZONA.view(state, 0))
