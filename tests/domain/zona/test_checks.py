@@ -119,3 +119,40 @@ def test_encounter_modifiers_only_against_their_threat():
     other = _test(state, "agility", 9, against="anomaly", settle=False)
     assert other["pending"] is None or {"type": "use_item", "card": "hunting_knife@zoya"} not in other["pending"][
         "choices"]
+
+
+def _rolled(state, dice):
+    """The test on top of the stack as if the dice had come up ``dice``."""
+    state["frames"][-1]["dice"] = list(dice)
+    state["pending"]["context"]["dice"] = list(dice)
+    return state
+
+
+def test_worked_example_kostia_force_then_a_drink_with_plus_and_cancel():
+    """Zona §"UŻYWANIE PRZEDMIOTÓW" (the book's Kostia): willpower 2 against 3, two triangles and a
+    blank; forcing (+1 fatigue) turns a triangle into a minus (result 1); a one-use drink with a plus
+    and a cancel makes it 3: a pass."""
+    state = with_stalker(_bare(["minus"], character="zoya"), 0, fatigue=1)  # zoya: willpower 2
+    state = put(state, "tin_flask@zoya", "small:0")
+    before = state["stalkers"][0]["roubles"]
+    state = _rolled(_test(state, "willpower", 3, seed="kostia", settle=False), ["blank", "triangle", "triangle"])
+    state = choose(state, {"type": "force", "die": 1})  # every face is a minus now
+    assert state["frames"][-1]["dice"] == ["blank", "minus", "triangle"]
+    assert state["stalkers"][0]["fatigue"] == 2
+    state = accept_tests(choose(state, {"type": "use_item", "card": "tin_flask@zoya"}))
+    assert _passed(state, before)
+
+
+def test_worked_example_iwan_a_durable_cancel_is_enough():
+    """Zona §"UŻYWANIE I USZKADZANIE PRZEDMIOTÓW" (the book's Iwan): intellect 2 against 4, plus plus
+    minus is 3; a durable item that cancels a minus makes it 4, takes a token and stays."""
+    state = _bare(["blank"], character="zoya")  # zoya: intellect 2
+    state = put(state, "anomaly_probe#1", "backpack:0")  # intellect, plus 1 and cancel 1, against anomalies
+    state = with_stalker(state, 0, fatigue=5)
+    before = state["stalkers"][0]["roubles"]
+    state = _rolled(_test(state, "intellect", 5, against="anomaly", seed="iwan", settle=False),
+                    ["plus", "plus", "minus"])
+    state = choose(state, {"type": "use_item", "card": "anomaly_probe#1"})
+    assert "anomaly_probe#1" in state["deactivated"] and "anomaly_probe#1" in state["stalkers"][0]["backpack"]
+    state = accept_tests(state)
+    assert _passed(state, before)  # 2 + 2 - 1 + 1 (cancel) + 1 (plus) = 5
