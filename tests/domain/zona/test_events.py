@@ -259,3 +259,21 @@ def test_the_way_to_victory_by_commands_alone():
     assert state["stalkers"][0]["area"] == "core" and not state["over"]
     state = settle(send(state, 0, {"type": "pass"}))
     assert state["over"] and state["winner"] == 0
+
+
+def test_finds_keep_one_on_opening_and_nothing_when_none_are_left():
+    """Zona §"ZNALEZISKA": opening a facility lets the opener look through its find deck and keep one;
+    with no finds left it still opens, without the bonus; a dropped find leaves the game."""
+    state = _bare(area="quarrypit", fatigue=1, roubles=1000)
+    state["locks"]["greenhouse"]["lock"] = "l_bribe"
+    finds = list(state["finds"]["greenhouse"])
+    opened = send(state, 0, {"type": "open_facility", "facility": "greenhouse"})
+    assert [c["card"] for c in opened["pending"]["choices"]] == finds
+    assert ZONA.view(opened, 1)["pending"]["choices"] == []  # looked through alone
+    kept = choose(opened, {"type": "keep_find", "card": finds[-1]})
+    assert kept["finds"]["greenhouse"] == finds[:-1]
+    empty = state
+    for card in finds:
+        empty = put(empty, card, "box")
+    empty = send(empty, 0, {"type": "open_facility", "facility": "greenhouse"})
+    assert empty["locks"]["greenhouse"]["open"] and empty["pending"] is None

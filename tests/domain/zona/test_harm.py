@@ -157,3 +157,23 @@ def test_damage_tokens_mark_stamina_wear_and_deactivation():
     res = ZonaResolution(state, Rng("d"))
     items.use(res, 0, "pocket_lamp@mila", "test")
     assert "pocket_lamp@mila" in res.state["deactivated"]
+
+
+def test_each_stalker_has_an_own_ability():
+    """Zona §"SZPERACZE I GŁOS ZONY" (ZDOLNOŚĆ): a unique ability on the board; Zoya's stops one wound
+    once a round, and it is ready again after the news phase's refresh."""
+    state = _bare(character="zoya", damage=0)
+    state = resolve(state, 0, [{"damage": {"wound": 2}}])
+    assert {"type": "protect", "card": "ability"} in state["pending"]["choices"]
+    state = choose(state, {"type": "protect", "card": "ability"})
+    assert state["stalkers"][0]["damage"] == 1 and state["stalkers"][0]["ability_used"]
+    again = resolve(state, 0, [{"damage": {"wound": 1}}])
+    assert again["pending"] is None and again["stalkers"][0]["damage"] == 2
+    from domain.rng import Rng
+    from domain.zona import news
+    from domain.zona.resolution import ZonaResolution
+
+    res = ZonaResolution(state, Rng("refresh"))
+    res.push("news", step="voice", emitted=False, card=None)
+    news.step_news(res, res.frame)
+    assert not res.state["stalkers"][0]["ability_used"]
