@@ -142,10 +142,6 @@ def owned_items(s: dict[str, Any]) -> list[str]:
     return [*s["backpack"], *s["worn"], *s["small"], *s["sixth"]]
 
 
-def live_seats(state: State) -> list[int]:
-    return [s["seat"] for s in state["stalkers"]]
-
-
 def turn_order(state: State) -> list[int]:
     """Zona §"PRZEBIEG ROZGRYWKI": every phase starts with the Voice and goes to the left."""
     n = state["players"]

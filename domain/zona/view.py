@@ -28,12 +28,8 @@ def is_find(card: object) -> bool:
     return isinstance(card, str) and "#f" in card
 
 
-def _is_find(state: State, card: str | None) -> bool:
-    return is_find(card)
-
-
 def _mask_finds(state: State, cards: list[str], visible: bool) -> list[str]:
-    return cards if visible else ["find" if _is_find(state, c) else c for c in cards]
+    return cards if visible else ["find" if is_find(c) else c for c in cards]
 
 
 def reader_of(state: State, stalker: int) -> int | None:
