@@ -222,13 +222,14 @@ def answer_gain(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> N
                  seat)
         settle_sixth(res, seat)
         return  # the gain frame asks again, now with room
+    # The gain is over before wearing: losing a 6th slot by it may push a decision of its own.
+    res.pop()
     if kind == "refuse":
         res.move("ItemDiscarded", card, source, discard_target(res.pack, card), seat)
     elif kind == "stow":
         _place(res, seat, card, source)
     else:
         wear(res, seat, card, source)
-    res.pop()
 
 
 def wear(res: ZonaResolution, seat: int, card: str, source: str) -> None:

@@ -252,3 +252,25 @@ def test_camping_is_once_a_turn():
         state = choose(state, state["pending"]["choices"][-1])
     with pytest.raises(RuleViolation):
         send(state, 0, {"type": "area_action"})
+
+
+def test_wearing_a_gained_outfit_over_the_6th_slot_source_asks_what_to_drop():
+    """Zona §"6. MIEJSCE" / §"STRÓJ": a new back outfit worn at once sends the sling bag (the 6th-slot
+    source) to the pack; with the pack full, the stalker chooses what to drop, and the gain is done."""
+    state = _bare()
+    state = put(state, "sling_bag@mila", "worn:0")
+    for card in ("rusty_pipe#1", "rusty_pipe#2", "torn_map#1", "scope_rifle#1"):
+        state = _gain(state, card)
+    state = _gain(state, "anomaly_probe#1")  # fifth backpack slot
+    state = _gain(state, "anomaly_probe#2")  # the 6th slot
+    assert state["stalkers"][0]["sixth"] == ["anomaly_probe#2"]
+    state = _gain(state, "lead_cape#f1")  # back: the same body part as the sling bag
+    assert {"type": "wear"} not in state["pending"]["choices"]  # the bag needs a place first
+    state = choose(state, {"type": "drop", "card": "torn_map#1"})
+    state = choose(state, {"type": "wear"})
+    assert state["stalkers"][0]["worn"] == ["lead_cape#f1"]
+    assert state["pending"]["kind"] == "sixth_lost"
+    state = choose(state, {"type": "drop", "card": "rusty_pipe#1"})
+    s = state["stalkers"][0]
+    assert len(s["backpack"]) == 5 and s["sixth"] == [] and state["pending"] is None
+    assert not [f for f in state["frames"] if f["kind"] == "gain"]
