@@ -21,7 +21,6 @@ from domain.zona.model import (
     COLOURS,
     DAMAGE_TYPES,
     FACES,
-    ITEM_DECKS,
     ITEM_KINDS,
     REPUTATIONS,
     SECTORS,
@@ -40,11 +39,9 @@ from domain.zona.model import (
     StartThreat,
     Threat,
 )
+from domain.zona.vocabulary import EffectChecker, Problems, damage, paths_end
 
 T = TypeVar("T")
-
-#: Paragraph endings: continue, mission failed, the secret, the sarcophagus ending.
-CONTROL = ("next", "failed", "secret", "win")
 
 
 class PackError(Exception):
@@ -53,215 +50,40 @@ class PackError(Exception):
         self.problems = problems
 
 
-class _Problems:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def add(self, where: str, what: str) -> None:
-        self.lines.append(f"{where}: {what}")
-
-
-def _damage(raw: Any, where: str, p: _Problems) -> dict[str, int]:
-    if not isinstance(raw, dict) or not raw:
-        p.add(where, "damage must map damage types to amounts")
-        return {}
-    out = {}
-    for kind, amount in raw.items():
-        if kind not in DAMAGE_TYPES:
-            p.add(where, f"unknown damage type {kind!r}")
-        elif not isinstance(amount, int) or amount < 0:
-            p.add(where, f"damage {kind} must be a whole number of at least 0")
-        else:
-            out[kind] = amount
-    return out
+#: The keys each kind of record may have: a misspelt key is a problem, not silently ignored.
+KEYS = {
+    "areas": {"id", "name", "sector", "action", "requires", "power_plant"},
+    "items": {"id", "name", "kind", "price", "use", "colour", "durability", "copies", "small", "outfit", "extra_slot",
+              "category", "unrepairable", "modifier", "reroll", "protect", "heal", "rest", "shortcut",
+              "ignore_emanation", "dash", "emanation"},
+    "stalkers": {"id", "name", "attributes", "stamina", "ability", "start", "equipment"},
+    "threats": {"id", "name", "kind", "colour", "copies", "detect", "confront", "damage", "fatigue", "loot", "ability"},
+    "green": {"id", "name", "sections", "reputation"},
+    "yellow": {"id", "name", "sections", "reputation"},
+    "news": {"id", "name", "arrows", "effects", "timed"},
+    "emissions": {"id", "name", "type", "damage", "place"},
+    "locks": {"id", "name", "fatigue", "damage", "roubles", "trophy"},
+}
 
 
-class EffectChecker:
-    """Reads an effect list the way the engine will, reporting what it cannot."""
-
-    def __init__(self, areas: dict[str, Area], problems: _Problems):
-        self.areas = areas
-        self.p = problems
-
-    def check(self, effects: Any, where: str, controls: set[str] | None = None) -> None:
-        if not isinstance(effects, list):
-            self.p.add(where, "effects must be a list")
-            return
-        for i, effect in enumerate(effects):
-            at = f"{where}[{i}]"
-            if not isinstance(effect, dict) or not effect:
-                self.p.add(at, "an effect is a mapping with one keyword")
-                continue
-            key = next(iter(effect))
-            check = getattr(self, f"_{key}", None)
-            if check is None:
-                self.p.add(at, f"unknown effect {key!r}")
-                continue
-            if key in CONTROL:
-                if controls is None:
-                    self.p.add(at, f"{key} ends a paragraph: only on facility and sarcophagus cards")
-                    continue
-                controls.add(key)
-            check(effect, at, controls)
-
-    def _attribute(self, value: Any, at: str, also_any: bool = False) -> None:
-        if value not in ATTRIBUTES and not (also_any and value == "any"):
-            self.p.add(at, f"unknown attribute {value!r}")
-
-    def _area(self, value: Any, at: str) -> None:
-        if value != "here" and value not in self.areas:
-            self.p.add(at, f"unknown area {value!r}")
-
-    def _threat_spec(self, spec: Any, at: str) -> None:
-        if not isinstance(spec, dict) or spec.get("kind") not in THREAT_KINDS or spec.get("colour") not in COLOURS:
-            self.p.add(at, "a threat names kind (mutant/anomaly) and colour (green/yellow)")
-
-    def _number(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        value = next(iter(e.values()))
-        if not isinstance(value, int) or isinstance(value, bool):
-            self.p.add(at, f"{next(iter(e))} takes a whole number")
-
-    _fatigue = _reputation = _heal = _heal_injury = _roubles = _damage_item = _repair = _sell_artifact = _number
-
-    def _flag(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        if next(iter(e.values())) is not True:
-            self.p.add(at, f"{next(iter(e))} takes true")
-
-    _next = _failed = _secret = _win = _camp = _to_power_plant = _to_sarcophagus = _market = _market_refill = _flag
-
-    def _damage(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        _damage(e["damage"], at, self.p)
-
-    def _take(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        spec = e["take"]
-        if not isinstance(spec, dict) or spec.get("deck") not in ITEM_DECKS:
-            self.p.add(at, f"take names a deck of {ITEM_DECKS}")
-            return
-        count, keep = spec.get("count", 1), spec.get("keep", spec.get("count", 1))
-        if not (isinstance(count, int) and isinstance(keep, int) and 1 <= keep <= count):
-            self.p.add(at, "take: 1 <= keep <= count")
-
-    def _test(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        spec = e["test"]
-        if not isinstance(spec, dict):
-            self.p.add(at, "test names attribute and difficulty")
-            return
-        self._attribute(spec.get("attribute"), at)
-        if not isinstance(spec.get("difficulty"), int):
-            self.p.add(at, "test difficulty must be a whole number")
-        if spec.get("against") not in (None, *THREAT_KINDS):
-            self.p.add(at, "test against must be mutant or anomaly")
-        self.check(e.get("pass", []), f"{at}.pass", c)
-        self.check(e.get("fail", []), f"{at}.fail", c)
-
-    def _choose(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        options = e["choose"]
-        if e.get("by") not in (None, "voice"):
-            self.p.add(at, "choose by is voice (or left out: the stalker)")
-        if not isinstance(options, list) or len(options) < 2:
-            self.p.add(at, "choose offers at least two options")
-            return
-        for i, option in enumerate(options):
-            if not isinstance(option, dict) or not isinstance(option.get("label"), str):
-                self.p.add(f"{at}.choose[{i}]", "an option has a label and effects")
-                continue
-            self.check(option.get("effects", []), f"{at}.choose[{i}]", c)
-
-    def _may(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        option = e["may"]
-        if not isinstance(option, dict) or not isinstance(option.get("label"), str):
-            self.p.add(at, "may has a label and effects")
-            return
-        self.check(option.get("effects", []), f"{at}.may", c)
-
-    def _category(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        spec = e["category"]
-        if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
-            self.p.add(at, "category names the item category")
-            return
-        self.check(spec.get("effects", []), f"{at}.category", c)
-
-    def _reputation_sections(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        spec = e["reputation_sections"]
-        if not isinstance(spec, dict) or set(spec) != set(REPUTATIONS):
-            self.p.add(at, "reputation_sections has good, neutral and bad")
-            return
-        for rep, effects in spec.items():
-            self.check(effects, f"{at}.{rep}", c)
-
-    def _encounter(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        self._threat_spec(e["encounter"], at)
-
-    def _threat_encounter(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        self._threat_spec(e["threat_encounter"], at)
-
-    def _threat_pair(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        spec = e["threat_pair"]
-        if not isinstance(spec, dict) or spec.get("colour") not in COLOURS:
-            self.p.add(at, "threat_pair names a colour")
-
-    def _place_threat(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        self._threat_spec(e["place_threat"], at)
-        if isinstance(e["place_threat"], dict):
-            self._area(e["place_threat"].get("area"), at)
-
-    def _place_threats(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        for spec in e["place_threats"] if isinstance(e["place_threats"], list) else [None]:
-            self._threat_spec(spec, at)
-            if isinstance(spec, dict) and not set(spec) <= {"kind", "colour", "spread"}:
-                self.p.add(at, "a news threat has kind, colour and maybe spread (and one next to it)")
-
-    def _relocate(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        self._area(e["relocate"], at)
-
-    def _sell(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        if not isinstance(e["sell"], dict) or set(e["sell"]) != set(COLOURS):
-            self.p.add(at, "sell gives the bonus per colour")
-
-    def _discard_one(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        if not set(e["discard_one"] or []) <= {"trophy", "artifact"}:
-            self.p.add(at, "discard_one lists trophy and/or artifact")
-        self.check(e.get("then", []), f"{at}.then", c)
-
-    def _pay(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        if not isinstance(e["pay"], int):
-            self.p.add(at, "pay takes roubles")
-        self.check(e.get("effects", []), f"{at}.effects", c)
-
-    def _all(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:
-        self.check(e["all"], f"{at}.all", c)
-
-
-def _paths_end(effects: list[dict[str, Any]]) -> bool:
-    """Whether every way through ``effects`` ends with a paragraph control."""
-    for effect in reversed(effects):
-        key = next(iter(effect))
-        if key in CONTROL:
-            return True
-        if key == "test":
-            return _paths_end(effect.get("pass", [])) and _paths_end(effect.get("fail", []))
-        if key == "choose":
-            return all(_paths_end(o.get("effects", [])) for o in effect["choose"])
-        if key == "reputation_sections":
-            return all(_paths_end(v) for v in effect["reputation_sections"].values())
-    return False
-
-
-def _records(raw: Any, key: str, where: str, p: _Problems) -> list[dict[str, Any]]:
+def _records(raw: Any, key: str, where: str, p: Problems) -> list[dict[str, Any]]:
     items = raw.get(key) if isinstance(raw, dict) else None
     if not isinstance(items, list):
         p.add(where, f"{key} must be a list")
         return []
     out = []
     for r in items:
-        if isinstance(r, dict):
-            out.append(r)
-        else:
+        if not isinstance(r, dict):
             p.add(where, f"not a mapping: {r!r}")
+            continue
+        unknown = sorted(set(r) - KEYS[key])
+        if unknown:
+            p.add(f"{where} {r.get('id')}", f"unknown keys {unknown}")
+        out.append(r)
     return out
 
 
-def _guard(p: _Problems, where: str, build: Callable[..., T], *args: Any) -> T | None:
+def _guard(p: Problems, where: str, build: Callable[..., T], *args: Any) -> T | None:
     try:
         return build(*args)
     except (KeyError, TypeError, ValueError, AttributeError) as err:
@@ -271,7 +93,7 @@ def _guard(p: _Problems, where: str, build: Callable[..., T], *args: Any) -> T |
 
 def load(files: dict[str, Any], name: str) -> Pack:
     """A Pack from the parsed YAML ``files`` (by stem), or PackError with every problem."""
-    p = _Problems()
+    p = Problems()
     board = files.get("board") or {}
     areas: dict[str, Area] = {}
     for r in _records(board, "areas", "board.yaml", p):
@@ -392,7 +214,7 @@ def load(files: dict[str, Any], name: str) -> Pack:
             found: set[str] = set()
             for i, para in enumerate(paragraphs):
                 checker.check(para, f"{at} paragraph {i + 1}", found)
-                if isinstance(para, list) and not _paths_end(para):
+                if isinstance(para, list) and not paths_end(para):
                     p.add(f"{at} paragraph {i + 1}", "every way through a paragraph ends in next, failed, secret or win")
             ending = "win" if deck == "sarcophagus" else "secret"
             if (found & {"win", "secret"}) - {ending}:
@@ -445,7 +267,7 @@ def load(files: dict[str, Any], name: str) -> Pack:
                 emissions, locks, int(track or 0))
 
 
-def _connected(areas: dict[str, Area], borders: list[Border], side: str, p: _Problems) -> None:
+def _connected(areas: dict[str, Area], borders: list[Border], side: str, p: Problems) -> None:
     links: dict[str, set[str]] = {a: set() for a in areas}
     for b in borders:
         if side not in b.blockade_on:
@@ -480,9 +302,9 @@ def _emission(r: dict[str, Any]) -> EmissionCard:
                         tuple(StartThreat(x["area"], x["kind"], x["colour"]) for x in r["place"]))
 
 
-def _lock(r: dict[str, Any], p: _Problems) -> Lock:
-    damage = _damage(r["damage"], r["id"], p) if r.get("damage") else {}
-    return Lock(r["id"], r["name"], int(r.get("fatigue", 0)), damage, int(r.get("roubles", 0)), int(r.get("trophy", 0)))
+def _lock(r: dict[str, Any], p: Problems) -> Lock:
+    hurt = damage(r["damage"], r["id"], p) if r.get("damage") else {}
+    return Lock(r["id"], r["name"], int(r.get("fatigue", 0)), hurt, int(r.get("roubles", 0)), int(r.get("trophy", 0)))
 
 
 def _item(r: dict[str, Any]) -> ItemType:
@@ -498,7 +320,7 @@ def _item(r: dict[str, Any]) -> ItemType:
     )
 
 
-def _check_item(item: ItemType, at: str, p: _Problems) -> None:
+def _check_item(item: ItemType, at: str, p: Problems) -> None:
     if item.kind not in ITEM_KINDS:
         p.add(at, f"kind must be one of {ITEM_KINDS}")
     if item.use not in USES:
@@ -515,7 +337,7 @@ def _check_item(item: ItemType, at: str, p: _Problems) -> None:
         if item.modifier.get("against") not in (None, *THREAT_KINDS):
             p.add(at, "modifier against must be mutant or anomaly")
     if item.protect is not None:
-        _damage(item.protect, at, p)
+        damage(item.protect, at, p)
     if not any((item.modifier, item.reroll, item.protect, item.heal, item.rest, item.shortcut, item.extra_slot,
                 item.dash)):
         p.add(at, "an item does something: modifier, reroll, protect, heal, rest, shortcut, extra_slot or dash")
@@ -534,7 +356,7 @@ def _stalker(r: dict[str, Any]) -> Stalker:
     )
 
 
-def _check_stalker(s: Stalker, at: str, areas: dict[str, Area], items: dict[str, ItemType], p: _Problems) -> None:
+def _check_stalker(s: Stalker, at: str, areas: dict[str, Area], items: dict[str, ItemType], p: Problems) -> None:
     if not all(1 <= v <= 4 for v in s.attributes.values()):
         p.add(at, "printed attributes are 1-4")
     if s.reputation not in REPUTATIONS:
@@ -552,7 +374,7 @@ def _check_stalker(s: Stalker, at: str, areas: dict[str, Area], items: dict[str,
         p.add(at, "ability is reroll, protect or camp")
 
 
-def _threat(r: dict[str, Any], at: str, p: _Problems) -> Threat:
+def _threat(r: dict[str, Any], at: str, p: Problems) -> Threat:
     kind = r["kind"]
     allowed = ("intellect", "willpower") if kind == "anomaly" else ("agility", "willpower")
     if kind not in THREAT_KINDS or r["colour"] not in COLOURS:
@@ -564,7 +386,7 @@ def _threat(r: dict[str, Any], at: str, p: _Problems) -> Threat:
     if not (loot == {} or set(loot) in ({"trophy"}, {"artifact"}, {"artifact", "count"})):
         p.add(at, "loot is a trophy (its price), artifacts (colour, count) or none")
     return Threat(r["id"], r["name"], kind, r["colour"], int(r["detect"]), r["confront"]["attribute"],
-                  int(r["confront"]["difficulty"]), _damage(r["damage"], at, p), int(r.get("fatigue", 0)), loot,
+                  int(r["confront"]["difficulty"]), damage(r["damage"], at, p), int(r.get("fatigue", 0)), loot,
                   dict(r.get("ability") or {}), int(r.get("copies", 1)))
 
 

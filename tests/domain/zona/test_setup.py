@@ -134,7 +134,7 @@ def test_a_broken_pack_reports_every_problem_at_once():
     files = read_directory("domain.zona.packs.test")
     files["board"] = {**files["board"], "areas": [*files["board"]["areas"], {"id": "x", "name": "X", "sector": "blue"}]}
     files["items"] = {"items": [*files["items"]["items"], {"id": "bad", "name": "Bad", "kind": "junk", "price": 150,
-                                                           "use": "single"}]}
+                                                           "use": "single", "hael": 1}]}
     files["events"] = {**files["events"], "green": [
         *files["events"]["green"], {"id": "g_bad", "name": "Bad", "sections": {"nowhere": [{"explode": 1}, {"win": True}]}}]}
     with pytest.raises(PackError) as err:
@@ -142,6 +142,7 @@ def test_a_broken_pack_reports_every_problem_at_once():
     text = "\n".join(err.value.problems)
     assert "sector must be one of" in text
     assert "prices are multiples of 100" in text
+    assert "unknown keys ['hael']" in text
     assert "unknown effect 'explode'" in text
     assert "win ends a paragraph" in text
     assert len(err.value.problems) >= 4
