@@ -3,7 +3,7 @@
 An effect list runs as an ``effects`` frame: one effect at a time, each
 emitting its events or pushing what it needs (a test, an encounter, a choice)
 and the frame carrying on when that is done. The vocabulary is the one the
-pack loader checks (``pack.EffectChecker``).
+pack loader checks (``vocabulary.EffectChecker``).
 
 Frames hold an *address* of their effect list (``["card", id, "sections",
 area]``, ``["area", id, "action"]``, ``["news", id, "effects"]``, then list
