@@ -179,6 +179,10 @@ def _category(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) ->
     found = category_items(res, seat, spec["name"])
     if not found:
         return
+    if not spec.get("damage", True):
+        # Owning one is enough (the Chernobyl-like bonus): nothing is used, nothing to choose.
+        run(res, seat, [*at, "category", "effects"])
+        return
     res.push("choice", seat=seat, chooser=seat, decision="category", labels=[f"Use {spec['name']}", "Do not"],
              choices=[*({"type": "use_category", "card": c} for c in found), {"type": "choose", "option": 1}],
              branches=[[*at, "category", "effects"], None], damage=spec.get("damage", True))

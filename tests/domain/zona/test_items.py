@@ -274,3 +274,14 @@ def test_wearing_a_gained_outfit_over_the_6th_slot_source_asks_what_to_drop():
     s = state["stalkers"][0]
     assert len(s["backpack"]) == 5 and s["sixth"] == [] and state["pending"] is None
     assert not [f for f in state["frames"] if f["kind"] == "gain"]
+
+
+def test_owning_a_crowbar_is_enough_where_nothing_is_used():
+    """Zona §"ŁOM" (with KATEGORIA): an effect keyed to owning an item of a category (the mill town's
+    bonus) applies without using or damaging it."""
+    state = _bare(area="milltown", fatigue=0, roubles=0)
+    state = put(state, "rusty_pipe#1", "backpack:0")
+    state = send(state, 0, {"type": "area_action"})
+    assert state["stalkers"][0]["roubles"] == 500 and state.get("wear", {}).get("rusty_pipe#1") is None
+    without = send(_bare(area="milltown", fatigue=0, roubles=0), 0, {"type": "area_action"})
+    assert without["stalkers"][0]["roubles"] == 400
