@@ -109,31 +109,22 @@ def move(d: Draft, thing: str, source: str, target: str) -> None:
 
 def where_is(state: State, thing: str) -> str | None:
     """The location of a card or token (for checks and views; the engine carries locations in events)."""
-    for name, cards in state["decks"].items():
-        if thing in cards:
-            return f"deck:{name}"
-    for name, cards in state["discards"].items():
-        if thing in cards:
-            return f"discard:{name}"
+    named = (("deck", "decks"), ("discard", "discards"), ("finds", "finds"), ("dispenser", "dispenser"),
+             ("area", "threats"))
+    for prefix, key in named:
+        for name, things in state[key].items():
+            if thing in things:
+                return f"{prefix}:{name}"
     for row, slots in state["market"].items():
         if thing in slots:
             return f"market:{row}:{slots.index(thing)}"
     for s in state["stalkers"]:
-        for kind in ("backpack", "worn", "small", "sixth", "trophies"):
+        for kind in ("backpack", "worn", "small", "sixth", "trophies", "secrets"):
             if thing in s[kind]:
                 return f"{kind}:{s['seat']}"
     for key in ("box", "hand", "in_play", "reading", "removed", "timed_slot"):
         if thing in state[key]:
             return key
-    for facility, cards in state["finds"].items():
-        if thing in cards:
-            return f"finds:{facility}"
-    for queue, tokens in state["dispenser"].items():
-        if thing in tokens:
-            return f"dispenser:{queue}"
-    for area, tokens in state["threats"].items():
-        if thing in tokens:
-            return f"area:{area}"
     return None
 
 
