@@ -131,3 +131,22 @@ def test_every_rule_topic_of_the_digest_is_cited_by_a_test():
                 cited += node.name + (ast.get_docstring(node) or "")
     missing = [h for h in headings if f'Zona §"{h}"' not in cited]
     assert not missing, missing
+
+
+def test_the_log_replays_from_json():
+    """What the store keeps is JSON: the events survive it and fold to the same state."""
+    for players in (1, 4):
+        options = ZONA.resolve_options({})
+        options["players"] = players
+        events = ZONA.setup(options, Rng(f"json-{players}"))
+        state = fold(events)
+        pick = Rng(f"json-pick-{players}")
+        n = 0
+        while not state["over"]:
+            seat = ZONA.waiting_for(state)[0]
+            new, state = ZONA.decide_and_fold(state, seat, pick.choice(ZONA.legal_actions(state, seat)), Rng(f"j{n}"))
+            events += new
+            n += 1
+        stored = [Event(e.type, json.loads(json.dumps(e.data))) for e in events]
+        assert [e.data for e in stored] == [e.data for e in events]
+        assert fold(stored) == state
