@@ -24,8 +24,10 @@ RULE = 'Zona §"WYKONYWANIE TESTÓW"'
 DICE = 3
 
 
-def start(res: ZonaResolution, seat: int, attribute: str, difficulty: int, against: str | None = None) -> None:
-    res.push("test", seat=seat, attribute=attribute, difficulty=difficulty, against=against, dice=[],
+def start(res: ZonaResolution, seat: int, attribute: str, difficulty: int, against: str | None = None,
+          stage: str | None = None) -> None:
+    """``stage`` names an encounter's test (``detect``, ``confront``): some items work in one only."""
+    res.push("test", seat=seat, attribute=attribute, difficulty=difficulty, against=against, stage=stage, dice=[],
              forced=False, used=[], plus=0, cancel=0, ability=False, step="roll")
 
 
@@ -59,6 +61,8 @@ def _fits(res: ZonaResolution, frame: dict[str, Any], spec: dict[str, Any] | Non
         return False
     if spec.get("attribute") not in (frame["attribute"], "any"):
         return False
+    if spec.get("stage") not in (None, frame.get("stage")):
+        return False  # a confrontation-only item (the book's Magma)
     # Zona §"MODYFIKATORY SPOTKAŃ": a mutant- or anomaly-marked item only against that threat.
     return spec.get("against") in (None, frame["against"])
 

@@ -12,11 +12,11 @@ from typing import Any
 
 from marshmallow import fields
 
-from domain.zona import checks, harm
+from domain.zona import checks, harm, items
 from domain.zona.model import queue_of
 from domain.zona.resolution import ZonaResolution
 from domain.zona.rules import RULES
-from domain.zona.state import State
+from domain.zona.state import State, owned_items
 
 RULE_BOARD = 'Zona §"ŻETONY ZAGROŻEŃ NA PLANSZY"'
 
@@ -58,8 +58,13 @@ def step_encounter(res: ZonaResolution, frame: dict[str, Any]) -> None:
     threat = res.pack.threat(token)
     step = frame["step"]
     if step == "detect":
+        skips = skip_items(res, seat, threat.kind)
+        if skips and not frame.get("asked_skip"):
+            res.ask(seat, "skip_encounter", [*({"type": "skip", "card": c} for c in skips), {"type": "face"}],
+                    threat=threat.name)
+            return
         res.update(step="detected")
-        checks.start(res, seat, "alertness", threat.detect, against=threat.kind)
+        checks.start(res, seat, "alertness", threat.detect, against=threat.kind, stage="detect")
     elif step == "detected":
         res.update(step="flee")
         if not frame["result"]["passed"]:
@@ -77,7 +82,8 @@ def step_encounter(res: ZonaResolution, frame: dict[str, Any]) -> None:
                     lowers=lower)
             return
         res.update(step="confronted")
-        checks.start(res, seat, threat.attribute, threat.difficulty - frame["lowered"], against=threat.kind)
+        checks.start(res, seat, threat.attribute, threat.difficulty - frame["lowered"], against=threat.kind,
+                     stage="confront")
     elif step == "confronted":
         if frame["result"]["passed"]:
             res.pop()
@@ -88,6 +94,29 @@ def step_encounter(res: ZonaResolution, frame: dict[str, Any]) -> None:
     else:
         res.pop()
         leave(res, seat, token, frame["facility"])
+
+
+def skip_items(res: ZonaResolution, seat: int, kind: str) -> list[str]:
+    """Items that let the stalker not resolve an encounter with this kind of threat (Moc-like finds)."""
+    s = res.stalker(seat)
+    return [c for c in owned_items(s) if res.pack.item_type(c).skip_encounter == kind
+            and items.works(res.pack, res.state, s, c)]
+
+
+@RULES.answer("skip_encounter", rule='Zona §"OBJAŚNIENIE KART PRZEDMIOTÓW"')
+def answer_skip(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> None:
+    frame = res.frame
+    if choice["type"] == "face":
+        res.update(asked_skip=True)
+        return
+    # The token is drawn, then set aside undefeated: no loot, no damage.
+    res.pop()
+    discard(res, frame["token"], "in_play")
+    items.use(res, frame["seat"], choice["card"], "skip_encounter")
+
+
+RULES.answer_command("skip", {"card": fields.String(required=True)})
+RULES.answer_command("face", {})
 
 
 def _hurt(res: ZonaResolution, seat: int, kind: str, damage: dict[str, int], fatigue: int) -> None:

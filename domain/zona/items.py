@@ -72,7 +72,8 @@ def emanation_allowed(pack: Pack, state: State, s: dict[str, Any], card: str, sh
     if t.emanation is None or shielded:
         return True
     times = artifacts_owned(pack, s) if t.emanation.get("per_artifact") else 1
-    if s["fatigue"] + t.emanation.get("fatigue", 0) * times > MAX_FATIGUE:
+    # An artifact marked over_max may be used at the maximum: each point past it is a damage (Bierwiono).
+    if s["fatigue"] + t.emanation.get("fatigue", 0) * times > MAX_FATIGUE and not t.emanation.get("over_max"):
         return False
     hurt = sum(t.emanation.get("damage", {}).values()) * times
     if hurt and s["damage"] + hurt > stamina_of(pack, s):

@@ -109,6 +109,8 @@ class ItemType:
     ignore_emanation: bool = False
     #: The emission dash into a bunker costs 1 fatigue instead of 2 with it.
     dash: bool = False
+    #: Used when a threat of this kind is drawn: the encounter is not resolved (not defeated either).
+    skip_encounter: str | None = None
     emanation: dict[str, Any] | None = None
 
     @property

@@ -55,7 +55,7 @@ KEYS = {
     "areas": {"id", "name", "sector", "action", "requires", "power_plant"},
     "items": {"id", "name", "kind", "price", "use", "colour", "durability", "copies", "small", "outfit", "extra_slot",
               "category", "unrepairable", "modifier", "reroll", "protect", "heal", "rest", "shortcut",
-              "ignore_emanation", "dash", "emanation"},
+              "ignore_emanation", "dash", "skip_encounter", "emanation"},
     "stalkers": {"id", "name", "attributes", "stamina", "ability", "start", "equipment"},
     "threats": {"id", "name", "kind", "colour", "copies", "detect", "confront", "damage", "fatigue", "loot", "ability"},
     "green": {"id", "name", "sections", "reputation"},
@@ -315,7 +315,7 @@ def _item(r: dict[str, Any]) -> ItemType:
         unrepairable=bool(r.get("unrepairable", False)), modifier=r.get("modifier"), reroll=r.get("reroll"),
         protect=r.get("protect"), heal=int(r.get("heal", 0)), rest=int(r.get("rest", 0)),
         shortcut=bool(r.get("shortcut", False)), ignore_emanation=bool(r.get("ignore_emanation", False)),
-        dash=bool(r.get("dash", False)),
+        dash=bool(r.get("dash", False)), skip_encounter=r.get("skip_encounter"),
         emanation=r.get("emanation"),
     )
 
@@ -339,10 +339,17 @@ def _check_item(item: ItemType, at: str, p: Problems) -> None:
     if item.protect is not None:
         damage(item.protect, at, p)
     if not any((item.modifier, item.reroll, item.protect, item.heal, item.rest, item.shortcut, item.extra_slot,
-                item.dash)):
-        p.add(at, "an item does something: modifier, reroll, protect, heal, rest, shortcut, extra_slot or dash")
-    if item.emanation is not None and not set(item.emanation) <= {"fatigue", "damage", "discard", "per_artifact"}:
-        p.add(at, "emanation is fatigue, damage or discard")
+                item.dash, item.skip_encounter)):
+        p.add(at, "an item does something: modifier, reroll, protect, heal, rest, shortcut, extra_slot, dash or "
+                  "skip_encounter")
+    if item.skip_encounter not in (None, *THREAT_KINDS):
+        p.add(at, "skip_encounter names mutant or anomaly")
+    for power in (item.modifier, item.reroll):
+        if power is not None and power.get("stage") not in (None, "detect", "confront"):
+            p.add(at, "stage is detect or confront")
+    if item.emanation is not None and not set(item.emanation) <= {"fatigue", "damage", "discard", "per_artifact",
+                                                                   "over_max"}:
+        p.add(at, "emanation is fatigue, damage or discard (per_artifact, over_max)")
 
 
 def _stalker(r: dict[str, Any]) -> Stalker:

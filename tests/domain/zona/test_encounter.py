@@ -111,3 +111,26 @@ def test_moscow_eye_like_action_allows_no_flight():
     token = next(e.data["thing"] for e in events if e.type == "ThreatDrawn")
     # Detection, then straight to the confrontation.
     assert tests[:2] == ["alertness", PACK.threat(token).attribute]
+
+
+def test_item_patterns_confrontation_only_and_skipping_an_encounter():
+    """Zona §"OBJAŚNIENIE KART PRZEDMIOTÓW": a confrontation-only artifact is offered in the confrontation
+    test, not in detection; a find that skips a mutant encounter sets the token aside undefeated."""
+    state = _bare(["blank"], character="zoya", area="range", damage=0)
+    state = with_stalker(state, 0, fatigue=0)
+    state = put(state, "slag_heart#1", "backpack:0")
+    state = _meet(state, "ym_pack#1")
+    assert state["frames"][-1]["stage"] == "detect"
+    assert {"type": "use_item", "card": "slag_heart#1"} not in state["pending"]["choices"]
+    state = accept_tests(state)
+    state = choose(state, {"type": "confront"})
+    assert state["frames"][-1]["stage"] == "confront"
+    assert {"type": "use_item", "card": "slag_heart#1"} in state["pending"]["choices"]
+    musk = _bare(["blank"], area="range", damage=0)
+    musk = put(musk, "giant_musk#f1", "small:0")
+    musk = _meet(musk, "ym_pack#1")
+    assert musk["pending"]["kind"] == "skip_encounter"
+    musk = choose(musk, {"type": "skip", "card": "giant_musk#f1"})
+    s = musk["stalkers"][0]
+    assert musk["dispenser"]["yellow_mutant"][-1] == "ym_pack#1" and s["trophies"] == [] and s["damage"] == 0
+    assert "giant_musk#f1" in musk["box"]

@@ -285,3 +285,17 @@ def test_owning_a_crowbar_is_enough_where_nothing_is_used():
     assert state["stalkers"][0]["roubles"] == 500 and state.get("wear", {}).get("rusty_pipe#1") is None
     without = send(_bare(area="milltown", fatigue=0, roubles=0), 0, {"type": "area_action"})
     assert without["stalkers"][0]["roubles"] == 400
+
+
+def test_an_artifact_usable_past_the_maximum_costs_damage():
+    """Zona §"OBJAŚNIENIE KART PRZEDMIOTÓW": an artifact marked usable at maximum fatigue may be used at 5;
+    each point past it is a damage no protection stops."""
+    state = _bare(fatigue=5, damage=0)
+    state = put(state, "root_log#1", "backpack:0")
+    assert items.emanation_allowed(PACK, state, state["stalkers"][0], "root_log#1")
+    res = ZonaResolution(state, Rng("log"))
+    items.use(res, 0, "root_log#1", "test")
+    from domain.zona import flow
+
+    flow.run(res)
+    assert res.state["stalkers"][0]["fatigue"] == 5 and res.state["stalkers"][0]["damage"] == 2
