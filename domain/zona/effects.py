@@ -38,6 +38,8 @@ def effects_at(pack: Pack, at: Address) -> list[dict[str, Any]]:
         node = {"sections": card.sections, "paragraphs": list(card.paragraphs)}
     elif root == "area":
         node = {"action": pack.areas[key].action}
+    elif root == "item":
+        node = {"use_at": pack.items[key].use_at}
     else:
         node = {"effects": pack.news[key].effects}
     for step in path:

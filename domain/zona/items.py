@@ -266,10 +266,19 @@ def own_turn_items(state: State, seat: int) -> list[dict[str, Any]]:
         if card in s["worn"] and free > 0:
             out.append({"type": "take_off", "card": card})
         out.append({"type": "drop", "card": card})
-        if (t.heal or t.rest) and works(pack, state, s, card) and emanation_allowed(pack, state, s, card):
-            if (t.heal and s["damage"] > 0) or (t.rest and s["fatigue"] > 0):
-                out.append({"type": "use_item", "card": card})
+        if not works(pack, state, s, card) or not emanation_allowed(pack, state, s, card):
+            continue
+        if (t.heal and s["damage"] > 0) or (t.rest and s["fatigue"] > 0) or used_here(pack, t, s["area"]):
+            out.append({"type": "use_item", "card": card})
     return out
+
+
+def used_here(pack: Pack, t: ItemType, area: str) -> bool:
+    """A card used in the action phase where it names (an area, any bunker, anywhere): not an action."""
+    if t.use_at is None:
+        return False
+    where = t.use_at["area"]
+    return where in ("any", area) or (where == "bunker" and pack.areas[area].sector == "bunker")
 
 
 def _own(res: ZonaResolution, seat: int, command: dict[str, Any]) -> None:
@@ -292,10 +301,14 @@ def take_off_command(res: ZonaResolution, seat: int, command: dict[str, Any]) ->
 
 @RULES.command("use_item", {"card": fields.String(required=True), "shield": fields.String()})
 def use_item_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> None:
-    from domain.zona import harm
+    from domain.zona import effects, harm
 
     _own(res, seat, command)
     t = res.pack.item_type(command["card"])
+    if t.use_at is not None:
+        use(res, seat, command["card"], "action_phase")
+        effects.run(res, seat, ["item", t.id, "use_at", "effects"])
+        return
     use(res, seat, command["card"], "heal" if t.heal else "rest")
     if t.heal:
         harm.heal(res, seat, t.heal)

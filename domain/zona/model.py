@@ -109,6 +109,9 @@ class ItemType:
     ignore_emanation: bool = False
     #: The emission dash into a bunker costs 1 fatigue instead of 2 with it.
     dash: bool = False
+    #: Used in the action phase where it names (``area``: an area, ``bunker`` or ``any``), not as an
+    #: action, for its ``effects``.
+    use_at: dict[str, Any] | None = None
     #: Used when a threat of this kind is drawn: the encounter is not resolved (not defeated either).
     skip_encounter: str | None = None
     emanation: dict[str, Any] | None = None

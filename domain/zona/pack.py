@@ -55,7 +55,7 @@ KEYS = {
     "areas": {"id", "name", "sector", "action", "requires", "power_plant"},
     "items": {"id", "name", "kind", "price", "use", "colour", "durability", "copies", "small", "outfit", "extra_slot",
               "category", "unrepairable", "modifier", "reroll", "protect", "heal", "rest", "shortcut",
-              "ignore_emanation", "dash", "skip_encounter", "emanation"},
+              "ignore_emanation", "dash", "skip_encounter", "use_at", "emanation"},
     "stalkers": {"id", "name", "attributes", "stamina", "ability", "start", "equipment"},
     "threats": {"id", "name", "kind", "colour", "copies", "detect", "confront", "damage", "fatigue", "loot", "ability"},
     "green": {"id", "name", "sections", "reputation"},
@@ -162,6 +162,12 @@ def load(files: dict[str, Any], name: str) -> Pack:
             continue
         _check_item(item, at, p)
         items[item.id] = item
+    for item in items.values():
+        if item.use_at is not None:
+            where = item.use_at.get("area")
+            if where not in ("any", "bunker") and where not in areas:
+                p.add(f"items.yaml item {item.id}", f"use_at names an area, bunker or any, not {where!r}")
+            checker.check(item.use_at.get("effects"), f"items.yaml item {item.id} use_at")
     stalkers: dict[str, Stalker] = {}
     for r in _records(files.get("stalkers"), "stalkers", "stalkers.yaml", p):
         at = f"stalkers.yaml stalker {r.get('id')}"
@@ -315,7 +321,7 @@ def _item(r: dict[str, Any]) -> ItemType:
         unrepairable=bool(r.get("unrepairable", False)), modifier=r.get("modifier"), reroll=r.get("reroll"),
         protect=r.get("protect"), heal=int(r.get("heal", 0)), rest=int(r.get("rest", 0)),
         shortcut=bool(r.get("shortcut", False)), ignore_emanation=bool(r.get("ignore_emanation", False)),
-        dash=bool(r.get("dash", False)), skip_encounter=r.get("skip_encounter"),
+        dash=bool(r.get("dash", False)), skip_encounter=r.get("skip_encounter"), use_at=r.get("use_at"),
         emanation=r.get("emanation"),
     )
 
@@ -339,9 +345,9 @@ def _check_item(item: ItemType, at: str, p: Problems) -> None:
     if item.protect is not None:
         damage(item.protect, at, p)
     if not any((item.modifier, item.reroll, item.protect, item.heal, item.rest, item.shortcut, item.extra_slot,
-                item.dash, item.skip_encounter)):
-        p.add(at, "an item does something: modifier, reroll, protect, heal, rest, shortcut, extra_slot, dash or "
-                  "skip_encounter")
+                item.dash, item.skip_encounter, item.use_at)):
+        p.add(at, "an item does something: modifier, reroll, protect, heal, rest, shortcut, extra_slot, dash, "
+                  "skip_encounter or use_at")
     if item.skip_encounter not in (None, *THREAT_KINDS):
         p.add(at, "skip_encounter names mutant or anomaly")
     for power in (item.modifier, item.reroll):

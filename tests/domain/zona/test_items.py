@@ -299,3 +299,20 @@ def test_an_artifact_usable_past_the_maximum_costs_damage():
 
     flow.run(res)
     assert res.state["stalkers"][0]["fatigue"] == 5 and res.state["stalkers"][0]["damage"] == 2
+
+
+def test_cards_used_in_a_named_place_are_no_action():
+    """Zona §"OBJAŚNIENIE KART PRZEDMIOTÓW": a card used in the action phase in the area it names (or
+    anywhere, for a repair kit), before or after an action, is not an action."""
+    state = _bare(area="outpost")
+    state = put(state, "ration_coupons#1", "small:0")
+    state = put(state, "field_kit#1", "backpack:0")
+    state = put(state, "kevlar_vest#1", "backpack:0")
+    state["wear"]["kevlar_vest#1"] = 2
+    assert {"type": "use_item", "card": "ration_coupons#1"} not in ZONA.legal_actions(state, 0)
+    at_barracks = with_stalker(state, 0, area="barracks", roubles=0)
+    at_barracks = send(at_barracks, 0, {"type": "use_item", "card": "ration_coupons#1"})
+    assert at_barracks["stalkers"][0]["roubles"] == 300 and at_barracks["turn"]["actions"] == 0
+    kit = send(state, 0, {"type": "use_item", "card": "field_kit#1"})
+    kit = choose(choose(kit, {"type": "repair", "card": "kevlar_vest#1"}), {"type": "repair", "card": "kevlar_vest#1"})
+    assert kit["wear"]["kevlar_vest#1"] == 0 and kit["wear"]["field_kit#1"] == 1 and kit["turn"]["actions"] == 0
