@@ -79,6 +79,10 @@ def _fatigue(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> 
     harm.change_fatigue(res, seat, e["fatigue"], by="effect")
 
 
+def _fatigue_max(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    harm.max_out_fatigue(res, seat)
+
+
 def _reputation(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     harm.change_reputation(res, seat, e["reputation"])
 
@@ -321,7 +325,7 @@ def _place_threats(res: ZonaResolution, seat: int, e: dict[str, Any], at: Addres
 
 
 HANDLERS = {
-    "damage": _damage, "fatigue": _fatigue, "reputation": _reputation, "heal": _heal, "heal_injury": _heal_injury,
+    "damage": _damage, "fatigue": _fatigue, "fatigue_max": _fatigue_max, "reputation": _reputation, "heal": _heal, "heal_injury": _heal_injury,
     "roubles": _roubles, "take": _take, "damage_item": _damage_item, "test": _test, "choose": _choose, "may": _may,
     "category": _category, "reputation_sections": _reputation_sections, "encounter": _encounter,
     "threat_encounter": _threat_encounter, "threat_pair": _threat_pair, "place_threat": _place_threat,

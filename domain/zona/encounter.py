@@ -120,7 +120,8 @@ RULES.answer_command("face", {})
 
 
 def _hurt(res: ZonaResolution, seat: int, kind: str, damage: dict[str, int], fatigue: int) -> None:
-    harm.suffer(res, seat, damage, by=f"{kind}", fatigue=fatigue)
+    """A failed test's damage: ``by`` names the threat kind, so an immunity to it can be used."""
+    harm.suffer(res, seat, damage, by=kind, fatigue=fatigue)
 
 
 def leave(res: ZonaResolution, seat: int, token: str, facility: bool) -> None:

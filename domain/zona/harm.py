@@ -12,7 +12,7 @@ from typing import Any
 from marshmallow import fields
 
 from domain.zona import items
-from domain.zona.model import ATTRIBUTES, REPUTATIONS
+from domain.zona.model import ATTRIBUTES, DAMAGE_TYPES, REPUTATIONS
 from domain.zona.resolution import ZonaResolution
 from domain.zona.rules import RULES
 from domain.zona.state import MAX_FATIGUE, MAX_INJURIES, MIN_FATIGUE, owned_items
@@ -39,10 +39,16 @@ def protections(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, An
     out = []
     for card in owned_items(s):
         t = res.pack.item_type(card)
-        if card in frame["used"] or not t.protect or not (set(t.protect) & left):
+        if card in frame["used"] or not left or not items.works(res.pack, res.state, s, card):
             continue
-        if items.works(res.pack, res.state, s, card) and items.emanation_allowed(res.pack, res.state, s, card):
+        if not items.emanation_allowed(res.pack, res.state, s, card):
+            continue
+        if (t.protect and set(t.protect) & left) or (t.immune is not None and t.immune == frame["by"]):
             out.append({"type": "protect", "card": card})
+        if t.convert:
+            # The sponge pattern: one damage changes type, so another item can stop it.
+            out += [{"type": "convert", "card": card, "from_type": a, "to_type": b}
+                    for a in sorted(left) for b in DAMAGE_TYPES if b != a]
     ability = res.pack.stalkers[s["character"]].ability.get("protect")
     if ability in left and not s.get("ability_used"):
         out.append({"type": "protect", "card": "ability"})
@@ -80,8 +86,13 @@ def answer_protect(res: ZonaResolution, choice: dict[str, Any], decision: Any) -
         res.update(amounts={k: v for k, v in amounts.items() if v > 0})
         res.set("AbilityUsed", seat, ability_used=True, by="protect")
         return
-    protect = res.pack.item_type(choice["card"]).protect or {}
-    for kind, stop in protect.items():
+    t = res.pack.item_type(choice["card"])
+    if choice["type"] == "convert":
+        amounts[choice["from_type"]] -= 1
+        amounts[choice["to_type"]] = amounts.get(choice["to_type"], 0) + 1
+    elif t.immune is not None and t.immune == frame["by"]:
+        amounts = {}  # the herdsman pattern: a failed test against this threat deals no damage
+    for kind, stop in (t.protect or {}).items() if choice["type"] == "protect" else ():
         if kind in amounts:
             amounts[kind] = max(0, amounts[kind] - stop)
     res.update(amounts={k: v for k, v in amounts.items() if v > 0}, used=[*frame["used"], choice["card"]])
@@ -90,6 +101,8 @@ def answer_protect(res: ZonaResolution, choice: dict[str, Any], decision: Any) -
 
 
 RULES.answer_command("protect", {"card": fields.String(required=True)})
+RULES.answer_command("convert", {"card": fields.String(required=True), "from_type": fields.String(required=True),
+                                 "to_type": fields.String(required=True)})
 RULES.answer_command("take_damage", {})
 
 
@@ -181,6 +194,13 @@ def change_fatigue(res: ZonaResolution, seat: int, change: int, by: str) -> None
     if wanted > MAX_FATIGUE:
         res.push("damage", seat=seat, amounts={"wound": wanted - MAX_FATIGUE}, fatigue=0, by="fatigue",
                  unpreventable=True, used=[])
+
+
+def max_out_fatigue(res: ZonaResolution, seat: int) -> None:
+    """Fatigue set to the maximum; already there, nothing changes and nothing hurts."""
+    s = res.stalker(seat)
+    if s["fatigue"] < MAX_FATIGUE:
+        res.set("FatigueChanged", seat, fatigue=MAX_FATIGUE, change=MAX_FATIGUE - s["fatigue"], by="effect")
 
 
 def change_reputation(res: ZonaResolution, seat: int, step: int) -> None:

@@ -112,6 +112,10 @@ class ItemType:
     #: Used in the action phase where it names (``area``: an area, ``bunker`` or ``any``), not as an
     #: action, for its ``effects``.
     use_at: dict[str, Any] | None = None
+    #: Used when a failed test against a threat of this kind would hurt: no damage (not ability damage).
+    immune: str | None = None
+    #: Used against a damage: one point of it changes type (then another item may stop it).
+    convert: bool = False
     #: Used when a threat of this kind is drawn: the encounter is not resolved (not defeated either).
     skip_encounter: str | None = None
     emanation: dict[str, Any] | None = None

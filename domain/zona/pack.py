@@ -55,7 +55,7 @@ KEYS = {
     "areas": {"id", "name", "sector", "action", "requires", "power_plant"},
     "items": {"id", "name", "kind", "price", "use", "colour", "durability", "copies", "small", "outfit", "extra_slot",
               "category", "unrepairable", "modifier", "reroll", "protect", "heal", "rest", "shortcut",
-              "ignore_emanation", "dash", "skip_encounter", "use_at", "emanation"},
+              "ignore_emanation", "dash", "skip_encounter", "use_at", "immune", "convert", "emanation"},
     "stalkers": {"id", "name", "attributes", "stamina", "ability", "start", "equipment"},
     "threats": {"id", "name", "kind", "colour", "copies", "detect", "confront", "damage", "fatigue", "loot", "ability"},
     "green": {"id", "name", "sections", "reputation"},
@@ -322,6 +322,7 @@ def _item(r: dict[str, Any]) -> ItemType:
         protect=r.get("protect"), heal=int(r.get("heal", 0)), rest=int(r.get("rest", 0)),
         shortcut=bool(r.get("shortcut", False)), ignore_emanation=bool(r.get("ignore_emanation", False)),
         dash=bool(r.get("dash", False)), skip_encounter=r.get("skip_encounter"), use_at=r.get("use_at"),
+        immune=r.get("immune"), convert=bool(r.get("convert", False)),
         emanation=r.get("emanation"),
     )
 
@@ -345,11 +346,12 @@ def _check_item(item: ItemType, at: str, p: Problems) -> None:
     if item.protect is not None:
         damage(item.protect, at, p)
     if not any((item.modifier, item.reroll, item.protect, item.heal, item.rest, item.shortcut, item.extra_slot,
-                item.dash, item.skip_encounter, item.use_at)):
+                item.dash, item.skip_encounter, item.use_at, item.immune, item.convert)):
         p.add(at, "an item does something: modifier, reroll, protect, heal, rest, shortcut, extra_slot, dash, "
-                  "skip_encounter or use_at")
-    if item.skip_encounter not in (None, *THREAT_KINDS):
-        p.add(at, "skip_encounter names mutant or anomaly")
+                  "skip_encounter, use_at, immune or convert")
+    for kind in (item.skip_encounter, item.immune):
+        if kind not in (None, *THREAT_KINDS):
+            p.add(at, "skip_encounter and immune name mutant or anomaly")
     for power in (item.modifier, item.reroll):
         if power is not None and power.get("stage") not in (None, "detect", "confront"):
             p.add(at, "stage is detect or confront")

@@ -89,6 +89,7 @@ class EffectChecker:
         if next(iter(e.values())) is not True:
             self.p.add(at, f"{next(iter(e))} takes true")
 
+    _fatigue_max = _flag
     _next = _failed = _secret = _win = _camp = _to_power_plant = _to_sarcophagus = _market = _market_refill = _flag
 
     def _damage(self, e: dict[str, Any], at: str, c: set[str] | None) -> None:

@@ -14,6 +14,7 @@ from domain.zona.model import EventCard
 _SIMPLE = {
     "heal": "heal {}",
     "heal_injury": "heal an injury",
+    "fatigue_max": "fatigue to the maximum",
     "damage_item": "damage an item",
     "repair": "repair {} item damage",
     "sell_artifact": "sell an artifact for {} over its price",

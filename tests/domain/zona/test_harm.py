@@ -177,3 +177,34 @@ def test_each_stalker_has_an_own_ability():
     res.push("news", step="voice", emitted=False, card=None)
     news.step_news(res, res.frame)
     assert not res.state["stalkers"][0]["ability_used"]
+
+
+def test_item_patterns_immunity_type_conversion_and_maxed_fatigue():
+    """Zona §"OBJAŚNIENIE KART PRZEDMIOTÓW": an immunity to mutants stops a mutant's damage but not other
+    damage; a converter turns one damage into another type so a second item stops it; a reagent sets
+    fatigue to the maximum, and at the maximum changes nothing and hurts nothing."""
+    state = _bare(damage=0)
+    state = put(state, "herd_bell#1", "backpack:0")
+    from domain.rng import Rng
+    from domain.zona import flow, harm
+    from domain.zona.resolution import ZonaResolution
+
+    res = ZonaResolution(state, Rng("bell"))
+    harm.suffer(res, 0, {"wound": 3}, by="mutant")
+    flow.run(res)
+    assert res.state["pending"]["choices"][0] == {"type": "protect", "card": "herd_bell#1"}
+    spared = choose(res.state, {"type": "protect", "card": "herd_bell#1"})
+    assert spared["stalkers"][0]["damage"] == 0
+    plain = resolve(state, 0, [{"damage": {"wound": 1}}])
+    assert plain["pending"] is None and plain["stalkers"][0]["damage"] == 1
+    mixed = put(_bare(damage=0), "turning_sponge#1", "backpack:0")
+    mixed = put(mixed, "kevlar_vest#1", "worn:0")
+    mixed = resolve(mixed, 0, [{"damage": {"radiation": 1, "wound": 1}}])
+    mixed = choose(mixed, {"type": "convert", "card": "turning_sponge#1", "from_type": "radiation", "to_type": "wound"})
+    assert mixed["frames"][-1]["amounts"] == {"wound": 2}
+    mixed = choose(mixed, {"type": "protect", "card": "kevlar_vest#1"})
+    assert mixed["stalkers"][0]["damage"] == 0
+    tired = resolve(_bare(fatigue=2, damage=0), 0, [{"fatigue_max": True}])
+    assert tired["stalkers"][0]["fatigue"] == 5
+    again = resolve(tired, 0, [{"fatigue_max": True}])
+    assert again["stalkers"][0]["fatigue"] == 5 and again["stalkers"][0]["damage"] == 0
