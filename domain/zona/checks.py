@@ -11,6 +11,7 @@ frame below.
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 from marshmallow import fields
@@ -75,6 +76,7 @@ def options(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, Any]]:
     dice = range(len(frame["dice"]))
     if not frame["forced"] and s["fatigue"] < MAX_FATIGUE:
         out += [{"type": "force", "die": i} for i in dice]
+        out += _force_many(res, frame)
     if pack.stalkers[s["character"]].ability.get("reroll") == frame["attribute"] and not frame["ability"]:
         out += [{"type": "reroll", "card": "ability", "die": i} for i in dice]
     for card in owned_items(s):
@@ -92,8 +94,46 @@ def options(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, Any]]:
             out.append({"type": "use_item", "card": card, **extra})
         if _fits(res, frame, t.reroll):
             out += [{"type": "reroll", "card": card, "die": i, **extra} for i in dice]
+    out += _reused(res, frame)
     if out:
         out.append({"type": "accept"})
+    return out
+
+
+def _force_many(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, Any]]:
+    """The devil's-guts pattern: forcing with it rerolls up to 2 dice with one injury, 3 with more,
+    all at once (no die twice)."""
+    s = res.stalker(frame["seat"])
+    most = min(len(frame["dice"]), 1 + len([i for i in s["injuries"] if i != "death"]))
+    out: list[dict[str, Any]] = []
+    for card in owned_items(s):
+        t = res.pack.item_type(card)
+        if not t.force_dice or card in frame["used"] or not items.works(res.pack, res.state, s, card):
+            continue
+        for size in range(2, most + 1):
+            out += [{"type": "force_many", "card": card, "dice": list(dice)}
+                    for dice in combinations(range(len(frame["dice"])), size)]
+    return out
+
+
+def _reused(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, Any]]:
+    """The professor's-notes pattern: use an already deactivated durable artifact again, emanation too."""
+    s = res.stalker(frame["seat"])
+    pack = res.pack
+    notes = [c for c in owned_items(s) if pack.item_type(c).reuse and c not in frame["used"]
+             and items.works(pack, res.state, s, c)]
+    out: list[dict[str, Any]] = []
+    for via in notes:
+        for card in owned_items(s):
+            t = pack.item_type(card)
+            if card not in res.state["deactivated"] or not t.artifact or card in frame["used"]:
+                continue
+            if not items.emanation_allowed(pack, res.state, s, card):
+                continue
+            if _fits(res, frame, t.modifier):
+                out.append({"type": "use_item", "card": card, "via": via})
+            if _fits(res, frame, t.reroll):
+                out += [{"type": "reroll", "card": card, "die": i, "via": via} for i in range(len(frame["dice"]))]
     return out
 
 
@@ -129,12 +169,23 @@ def answer_options(res: ZonaResolution, choice: dict[str, Any], decision: Any) -
         _reroll(res, seat, choice["die"], "force")
         harm.change_fatigue(res, seat, 1, by="force")
         return
+    if kind == "force_many":
+        res.update(forced=True, used=[*frame["used"], choice["card"]])
+        for die in choice["dice"]:
+            _reroll(res, seat, die, choice["card"])
+        items.use(res, seat, choice["card"], "force")
+        harm.change_fatigue(res, seat, 1, by="force")
+        return
     card = choice["card"]
     if kind == "reroll" and card == "ability":
         res.update(ability=True)
         _reroll(res, seat, choice["die"], "ability")
         return
     t = res.pack.item_type(card)
+    if "via" in choice:
+        res.update(used=[*frame["used"], choice["via"]])
+        items.wear_out(res, seat, choice["via"], "reuse")
+        frame = res.frame
     if kind == "use_item" and t.modifier is not None:
         res.update(plus=frame["plus"] + t.modifier.get("plus", 0), cancel=frame["cancel"] + t.modifier.get("cancel", 0),
                    used=[*frame["used"], card])
@@ -150,7 +201,10 @@ def _reroll(res: ZonaResolution, seat: int, die: int, by: str) -> None:
 
 
 RULES.answer_command("force", {"die": fields.Integer(required=True)})
+RULES.answer_command("force_many", {"card": fields.String(required=True),
+                                    "dice": fields.List(fields.Integer(), required=True)})
 RULES.answer_command("reroll", {"card": fields.String(required=True), "die": fields.Integer(required=True),
-                                "shield": fields.String()})
-RULES.answer_command("use_item", {"card": fields.String(required=True), "shield": fields.String()})
+                                "shield": fields.String(), "via": fields.String()})
+RULES.answer_command("use_item", {"card": fields.String(required=True), "shield": fields.String(),
+                                  "via": fields.String()})
 RULES.answer_command("accept", {})

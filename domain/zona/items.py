@@ -299,7 +299,7 @@ def take_off_command(res: ZonaResolution, seat: int, command: dict[str, Any]) ->
     settle_sixth(res, seat)
 
 
-@RULES.command("use_item", {"card": fields.String(required=True), "shield": fields.String()})
+@RULES.command("use_item", {"card": fields.String(required=True), "shield": fields.String(), "via": fields.String()})
 def use_item_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> None:
     from domain.zona import effects, harm
 

@@ -116,6 +116,10 @@ class ItemType:
     immune: str | None = None
     #: Used against a damage: one point of it changes type (then another item may stop it).
     convert: bool = False
+    #: Used while forcing: up to 2 dice rerolled with 1 injury, up to 3 with more.
+    force_dice: bool = False
+    #: Used with a deactivated durable artifact in a test: that artifact is used again.
+    reuse: bool = False
     #: Used when a threat of this kind is drawn: the encounter is not resolved (not defeated either).
     skip_encounter: str | None = None
     emanation: dict[str, Any] | None = None

@@ -55,7 +55,7 @@ KEYS = {
     "areas": {"id", "name", "sector", "action", "requires", "power_plant"},
     "items": {"id", "name", "kind", "price", "use", "colour", "durability", "copies", "small", "outfit", "extra_slot",
               "category", "unrepairable", "modifier", "reroll", "protect", "heal", "rest", "shortcut",
-              "ignore_emanation", "dash", "skip_encounter", "use_at", "immune", "convert", "emanation"},
+              "ignore_emanation", "dash", "skip_encounter", "use_at", "immune", "convert", "force_dice", "reuse", "emanation"},
     "stalkers": {"id", "name", "attributes", "stamina", "ability", "start", "equipment"},
     "threats": {"id", "name", "kind", "colour", "copies", "detect", "confront", "damage", "fatigue", "loot", "ability"},
     "green": {"id", "name", "sections", "reputation"},
@@ -323,6 +323,7 @@ def _item(r: dict[str, Any]) -> ItemType:
         shortcut=bool(r.get("shortcut", False)), ignore_emanation=bool(r.get("ignore_emanation", False)),
         dash=bool(r.get("dash", False)), skip_encounter=r.get("skip_encounter"), use_at=r.get("use_at"),
         immune=r.get("immune"), convert=bool(r.get("convert", False)),
+        force_dice=bool(r.get("force_dice", False)), reuse=bool(r.get("reuse", False)),
         emanation=r.get("emanation"),
     )
 
@@ -346,9 +347,9 @@ def _check_item(item: ItemType, at: str, p: Problems) -> None:
     if item.protect is not None:
         damage(item.protect, at, p)
     if not any((item.modifier, item.reroll, item.protect, item.heal, item.rest, item.shortcut, item.extra_slot,
-                item.dash, item.skip_encounter, item.use_at, item.immune, item.convert)):
+                item.dash, item.skip_encounter, item.use_at, item.immune, item.convert, item.force_dice, item.reuse)):
         p.add(at, "an item does something: modifier, reroll, protect, heal, rest, shortcut, extra_slot, dash, "
-                  "skip_encounter, use_at, immune or convert")
+                  "skip_encounter, use_at, immune, convert, force_dice or reuse")
     for kind in (item.skip_encounter, item.immune):
         if kind not in (None, *THREAT_KINDS):
             p.add(at, "skip_encounter and immune name mutant or anomaly")

@@ -156,3 +156,29 @@ def test_worked_example_iwan_a_durable_cancel_is_enough():
     assert "anomaly_probe#1" in state["deactivated"] and "anomaly_probe#1" in state["stalkers"][0]["backpack"]
     state = accept_tests(state)
     assert _passed(state, before)  # 2 + 2 - 1 + 1 (cancel) + 1 (plus) = 5
+
+
+def test_item_patterns_forcing_several_dice_and_reusing_a_spent_artifact():
+    """Zona §"OBJAŚNIENIE KART PRZEDMIOTÓW": forcing with the coil rerolls up to 2 dice with one injury
+    (up to 3 with more), all at once; old notes let a deactivated artifact be used again, its emanation too."""
+    from tests.domain.zona.fixtures import events_of
+
+    state = with_stalker(_bare(["minus"], character="zoya"), 0, fatigue=1, injuries=["intellect"])
+    state = put(state, "devil_coil#1", "backpack:0")
+    state = _test(state, "agility", 9, seed="coil", settle=False)
+    many = [c for c in state["pending"]["choices"] if c["type"] == "force_many"]
+    assert {tuple(c["dice"]) for c in many} == {(0, 1), (0, 2), (1, 2)}
+    events, state = events_of(state, 0, {"type": "force_many", "card": "devil_coil#1", "dice": [0, 2]})
+    assert [(e.data["die"], e.data["by"]) for e in events if e.type == "DieRerolled"] == [
+        (0, "devil_coil#1"), (2, "devil_coil#1")]
+    assert state["stalkers"][0]["fatigue"] == 2
+    notes = with_stalker(_bare(["blank"], character="zoya"), 0, fatigue=1)
+    notes = put(notes, "glowstone#1", "backpack:0")
+    notes = put(notes, "old_notes#f1", "small:0")
+    notes["deactivated"] = ["glowstone#1"]
+    before = notes["stalkers"][0]["roubles"]
+    notes = _test(notes, "agility", 3, seed="notes", settle=False)
+    assert {"type": "use_item", "card": "glowstone#1", "via": "old_notes#f1"} in notes["pending"]["choices"]
+    notes = choose(notes, {"type": "use_item", "card": "glowstone#1", "via": "old_notes#f1"})
+    assert "old_notes#f1" in notes["box"] and notes["stalkers"][0]["fatigue"] == 2  # the emanation: 1 artifact
+    assert _passed(accept_tests(notes), before)  # agility 2 + 1
