@@ -77,17 +77,24 @@ def check_views(state, players):
             assert not shown & held, (seat, shown & held)
 
 
-def arranged_events():
+def arranged_events(state):
     """Every fifth game seat 0 starts at the power plant with two secrets, so random play also goes
     into the sarcophagus and can win (arranged through the log's own events, after the draft)."""
     secrets = [Event("SecretDiscovered", {"thing": card, "source": f"deck:{deck}", "target": "secrets:0", "seat": 0})
-               for deck, card in (("greenhouse", "f_gh3"), ("deeparchive", "f_da3"))]
+               for deck, card in ((state["facility_of"]["greenhouse"], "f_gh3"),
+                                  (state["facility_of"]["deeparchive"], "f_da3"))]
     return [*secrets, Event("StalkerRelocated", {"seat": 0, "area": "reactoryard", "by": "arranged"})]
+
+
+#: Games also spread over the rulings a group may play otherwise (docs/zona-engine.md).
+VARIANTS = [{}, {"draft": "free"}, {"random_facilities": True}, {"read_whole_card": True},
+            {"cancel_target": "minus_or_triangle"}, {"triangle_pair": "none"}, {"news_loss": "on_empty_draw"},
+            {"worsen_at_bad": "damage"}, {"die_faces": ["plus", "minus", "blank"]}]
 
 
 def play(seed: int):
     players = 1 + seed % 4
-    options = ZONA.resolve_options({})
+    options = ZONA.resolve_options(VARIANTS[(seed // 4) % len(VARIANTS)])
     options["players"] = players
     events = ZONA.setup(options, Rng(f"setup-{seed}"))
     state = fold(events)
@@ -97,7 +104,7 @@ def play(seed: int):
     while not state["over"]:
         if not arranged and state["phase"] == "action":
             arranged = True
-            more = arranged_events()
+            more = arranged_events(state)
             events += more
             state = fold(more, state)
         seat = ZONA.waiting_for(state)[0]
