@@ -80,7 +80,10 @@ class ZonaView(Schema):
     deactivated = fields.List(fields.String(), metadata={"description": "durable items used this round"})
     reading = fields.Dict(allow_none=True, metadata={"description": "the event card being read; its text only to the reader"})
     hand = fields.Raw(metadata={"description": "cards being looked through (a count for others)"})
-    pending = fields.Dict(allow_none=True, metadata={"description": "the decision the game waits for; choices to its seat only"})
+    pending = fields.Dict(allow_none=True, metadata={
+        "description": "the decision the game waits for; its choices, except the draft and the find deck"})
+    board = fields.Dict(metadata={"description": "this side's areas (name, sector, action in words) and borders"})
+    cards = fields.Dict(metadata={"description": "what each item card named in the view is, by type"})
 
 
 class ZonaGame(Game):

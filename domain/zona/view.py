@@ -12,13 +12,16 @@ stalker holds the Voice) sees it whole (the read-aloud split; option
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from domain.game import Event
+from domain.zona.board import board_for
 from domain.zona.model import Pack
 from domain.zona.pack import pack_named
-from domain.zona.state import State, owned_items
+from domain.zona.state import State, clone, owned_items
 from domain.zona.words import card_text
+from domain.zona.words import effects as effects_in_words
 
 HIDDEN = "hidden"
 
@@ -62,6 +65,14 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "draft": list(state["draft"].get(str(s["seat"]), [])) if mine and state["phase"] == "setup" else [],
         })
     pending = state["pending"]
+    shown = _body(state, seat, pack, over, stalkers, pending)
+    shown["board"] = clone(board_description(pack.name, state["side"]))
+    shown["cards"] = _catalog(pack, shown)
+    return shown
+
+
+def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list[dict[str, Any]],
+          pending: dict[str, Any] | None) -> dict[str, Any]:
     own_cards = set(owned_items(state["stalkers"][seat])) if seat is not None else set()
     reading = None
     for frame in reversed(state["frames"]):
@@ -100,6 +111,45 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "context": mask(pending["context"], own) if looking else {},
         },
     }
+
+
+@functools.cache
+def board_description(pack_name: str, side: str) -> dict[str, Any]:
+    """The board of this side for a client to draw: areas with their actions in words, and borders."""
+    pack = pack_named(pack_name)
+    board = board_for(pack_name, side)
+    borders = []
+    for b in pack.borders:
+        if b.kind == "power_plant":
+            kind = "power_plant"
+        elif side in b.blockade_on:
+            kind = "blockade"
+        else:
+            kind = b.kind
+        borders.append({"between": [b.a, b.b], "kind": kind, "shortcut": b.shortcut})
+    areas = {a.id: {"name": a.name, "sector": a.sector, "action": effects_in_words(a.action) if a.action else None,
+                    "requires": list(a.requires)} for a in pack.areas.values()}
+    return {"areas": areas, "borders": borders, "facility_spaces": board.facility_spaces}
+
+
+def _catalog(pack: Pack, shown: dict[str, Any]) -> dict[str, Any]:
+    """What each item card named in the view is (finds another seat holds show only as ``find``)."""
+    out: dict[str, Any] = {}
+    stack: list[Any] = [shown]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+            stack.extend(k for k in value if isinstance(k, str) and ("#" in k or "@" in k))
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str) and ("#" in value or "@" in value):
+            kind = value.split("#")[0].split("@")[0]
+            t = pack.items.get(kind)
+            if t is not None and kind not in out:
+                out[kind] = {"name": t.name, "kind": t.kind, "colour": t.colour, "price": t.price, "use": t.use,
+                             "durability": t.durability, "small": t.small, "outfit": list(t.outfit)}
+    return out
 
 
 def _token(pack: Pack, token: str) -> dict[str, Any]:

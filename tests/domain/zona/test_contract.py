@@ -150,3 +150,17 @@ def test_the_log_replays_from_json():
         stored = [Event(e.type, json.loads(json.dumps(e.data))) for e in events]
         assert [e.data for e in stored] == [e.data for e in events]
         assert fold(stored) == state
+
+
+def test_view_carries_the_board_and_what_the_cards_are():
+    """Zona §"OPIS PLANSZY GŁÓWNEJ" is drawn from the view: areas with actions in words, borders by kind
+    on this side (the small side's blockades), and the item cards named in the view."""
+    state = new_game(2)
+    view = ZONA.view(state, 0)
+    borders = {tuple(b["between"]): b["kind"] for b in view["board"]["borders"]}
+    assert borders[("outpost", "barracks")] == "blockade" and borders[("ghosttown", "reactoryard")] == "power_plant"
+    assert view["board"]["areas"]["scrapyard"]["action"].startswith("suffer 2 radiation")
+    card = state["market"]["junk"][0]
+    assert view["cards"][card.split("#")[0]]["kind"] == "junk"
+    view["board"]["areas"].clear()
+    assert ZONA.view(state, 0)["board"]["areas"], "a view is a copy, never the cache"
