@@ -42,6 +42,10 @@ def check(state, players):
         assert len(s["backpack"]) <= 5 and len(s["sixth"]) <= 1
     assert sorted(all_items(state)) == ITEMS, "item cards conserved"
     assert sorted(all_tokens(state)) == TOKENS, "threat tokens conserved"
+    if not state["over"] and not state["frames"]:
+        # Between turns nothing is half-done: no card being read or looked at, no threat being met.
+        assert state["pending"] is None or state["phase"] == "setup"
+        assert state["hand"] == [] and state["in_play"] == [] and state["reading"] == [], state["phase"]
     if not state["over"]:
         waiting = ZONA.waiting_for(state)
         assert len(waiting) == 1, waiting
