@@ -57,6 +57,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "seat": s["seat"], "character": s["character"], "name": stalker.name if stalker else None,
             "stamina": stalker.stamina if stalker else None,
             "attributes": dict(stalker.attributes) if stalker else {},
+            "ability": dict(stalker.ability) if stalker else {},
             "area": s["area"], "damage": s["damage"], "fatigue": s["fatigue"], "reputation": s["reputation"],
             "roubles": s["roubles"], "injuries": list(s["injuries"]), "dead": s["dead"], "must_leave": s["must_leave"],
             **{k: _mask_finds(state, s[k], mine) for k in ("backpack", "worn", "small", "sixth")},
@@ -95,7 +96,7 @@ def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list
         "stalkers": stalkers,
         "threats": {a: [_token(pack, t) for t in tokens] for a, tokens in state["threats"].items() if tokens},
         "in_play": [_token(pack, t) for t in state["in_play"]],
-        "facilities": {area: {"lock": lock["lock"], "open": lock["open"], "looted": area in state["looted"],
+        "facilities": {area: {"lock": _lock(pack, lock["lock"]), "open": lock["open"], "looted": area in state["looted"],
                               "finds": len(state["finds"][area]), "deck": len(state["decks"][area])}
                        for area, lock in state["locks"].items()},
         "market": {row: list(slots) for row, slots in state["market"].items()},
@@ -150,6 +151,13 @@ def _catalog(pack: Pack, shown: dict[str, Any]) -> dict[str, Any]:
                 out[kind] = {"name": t.name, "kind": t.kind, "colour": t.colour, "price": t.price, "use": t.use,
                              "durability": t.durability, "small": t.small, "outfit": list(t.outfit)}
     return out
+
+
+def _lock(pack: Pack, lock: str) -> dict[str, Any]:
+    """A lock token's price, readable by all (our ruling: it lies requirement side up)."""
+    t = pack.locks[lock]
+    return {"id": t.id, "name": t.name, "fatigue": t.fatigue, "damage": dict(t.damage), "roubles": t.roubles,
+            "trophies": t.trophy}
 
 
 def _token(pack: Pack, token: str) -> dict[str, Any]:
