@@ -104,7 +104,7 @@ def _force_many(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, An
     """The devil's-guts pattern: forcing with it rerolls up to 2 dice with one injury, 3 with more,
     all at once (no die twice)."""
     s = res.stalker(frame["seat"])
-    most = min(len(frame["dice"]), 1 + len([i for i in s["injuries"] if i != "death"]))
+    most = min(len(frame["dice"]), 1 + len(s["injuries"]))
     out: list[dict[str, Any]] = []
     for card in owned_items(s):
         t = res.pack.item_type(card)

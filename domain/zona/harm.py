@@ -153,7 +153,8 @@ def die(res: ZonaResolution, seat: int) -> None:
         res.move("ItemDiscarded", card, items.location_of(s, card), items.discard_target(res.pack, card), seat)
     for token in list(s["trophies"]):
         res.move("ThreatDiscarded", token, f"trophies:{seat}", f"dispenser_top:{res.pack.threat(token).queue}", seat)
-    res.set("StalkerDied", seat, dead=True, injuries=[*s["injuries"], "death"], damage=s["damage"])
+    # The figure leaves the board with its board and tokens.
+    res.set("StalkerDied", seat, dead=True, damage=s["damage"], area=None)
     frames = res.state["frames"]
     # What the dead stalker was in the middle of ends with them: the card being read is
     # discarded, cards being looked at and tokens being met go back.

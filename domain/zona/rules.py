@@ -94,7 +94,7 @@ def _shuffled(d: Draft, data: dict[str, Any]) -> None:
 STALKER_FIELDS = ("area", "damage", "fatigue", "reputation", "roubles", "injuries", "ability_used", "dead",
                   "must_leave", "entered_by_move")
 _STALKER_SHAPE: dict[str, fields.Field] = {
-    "seat": Int(required=True), "area": Str(), "damage": Int(), "fatigue": Int(), "reputation": Str(),
+    "seat": Int(required=True), "area": Str(allow_none=True), "damage": Int(), "fatigue": Int(), "reputation": Str(),
     "roubles": Int(), "injuries": fields.List(Str()), "ability_used": Bool(), "dead": Bool(),
     "must_leave": Bool(), "entered_by_move": Bool(),
     # What caused it, for the log's words only.
