@@ -1,0 +1,148 @@
+"""The action phase: up to two actions a turn, in turn order from the Voice of the Zone.
+
+Zona §"AKCJE", §"RUCH", §"WYKONYWANIE AKCJI OBSZARÓW", §"POSZUKIWANIE",
+§"ODPOCZYNEK", §"PAS", §"SKRÓTY", §"BLOKADA", §"GRANICE".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import fields
+
+from domain.game import RuleViolation
+from domain.zona import effects, encounter, facilities, harm, items
+from domain.zona.board import board_for
+from domain.zona.pack import pack_named
+from domain.zona.resolution import ZonaResolution
+from domain.zona.rules import RULES
+from domain.zona.state import State, owned_items
+
+RULE_MOVE = 'Zona §"RUCH"'
+RULE_AREA = 'Zona §"WYKONYWANIE AKCJI OBSZARÓW"'
+
+
+def destinations(state: State, seat: int) -> list[str]:
+    """Areas one move reaches: across a border (a shortcut too), never a blockade, the power-plant
+    border or a border a timed news card blocks, into a facility only when it is open and has room,
+    never out of the sarcophagus."""
+    pack = pack_named(state["pack"])
+    board = board_for(state["pack"], state["side"])
+    s = state["stalkers"][seat]
+    here = s["area"]
+    if pack.areas[here].sector == "sarcophagus":
+        return []
+    out = []
+    timed = state["timed"]
+    blocked = timed["target"] if timed is not None and "blocked" in (pack.news[timed["card"]].timed or {}) else None
+    for there, border in board.neighbours(here).items():
+        if blocked == "|".join(sorted((here, there))):
+            continue
+        if pack.areas[there].sector == "facility":
+            if border.kind != "entrance" or facilities.entry_refusal(state, seat, there) is not None:
+                continue
+        out.append(there)
+    return out
+
+
+def map_items(state: State, seat: int) -> list[str]:
+    pack = pack_named(state["pack"])
+    s = state["stalkers"][seat]
+    return [c for c in owned_items(s) if pack.item_type(c).shortcut and items.works(pack, state, s, c)]
+
+
+def move_choices(state: State, seat: int) -> list[dict[str, Any]]:
+    board = board_for(state["pack"], state["side"])
+    here = state["stalkers"][seat]["area"]
+    out: list[dict[str, Any]] = []
+    for there in destinations(state, seat):
+        out.append({"type": "move", "to": there})
+        if board.neighbours(here)[there].kind == "shortcut":
+            out += [{"type": "move", "to": there, "map": c} for c in map_items(state, seat)]
+    return out
+
+
+@RULES.command("move", {"to": fields.String(required=True), "map": fields.String()})
+def move_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> None:
+    if command not in move_choices(res.state, seat):
+        raise RuleViolation("cannot_move", "You cannot move there.", rule=RULE_MOVE)
+    here, there = res.stalker(seat)["area"], command["to"]
+    border = res.board.neighbours(here)[there]
+    res.emit("ActionTaken", seat=seat, action="move")
+    res.set("StalkerMoved", seat, area=there, must_leave=False, by="move")
+    encounter.arrive(res, seat, there)
+    timed = res.state["timed"]
+    if timed is not None and timed["target"] == there:
+        card = res.pack.news[timed_card(res.state)]
+        if card.timed and "toxic" in card.timed:
+            harm.suffer(res, seat, dict(card.timed["toxic"]), by="news")
+    if border.kind == "shortcut":
+        if "map" in command:
+            items.use(res, seat, command["map"], "shortcut")
+        else:
+            harm.suffer(res, seat, {str(border.shortcut): 1}, by="shortcut")
+
+
+def timed_card(state: State) -> str:
+    return str(state["timed"]["card"])
+
+
+@RULES.command("search", {"token": fields.String(required=True)})
+def search_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> None:
+    area = res.stalker(seat)["area"]
+    if command["token"] not in res.state["threats"].get(area, []):
+        raise RuleViolation("no_such_threat", "No such threat token in your area.", rule='Zona §"POSZUKIWANIE"')
+    res.emit("ActionTaken", seat=seat, action="search")
+    encounter.met(res, seat, command["token"], area)
+
+
+@RULES.command("rest", {})
+def rest_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> None:
+    res.emit("ActionTaken", seat=seat, action="rest")
+    harm.change_fatigue(res, seat, -1, by="rest")
+
+
+@RULES.command("pass", {})
+def pass_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> None:
+    res.emit("ActionTaken", seat=seat, action="pass", ends_turn=True)
+
+
+def area_action_refusal(state: State, seat: int) -> str | None:
+    pack = pack_named(state["pack"])
+    s = state["stalkers"][seat]
+    area = pack.areas[s["area"]]
+    if not area.action:
+        return "no_action"
+    if state["turn"]["area_action"]:
+        return "once_per_turn"
+    if area.requires and s["reputation"] not in area.requires:
+        return "reputation"
+    timed = state["timed"]
+    if timed is not None and timed["target"] == area.id and "closed" in (pack.news[timed["card"]].timed or {}):
+        return "closed_by_news"
+    return None
+
+
+@RULES.command("area_action", {})
+def area_action_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> None:
+    refusal = area_action_refusal(res.state, seat)
+    if refusal is not None:
+        raise RuleViolation(f"area_action_{refusal}", "You cannot take this area's action now.", rule=RULE_AREA)
+    res.emit("ActionTaken", seat=seat, action="area_action")
+    effects.run(res, seat, ["area", res.stalker(seat)["area"], "action"])
+
+
+def turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
+    """Every action the seat may take now (their turn, nothing pending)."""
+    s = state["stalkers"][seat]
+    if s["must_leave"]:
+        # A looted facility: the first action must take the stalker out.
+        return [c for c in move_choices(state, seat)]
+    out: list[dict[str, Any]] = move_choices(state, seat)
+    out += [{"type": "search", "token": t} for t in state["threats"].get(s["area"], [])]
+    out.append({"type": "rest"})  # allowed at fatigue 0 too: it only changes nothing
+    if area_action_refusal(state, seat) is None:
+        out.append({"type": "area_action"})
+    out += [{"type": "open_facility", "facility": f} for f in facilities.openable(state, seat)]
+    out.append({"type": "pass"})
+    return out

@@ -1,0 +1,226 @@
+"""Zona on the game contract: ``domain.zona.game.ZONA``.
+
+``decide`` refuses an illegal command before emitting anything; otherwise it
+lets the rule modules emit through a ``ZonaResolution`` and carries the game
+on (``flow.run``) until a seat must act or decide. There is no automatic work
+for a worker: event and news phases run on from the command that ends the
+last turn, and in solo the automated Voice of the Zone decides inside
+``decide`` (Zona §"WARIANT GRY SOLO").
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from marshmallow import Schema, fields, validate
+
+from domain.engine.decisions import Decision, matching_choice, normalized
+from domain.game import SYSTEM, Command, Event, EventSchema, Game, Outcome, RuleViolation, Seat, SeatRange, malformed
+from domain.rng import Rng
+from domain.zona import actions, flow, items
+from domain.zona import setup as setup_rules
+from domain.zona.model import FACES
+from domain.zona.pack import pack_named
+from domain.zona.resolution import ZonaResolution
+from domain.zona.rules import RULES, evolve
+from domain.zona.state import State, clone, initial_state
+from domain.zona.view import redact, view
+
+TURN_ACTIONS = frozenset({"move", "search", "rest", "pass", "area_action", "open_facility"})
+FREE = frozenset({"put_on", "take_off", "drop", "use_item"})
+
+
+class ZonaOptions(Schema):
+    """What a creator may choose; every ruling a group could play otherwise is here (docs/zona-engine.md)."""
+
+    pack = fields.String(load_default="test", metadata={"description": "content pack"})
+    draft = fields.String(load_default="draft", validate=validate.OneOf(["draft", "free"]),
+                          metadata={"description": "two boards each and keep one, or free choice of all"})
+    random_facilities = fields.Boolean(load_default=False,
+                                       metadata={"description": "deal the facility decks to the places at random"})
+    first_voice = fields.Integer(load_default=None, allow_none=True,
+                                 metadata={"description": "seat holding the Voice of the Zone first (default: random)"})
+    read_whole_card = fields.Boolean(load_default=False,
+                                     metadata={"description": "the stalker may read an event card's outcomes before choosing"})
+    die_faces = fields.List(fields.String(validate=validate.OneOf(FACES)), load_default=None, allow_none=True,
+                            validate=validate.Length(min=1),
+                            metadata={"description": "faces of each die (default: the pack's)"})
+    triangle_pair = fields.String(load_default="minus", validate=validate.OneOf(["minus", "none"]),
+                                  metadata={"description": "two or more triangles: one minus, or nothing"})
+    cancel_target = fields.String(load_default="minus", validate=validate.OneOf(["minus", "minus_or_triangle"]),
+                                  metadata={"description": "what a cancel modifier removes"})
+    news_loss = fields.String(load_default="after_last", validate=validate.OneOf(["after_last", "on_empty_draw"]),
+                              metadata={"description": "lose after the last news card, or at the draw from an empty deck"})
+    worsen_at_bad = fields.String(load_default="fatigue", validate=validate.OneOf(["fatigue", "damage"]),
+                                  metadata={"description": "what worsening a bad reputation costs"})
+    solo_news_discard = fields.Integer(load_default=5, validate=validate.Range(min=0),
+                                       metadata={"description": "news cards set aside unseen in solo"})
+
+
+class ZonaView(Schema):
+    phase = fields.String(metadata={"description": "setup, action, event, news or over"})
+    round = fields.Integer(metadata={"description": "the round number, from 1"})
+    voice = fields.Integer(metadata={"description": "the seat holding the Voice of the Zone marker"})
+    players = fields.Integer()
+    side = fields.String(metadata={"description": "board side: small (1-2 players) or large (3-4)"})
+    over = fields.Boolean()
+    winner = fields.Integer(allow_none=True, metadata={"description": "the one winner, if any"})
+    lost = fields.String(allow_none=True, metadata={"description": "why everyone lost: news or sarcophagus"})
+    emission = fields.Dict(metadata={"description": "marker and last space of the emission track"})
+    timed = fields.Dict(allow_none=True, metadata={"description": "the timed news card in force and its area"})
+    turn = fields.Dict(allow_none=True, metadata={"description": "whose turn, actions taken, area action used"})
+    stalkers = fields.List(fields.Dict(), metadata={"description": "each seat's stalker; others' finds show as 'find'"})
+    threats = fields.Dict(metadata={"description": "threat tokens by area, with their reverse (tokens are public)"})
+    in_play = fields.List(fields.Dict(), metadata={"description": "the threat being met now"})
+    facilities = fields.Dict(metadata={"description": "lock, open, looted, finds and event cards left, by facility"})
+    market = fields.Dict(metadata={"description": "junk and equipment rows, four columns each"})
+    decks = fields.Dict(metadata={"description": "cards left in each deck (orders hidden)"})
+    dispenser = fields.Dict(metadata={"description": "tokens left in each dispenser queue"})
+    wear = fields.Dict(metadata={"description": "damage tokens on item cards"})
+    deactivated = fields.List(fields.String(), metadata={"description": "durable items used this round"})
+    reading = fields.Dict(allow_none=True, metadata={"description": "the event card being read; its text only to the reader"})
+    hand = fields.Raw(metadata={"description": "cards being looked through (a count for others)"})
+    pending = fields.Dict(allow_none=True, metadata={
+        "description": "the decision the game waits for; its choices, except the draft and the find deck"})
+    board = fields.Dict(metadata={"description": "this side's areas (name, sector, action in words) and borders"})
+    cards = fields.Dict(metadata={"description": "what each item card named in the view is, by type"})
+
+
+class ZonaGame(Game):
+    name = "zona"
+    title = "Zona: The Secret of Chernobyl — reach the sarcophagus before the Zone's news runs out"
+    seats = SeatRange(1, 4)
+    state_format = "zona-1"
+    options_schema: ClassVar[type[Schema]] = ZonaOptions
+    view_schema: ClassVar[type[Schema]] = ZonaView
+    command_schemas: ClassVar[dict[str, type[Schema]]] = RULES.commands
+    event_schemas: ClassVar[list[EventSchema]] = RULES.event_schemas()
+    ai = None
+
+    def initial_state(self) -> State:
+        return initial_state()
+
+    def setup(self, options: dict[str, Any], rng: Rng) -> list[Event]:
+        options = dict(options)
+        if options.get("die_faces") is None:
+            options["die_faces"] = list(pack_named(options.get("pack", "test")).faces)
+        defaults = ZonaOptions().load({})
+        return setup_rules.setup({**defaults, **options}, rng)
+
+    def decide(self, state: State, seat: Seat | str, command: Command, rng: Rng) -> list[Event]:
+        return self.decide_and_fold(state, seat, command, rng)[0]
+
+    def decide_and_fold(self, state: State, seat: Seat | str, command: Command, rng: Rng) -> tuple[list[Event], State]:
+        res = ZonaResolution(state, rng)
+        _decide(res, seat, command)
+        return res.events, res.state
+
+    def evolve(self, state: State, event: Event) -> State:
+        return evolve(state, event)
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Command]:
+        return legal_actions(state, seat)
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def redact(self, event: Event, seat: Seat | None) -> Event:
+        return redact(event, seat)
+
+    def system_command(self, state: State) -> Command | None:
+        return None
+
+    def waiting_for(self, state: State) -> list[Seat]:
+        if state["phase"] == "new" or state["over"]:
+            return []
+        if state["pending"] is not None:
+            return [state["pending"]["seat"]]
+        if state["turn"] is not None:
+            return [state["turn"]["seat"]]
+        return []
+
+    def outcome(self, state: State) -> Outcome:
+        if state["phase"] == "new":
+            return Outcome(False)
+        winners = (state["winner"],) if state.get("winner") is not None else ()
+        return Outcome(bool(state["over"]), winners, {"round": state["round"], "news_left": len(state["decks"]["news"])})
+
+    def dump_state(self, state: State) -> dict[str, Any]:
+        return clone(state)
+
+    def load_state(self, data: dict[str, Any]) -> State:
+        return clone(data)
+
+
+def legal_actions(state: State, seat: int) -> list[Command]:
+    if state["phase"] == "new" or state["over"]:
+        return []
+    pending = state["pending"]
+    if pending is not None:
+        return [dict(c) for c in pending["choices"]] if pending["seat"] == seat else []
+    turn = state["turn"]
+    if state["phase"] != "action" or turn is None or turn["seat"] != seat or turn["done"]:
+        return []
+    return [*actions.turn_actions(state, seat), *items.own_turn_items(state, seat)]
+
+
+def _decide(res: ZonaResolution, seat: Seat | str, command: Command) -> None:
+    state = res.state
+    kind = command.get("type") if isinstance(command, dict) else None
+    if not isinstance(kind, str) or kind not in RULES.commands:
+        raise malformed("unknown_command", f"Zona has no command {kind!r}.")
+    if state["phase"] == "new":
+        raise RuleViolation("no_game", "The game has not been set up.", rule='Zona §"PRZYGOTOWANIE DO GRY"')
+    if state["over"]:
+        raise RuleViolation("game_over", "The game is over.")
+    if seat == SYSTEM:
+        raise malformed("not_a_system_command", "Zona has no automatic work for the system.")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["players"]:
+        raise malformed("unknown_seat", f"There is no seat {seat!r}.")
+    pending = state["pending"]
+    if pending is not None:
+        rule = RULES.answers[pending["kind"]].rule
+        if pending["seat"] != seat:
+            raise RuleViolation("not_your_decision", f"The game waits for seat {pending['seat']} ({pending['kind']}).",
+                                rule=rule)
+        choice = matching_choice(pending["choices"], command)
+        if choice is None:
+            raise RuleViolation("not_a_choice", f"That is not one of the choices for {pending['kind']}.", rule=rule)
+        decision = Decision(pending["seat"], pending["kind"], tuple(pending["choices"]), pending["context"])
+        res.emit("DecisionMade", seat=seat, kind=pending["kind"], command=dict(choice))
+        RULES.answers[pending["kind"]].handler(res, dict(choice), decision)
+        flow.run(res)
+        return
+    if kind not in RULES.actions:
+        raise RuleViolation("no_decision_pending", "No decision is waiting for an answer.")
+    turn = state["turn"]
+    if state["phase"] != "action" or turn is None or turn["seat"] != seat:
+        raise RuleViolation("not_your_turn", "It is not your turn.", rule='Zona §"AKCJE"')
+    if kind in TURN_ACTIONS and normalized(command) not in actions.turn_actions(state, seat):
+        raise RuleViolation(f"cannot_{kind}", f"You cannot {kind.replace('_', ' ')} now.", rule=_RULE.get(kind))
+    RULES.actions[kind](res, seat, dict(command))
+    flow.run(res)
+
+
+_RULE = {
+    "move": 'Zona §"RUCH"', "search": 'Zona §"POSZUKIWANIE"', "rest": 'Zona §"ODPOCZYNEK"', "pass": 'Zona §"PAS"',
+    "area_action": 'Zona §"WYKONYWANIE AKCJI OBSZARÓW"', "open_facility": 'Zona §"OTWARCIE TAJNEGO OBIEKTU"',
+}
+
+RULES.check()
+ZONA = ZonaGame()
+
+
+def _example() -> dict[str, Any]:
+    """A real 2-player game just set up, for the API document."""
+    options = ZONA.resolve_options({"first_voice": 0})
+    state = initial_state()
+    for event in ZONA.setup({**options, "players": 2}, Rng("example")):
+        state = evolve(state, event)
+    while state["pending"] is not None and state["phase"] == "setup":
+        seat = state["pending"]["seat"]
+        state = ZONA.decide_and_fold(state, seat, state["pending"]["choices"][0], Rng(f"example-{seat}"))[1]
+    return {"options": options, "view": view(state, 0), "actions": legal_actions(state, 0)}
+
+
+ZonaGame.examples = _example()

@@ -1,0 +1,417 @@
+"""Load a Zona content pack (a directory of YAML) into ``model.Pack``.
+
+Every record is checked on its own and then against the others (areas a
+border or a card names exist, a facility deck for every facility, enough
+threat tokens and finds for four players, every paragraph card can end).
+All problems are gathered and reported in one ``PackError``, one line each,
+so an author fixes a whole pack in one round trip.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from importlib import resources
+from typing import Any, TypeVar
+
+import yaml
+
+from domain.zona.model import (
+    ATTRIBUTES,
+    COLOURS,
+    DAMAGE_TYPES,
+    FACES,
+    ITEM_KINDS,
+    REPUTATIONS,
+    SECTORS,
+    THREAT_KINDS,
+    USES,
+    Area,
+    Border,
+    EmissionCard,
+    EventCard,
+    ItemType,
+    Lock,
+    NewsCard,
+    Pack,
+    Side,
+    Stalker,
+    StartThreat,
+    Threat,
+)
+from domain.zona.vocabulary import EffectChecker, Problems, damage, paths_end
+
+T = TypeVar("T")
+
+
+class PackError(Exception):
+    def __init__(self, problems: list[str]):
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+#: The keys each kind of record may have: a misspelt key is a problem, not silently ignored.
+KEYS = {
+    "areas": {"id", "name", "sector", "action", "requires", "power_plant"},
+    "items": {"id", "name", "kind", "price", "use", "colour", "durability", "copies", "small", "outfit", "extra_slot",
+              "category", "unrepairable", "modifier", "reroll", "protect", "heal", "rest", "shortcut",
+              "ignore_emanation", "dash", "skip_encounter", "use_at", "immune", "convert", "force_dice", "reuse", "emanation"},
+    "stalkers": {"id", "name", "attributes", "stamina", "ability", "start", "equipment"},
+    "threats": {"id", "name", "kind", "colour", "copies", "detect", "confront", "damage", "fatigue", "loot", "ability"},
+    "green": {"id", "name", "sections", "reputation"},
+    "yellow": {"id", "name", "sections", "reputation"},
+    "news": {"id", "name", "arrows", "effects", "timed"},
+    "emissions": {"id", "name", "type", "damage", "place"},
+    "locks": {"id", "name", "fatigue", "damage", "roubles", "trophy"},
+}
+
+
+def _records(raw: Any, key: str, where: str, p: Problems) -> list[dict[str, Any]]:
+    items = raw.get(key) if isinstance(raw, dict) else None
+    if not isinstance(items, list):
+        p.add(where, f"{key} must be a list")
+        return []
+    out = []
+    for r in items:
+        if not isinstance(r, dict):
+            p.add(where, f"not a mapping: {r!r}")
+            continue
+        unknown = sorted(set(r) - KEYS[key])
+        if unknown:
+            p.add(f"{where} {r.get('id')}", f"unknown keys {unknown}")
+        out.append(r)
+    return out
+
+
+def _guard(p: Problems, where: str, build: Callable[..., T], *args: Any) -> T | None:
+    try:
+        return build(*args)
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        p.add(where, f"missing or malformed field ({err})")
+        return None
+
+
+def load(files: dict[str, Any], name: str) -> Pack:
+    """A Pack from the parsed YAML ``files`` (by stem), or PackError with every problem."""
+    p = Problems()
+    board = files.get("board") or {}
+    areas: dict[str, Area] = {}
+    for r in _records(board, "areas", "board.yaml", p):
+        at = f"board.yaml area {r.get('id')}"
+        if r.get("sector") not in SECTORS:
+            p.add(at, f"sector must be one of {SECTORS}")
+        requires = tuple(r.get("requires", ()))
+        if not set(requires) <= set(REPUTATIONS):
+            p.add(at, "requires lists reputations")
+        area = _guard(p, at, _area, r, requires)
+        if area is not None:
+            if area.id in areas:
+                p.add(at, "area id used twice")
+            areas[area.id] = area
+    checker = EffectChecker(areas, p)
+    for area in areas.values():
+        checker.check(area.action, f"board.yaml area {area.id} action")
+    borders = []
+    for r in board.get("borders", []):
+        spec = {"between": r} if isinstance(r, list) else r
+        pair = spec.get("between") if isinstance(spec, dict) else None
+        at = f"board.yaml border {pair}"
+        if not isinstance(pair, list) or len(pair) != 2 or not all(a in areas for a in pair):
+            p.add(at, "a border joins two known areas")
+            continue
+        kind = "entrance" if spec.get("entrance") else "power_plant" if spec.get("power_plant") else (
+            "shortcut" if spec.get("shortcut") else "border")
+        if spec.get("shortcut") is not None and spec["shortcut"] not in DAMAGE_TYPES:
+            p.add(at, "a shortcut names a damage type")
+        shortcut = spec.get("shortcut")
+        borders.append(Border(pair[0], pair[1], kind, str(shortcut) if shortcut else None,
+                              tuple(spec.get("blockade_on", ()))))
+    sides = {}
+    for sid, r in (board.get("sides") or {}).items():
+        side = _guard(p, f"board.yaml side {sid}", _side, sid, r)
+        if side is not None:
+            sides[sid] = side
+    if sorted(n for s in sides.values() for n in s.players) != [1, 2, 3, 4]:
+        p.add("board.yaml sides", "each player count 1-4 needs exactly one board side")
+    for side in sides:
+        for b in borders:
+            if not set(b.blockade_on) <= set(sides):
+                p.add(f"board.yaml border {b.a}-{b.b}", "blockade_on names unknown board sides")
+        _connected(areas, borders, side, p)
+    facilities = dict(board.get("facilities") or {})
+    facility_areas = [a.id for a in areas.values() if a.sector == "facility"]
+    if len(facility_areas) != 4 or sorted(facilities.values()) != sorted(facility_areas):
+        p.add("board.yaml facilities", "four facility areas, each holding one facility deck")
+    for f in facility_areas:
+        if not any(b.kind == "entrance" and f in (b.a, b.b) for b in borders):
+            p.add(f"board.yaml area {f}", "a facility needs entrance areas")
+    if sum(1 for a in areas.values() if a.sector == "sarcophagus") != 1:
+        p.add("board.yaml", "exactly one sarcophagus")
+    if sum(1 for a in areas.values() if a.power_plant) != 1:
+        p.add("board.yaml", "exactly one power-plant area")
+
+    faces = tuple((files.get("dice") or {}).get("faces", ()))
+    if not faces or not set(faces) <= set(FACES):
+        p.add("dice.yaml", f"faces must list faces of {FACES}")
+
+    items: dict[str, ItemType] = {}
+    for r in _records(files.get("items"), "items", "items.yaml", p):
+        at = f"items.yaml item {r.get('id')}"
+        item = _guard(p, at, _item, r)
+        if item is None:
+            continue
+        _check_item(item, at, p)
+        items[item.id] = item
+    for item in items.values():
+        if item.use_at is not None:
+            where = item.use_at.get("area")
+            if where not in ("any", "bunker") and where not in areas:
+                p.add(f"items.yaml item {item.id}", f"use_at names an area, bunker or any, not {where!r}")
+            checker.check(item.use_at.get("effects"), f"items.yaml item {item.id} use_at")
+    stalkers: dict[str, Stalker] = {}
+    for r in _records(files.get("stalkers"), "stalkers", "stalkers.yaml", p):
+        at = f"stalkers.yaml stalker {r.get('id')}"
+        stalker = _guard(p, at, _stalker, r)
+        if stalker is None:
+            continue
+        _check_stalker(stalker, at, areas, items, p)
+        stalkers[stalker.id] = stalker
+    if len(stalkers) < 9:
+        p.add("stalkers.yaml", "at least 9 stalkers: two to draft for each of 4 players, and one to replace the dead")
+    threats: dict[str, Threat] = {}
+    for r in _records(files.get("threats"), "threats", "threats.yaml", p):
+        at = f"threats.yaml threat {r.get('id')}"
+        threat = _guard(p, at, _threat, r, at, p)
+        if threat is not None:
+            threats[threat.id] = threat
+    for queue_kind in THREAT_KINDS:
+        for colour in COLOURS:
+            if sum(t.copies for t in threats.values() if t.kind == queue_kind and t.colour == colour) < 3:
+                p.add("threats.yaml", f"the {colour} {queue_kind} queue needs at least 3 tokens")
+
+    events: dict[str, EventCard] = {}
+    raw_events = files.get("events") or {}
+    for deck in ("green", "yellow"):
+        for r in _records(raw_events, deck, "events.yaml", p):
+            at = f"events.yaml {deck} card {r.get('id')}"
+            keyed = "reputation" in r
+            sections = r.get("reputation") if keyed else r.get("sections")
+            if not isinstance(sections, dict):
+                p.add(at, "a sector card has sections (by area) or reputation sections")
+                continue
+            if keyed and set(sections) != set(REPUTATIONS):
+                p.add(at, "reputation sections are good, neutral and bad")
+            if not keyed and ("other" not in sections or len(sections) != 3 or not all(
+                    s == "other" or areas.get(s, Area("", "", "")).sector == deck for s in sections)):
+                p.add(at, f"sections: two {deck} areas and other")
+            for key, effects in sections.items():
+                checker.check(effects, f"{at}.{key}")
+            events[r["id"]] = EventCard(r["id"], r.get("name", r["id"]), deck, dict(sections), keyed)
+    decks = dict(raw_events.get("facilities") or {})
+    if sorted(decks) != sorted(facilities):
+        p.add("events.yaml facilities", "one deck per facility")
+    for deck, cards in [*decks.items(), ("sarcophagus", raw_events.get("sarcophagus"))]:
+        for r in cards or []:
+            at = f"events.yaml {deck} card {r.get('id')}"
+            paragraphs = r.get("paragraphs")
+            if not isinstance(paragraphs, list) or not paragraphs:
+                p.add(at, "a paragraph card has paragraphs")
+                continue
+            found: set[str] = set()
+            for i, para in enumerate(paragraphs):
+                checker.check(para, f"{at} paragraph {i + 1}", found)
+                if isinstance(para, list) and not paths_end(para):
+                    p.add(f"{at} paragraph {i + 1}", "every way through a paragraph ends in next, failed, secret or win")
+            ending = "win" if deck == "sarcophagus" else "secret"
+            if (found & {"win", "secret"}) - {ending}:
+                p.add(at, f"a {deck} card ends in {ending}, not {sorted((found & {'win', 'secret'}) - {ending})}")
+            events[r["id"]] = EventCard(r["id"], r.get("name", r["id"]), deck, paragraphs=tuple(paragraphs))
+    if not any(c.deck == "sarcophagus" for c in events.values()):
+        p.add("events.yaml", "a sarcophagus deck")
+
+    raw_news = files.get("news") or {}
+    news: dict[str, NewsCard] = {}
+    for r in _records(raw_news, "news", "news.yaml", p):
+        at = f"news.yaml news {r.get('id')}"
+        card = _guard(p, at, _news, r)
+        if card is None:
+            continue
+        checker.check(card.effects, at)
+        if card.timed is not None and not (set(card.timed) <= {"toxic", "closed", "blocked"} and len(card.timed) == 1):
+            p.add(at, "timed is toxic (damage on an area), closed (an area's action) or blocked (a border)")
+        news[card.id] = card
+    emissions: dict[str, EmissionCard] = {}
+    for r in _records(raw_news, "emissions", "news.yaml", p):
+        at = f"news.yaml emission {r.get('id')}"
+        emission = _guard(p, at, _emission, r)
+        if emission is None:
+            continue
+        if emission.type not in DAMAGE_TYPES:
+            p.add(at, "emission type is a damage type")
+        for t in emission.place:
+            if areas.get(t.area, Area("", "", "bunker")).sector not in ("green", "yellow", "red"):
+                p.add(at, f"threats go on open ground, not {t.area!r}")
+        emissions[emission.id] = emission
+    if len(emissions) < 2:
+        p.add("news.yaml", "at least two emission cards")
+    locks = {}
+    for r in _records(raw_news, "locks", "news.yaml", p):
+        lock = _guard(p, f"news.yaml lock {r.get('id')}", _lock, r, p)
+        if lock is not None:
+            locks[lock.id] = lock
+    if len(locks) < 4:
+        p.add("news.yaml", "at least four lock tokens")
+    finds = sum(i.copies for i in items.values() if i.kind == "find")
+    if finds < 16:
+        p.add("items.yaml", f"16 finds are dealt to four players, the pack has {finds}")
+    track = raw_news.get("track")
+    if not isinstance(track, int) or track < 1:
+        p.add("news.yaml", "track: the last space of the emission track")
+    if p.lines:
+        raise PackError(p.lines)
+    return Pack(name, areas, tuple(borders), sides, facilities, faces, stalkers, items, threats, events, news,
+                emissions, locks, int(track or 0))
+
+
+def _connected(areas: dict[str, Area], borders: list[Border], side: str, p: Problems) -> None:
+    links: dict[str, set[str]] = {a: set() for a in areas}
+    for b in borders:
+        if side not in b.blockade_on:
+            links[b.a].add(b.b)
+            links[b.b].add(b.a)
+    start = next(iter(areas), None)
+    seen, todo = set(), [start] if start else []
+    while todo:
+        here = todo.pop()
+        if here not in seen:
+            seen.add(here)
+            todo.extend(links[here] - seen)
+    lost = sorted(a for a in areas if a not in seen and areas[a].sector != "sarcophagus")
+    if lost:
+        p.add(f"board.yaml side {side}", f"areas cut off: {lost}")
+
+
+def _area(r: dict[str, Any], requires: tuple[str, ...]) -> Area:
+    return Area(r["id"], r["name"], r["sector"], list(r.get("action", [])), requires, bool(r.get("power_plant", False)))
+
+
+def _side(sid: str, r: dict[str, Any]) -> Side:
+    return Side(sid, tuple(r["players"]), int(r["facility_spaces"]))
+
+
+def _news(r: dict[str, Any]) -> NewsCard:
+    return NewsCard(r["id"], r["name"], int(r["arrows"]), list(r.get("effects", [])), r.get("timed"))
+
+
+def _emission(r: dict[str, Any]) -> EmissionCard:
+    return EmissionCard(r["id"], r["name"], r["type"], {c: int(r["damage"][c]) for c in ("green", "yellow", "red")},
+                        tuple(StartThreat(x["area"], x["kind"], x["colour"]) for x in r["place"]))
+
+
+def _lock(r: dict[str, Any], p: Problems) -> Lock:
+    hurt = damage(r["damage"], r["id"], p) if r.get("damage") else {}
+    return Lock(r["id"], r["name"], int(r.get("fatigue", 0)), hurt, int(r.get("roubles", 0)), int(r.get("trophy", 0)))
+
+
+def _item(r: dict[str, Any]) -> ItemType:
+    return ItemType(
+        id=r["id"], name=r["name"], kind=r["kind"], price=int(r["price"]), use=r["use"], colour=r.get("colour"),
+        durability=int(r.get("durability", 1)), copies=int(r.get("copies", 1)), small=bool(r.get("small", False)),
+        outfit=tuple(r.get("outfit", ())), extra_slot=bool(r.get("extra_slot", False)), category=r.get("category"),
+        unrepairable=bool(r.get("unrepairable", False)), modifier=r.get("modifier"), reroll=r.get("reroll"),
+        protect=r.get("protect"), heal=int(r.get("heal", 0)), rest=int(r.get("rest", 0)),
+        shortcut=bool(r.get("shortcut", False)), ignore_emanation=bool(r.get("ignore_emanation", False)),
+        dash=bool(r.get("dash", False)), skip_encounter=r.get("skip_encounter"), use_at=r.get("use_at"),
+        immune=r.get("immune"), convert=bool(r.get("convert", False)),
+        force_dice=bool(r.get("force_dice", False)), reuse=bool(r.get("reuse", False)),
+        emanation=r.get("emanation"),
+    )
+
+
+def _check_item(item: ItemType, at: str, p: Problems) -> None:
+    if item.kind not in ITEM_KINDS:
+        p.add(at, f"kind must be one of {ITEM_KINDS}")
+    if item.use not in USES:
+        p.add(at, f"use must be one of {USES}")
+    if item.kind == "artifact" and item.colour not in COLOURS:
+        p.add(at, "an artifact is green or yellow")
+    if item.price % 100:
+        p.add(at, "prices are multiples of 100 roubles")
+    if item.small and item.outfit:
+        p.add(at, "a small item is not an outfit")
+    if item.modifier is not None:
+        if item.modifier.get("attribute") not in (*ATTRIBUTES, "any"):
+            p.add(at, "modifier names an attribute (or any)")
+        if item.modifier.get("against") not in (None, *THREAT_KINDS):
+            p.add(at, "modifier against must be mutant or anomaly")
+    if item.protect is not None:
+        damage(item.protect, at, p)
+    if not any((item.modifier, item.reroll, item.protect, item.heal, item.rest, item.shortcut, item.extra_slot,
+                item.dash, item.skip_encounter, item.use_at, item.immune, item.convert, item.force_dice, item.reuse)):
+        p.add(at, "an item does something: modifier, reroll, protect, heal, rest, shortcut, extra_slot, dash, "
+                  "skip_encounter, use_at, immune, convert, force_dice or reuse")
+    for kind in (item.skip_encounter, item.immune):
+        if kind not in (None, *THREAT_KINDS):
+            p.add(at, "skip_encounter and immune name mutant or anomaly")
+    for power in (item.modifier, item.reroll):
+        if power is not None and power.get("stage") not in (None, "detect", "confront"):
+            p.add(at, "stage is detect or confront")
+    if item.emanation is not None and not set(item.emanation) <= {"fatigue", "damage", "discard", "per_artifact",
+                                                                   "over_max"}:
+        p.add(at, "emanation is fatigue, damage or discard (per_artifact, over_max)")
+
+
+def _stalker(r: dict[str, Any]) -> Stalker:
+    start = r["start"]
+    return Stalker(
+        id=r["id"], name=r["name"], attributes={a: int(r["attributes"][a]) for a in ATTRIBUTES},
+        stamina=int(r["stamina"]), ability=dict(r.get("ability") or {}), area=start["area"],
+        damage=int(start["damage"]), roubles=int(start["roubles"]), reputation=start["reputation"],
+        threats=tuple(StartThreat(t["area"], t["kind"], t["colour"]) for t in start["threats"]),
+        equipment=tuple(r["equipment"]),
+    )
+
+
+def _check_stalker(s: Stalker, at: str, areas: dict[str, Area], items: dict[str, ItemType], p: Problems) -> None:
+    if not all(1 <= v <= 4 for v in s.attributes.values()):
+        p.add(at, "printed attributes are 1-4")
+    if s.reputation not in REPUTATIONS:
+        p.add(at, "starting reputation is good, neutral or bad")
+    if s.area not in areas or s.damage >= s.stamina:
+        p.add(at, "starts in a known area with fewer damage than stamina")
+    if len(s.threats) != 2:
+        p.add(at, "two starting threat areas")
+    for t in s.threats:
+        if areas.get(t.area, Area("", "", "bunker")).sector not in ("green", "yellow", "red"):
+            p.add(at, f"a starting threat goes on open ground, not {t.area!r}")
+    if len(s.equipment) != 4 or not all(items.get(e, None) and items[e].kind == "starting" for e in s.equipment):
+        p.add(at, "four starting items of kind starting")
+    if s.ability and next(iter(s.ability)) not in ("reroll", "protect", "camp"):
+        p.add(at, "ability is reroll, protect or camp")
+
+
+def _threat(r: dict[str, Any], at: str, p: Problems) -> Threat:
+    kind = r["kind"]
+    allowed = ("intellect", "willpower") if kind == "anomaly" else ("agility", "willpower")
+    if kind not in THREAT_KINDS or r["colour"] not in COLOURS:
+        p.add(at, "kind mutant/anomaly, colour green/yellow")
+    if r["confront"]["attribute"] not in allowed:
+        p.add(at, f"a {kind} is confronted with {' or '.join(allowed)}")
+    loot = r.get("loot")
+    loot = {} if loot in (None, "none") else loot
+    if not (loot == {} or set(loot) in ({"trophy"}, {"artifact"}, {"artifact", "count"})):
+        p.add(at, "loot is a trophy (its price), artifacts (colour, count) or none")
+    return Threat(r["id"], r["name"], kind, r["colour"], int(r["detect"]), r["confront"]["attribute"],
+                  int(r["confront"]["difficulty"]), damage(r["damage"], at, p), int(r.get("fatigue", 0)), loot,
+                  dict(r.get("ability") or {}), int(r.get("copies", 1)))
+
+
+def read_directory(package: str) -> dict[str, Any]:
+    root = resources.files(package)
+    return {f.name[:-5]: yaml.safe_load(f.read_text(encoding="utf-8"))
+            for f in root.iterdir() if f.name.endswith(".yaml")}
+
+
+@functools.cache
+def pack_named(name: str) -> Pack:
+    return load(read_directory(f"domain.zona.packs.{name}"), name)

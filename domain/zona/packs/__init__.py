@@ -1,0 +1,1 @@
+"""Content packs bundled with the package (YAML read through importlib.resources)."""

@@ -1,0 +1,143 @@
+"""The state of a game of Zona, as one JSON-ready tree, and where things lie in it.
+
+Why a plain tree rather than records: every card and token has exactly one
+place (a deck, a market slot, a backpack, an area, a discard pile, the box),
+written as a *location* string, and moving one is a single event whose fold
+takes it out of one list and puts it in another. That keeps the counts the
+property test checks conserved by construction, and a snapshot is the tree.
+
+``evolve`` never mutates the state it gets: ``Draft`` copies only the
+top-level parts a fold writes (marshal round-trips plain data fast).
+
+Locations (``kind:key``):
+- ``deck:<name>`` draws from the front (the top); ``deck_bottom:<name>`` puts at the back;
+- ``discard:<deck>``, ``box``, ``hand`` (cards being looked at);
+- ``market:<row>:<slot>``;
+- ``backpack:<seat>``, ``worn:<seat>``, ``small:<seat>``, ``sixth:<seat>``;
+- ``finds:<facility>``;
+- tokens: ``dispenser:<queue>`` (draw from the bottom = index 0) and
+  ``dispenser_top:<queue>`` (discard onto the top = the end), ``area:<id>``,
+  ``in_play``, ``trophies:<seat>``.
+"""
+
+from __future__ import annotations
+
+import marshal
+from typing import Any
+
+State = dict[str, Any]
+Frame = dict[str, Any]
+
+MAX_FATIGUE = 5
+MIN_FATIGUE = 0
+MAX_INJURIES = 3
+BACKPACK_SLOTS = 5
+MARKET_COLUMNS = 4
+MARKET_ROWS = ("junk", "equipment")
+
+
+def clone(value: Any) -> Any:
+    return marshal.loads(marshal.dumps(value))
+
+
+class Draft:
+    """A writable copy of a state that copies each top-level part on first write."""
+
+    def __init__(self, state: State):
+        self.base = state
+        self.new: State = dict(state)
+        self.copied: set[str] = set()
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self.copied:
+            self.new[key] = clone(self.base[key])
+            self.copied.add(key)
+        return self.new[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.new[key] = value
+        self.copied.add(key)
+
+    def read(self, key: str) -> Any:
+        return self.new[key]
+
+
+def stalker(state: State, seat: int) -> dict[str, Any]:
+    return state["stalkers"][seat]
+
+
+def _container(d: Draft, location: str) -> tuple[list[Any], int | None, bool]:
+    """The list a location names, the slot index if it is a slot, and whether it is a queue's top."""
+    kind, _, key = location.partition(":")
+    if kind in ("deck", "deck_bottom"):
+        return d["decks"][key], None, kind == "deck_bottom"
+    if kind == "discard":
+        return d["discards"].setdefault(key, []), None, True
+    if kind in ("box", "hand", "in_play", "reading", "removed", "timed_slot"):
+        return d[kind], None, True
+    if kind == "market":
+        row, _, slot = key.partition(":")
+        return d["market"][row], int(slot), False
+    if kind in ("backpack", "worn", "small", "sixth", "trophies", "secrets"):
+        return d["stalkers"][int(key)][kind], None, True
+    if kind == "finds":
+        return d["finds"][key], None, True
+    if kind in ("dispenser", "dispenser_top"):
+        return d["dispenser"][key], None, kind == "dispenser_top"
+    if kind == "area":
+        return d["threats"].setdefault(key, []), None, True
+    raise ValueError(f"unknown location {location!r}")
+
+
+def move(d: Draft, thing: str, source: str, target: str) -> None:
+    """Take ``thing`` out of ``source`` and put it into ``target`` (one fold for every move)."""
+    items, slot, _ = _container(d, source)
+    if slot is not None:
+        items[slot] = None
+    else:
+        items.remove(thing)
+    items, slot, at_end = _container(d, target)
+    if slot is not None:
+        items[slot] = thing
+    elif target.startswith("deck:"):
+        items.insert(0, thing)
+    elif at_end:
+        items.append(thing)
+    else:
+        items.insert(0, thing)
+
+
+def where_is(state: State, thing: str) -> str | None:
+    """The location of a card or token (for checks and views; the engine carries locations in events)."""
+    named = (("deck", "decks"), ("discard", "discards"), ("finds", "finds"), ("dispenser", "dispenser"),
+             ("area", "threats"))
+    for prefix, key in named:
+        for name, things in state[key].items():
+            if thing in things:
+                return f"{prefix}:{name}"
+    for row, slots in state["market"].items():
+        if thing in slots:
+            return f"market:{row}:{slots.index(thing)}"
+    for s in state["stalkers"]:
+        for kind in ("backpack", "worn", "small", "sixth", "trophies", "secrets"):
+            if thing in s[kind]:
+                return f"{kind}:{s['seat']}"
+    for key in ("box", "hand", "in_play", "reading", "removed", "timed_slot"):
+        if thing in state[key]:
+            return key
+    return None
+
+
+def owned_items(s: dict[str, Any]) -> list[str]:
+    """Every item card a stalker has (trophies are tokens, not items)."""
+    return [*s["backpack"], *s["worn"], *s["small"], *s["sixth"]]
+
+
+def turn_order(state: State) -> list[int]:
+    """Zona §"PRZEBIEG ROZGRYWKI": every phase starts with the Voice and goes to the left."""
+    n = state["players"]
+    return [(state["voice"] + i) % n for i in range(n)]
+
+
+def initial_state() -> State:
+    return {"phase": "new", "over": False}

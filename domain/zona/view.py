@@ -1,0 +1,218 @@
+"""What a seat may see of a game of Zona, and the events as that seat may read them.
+
+Hidden until the game is over: the order of every deck and dispenser queue,
+the contents of the find decks and the finds a stalker holds (others see
+"find"), the two boards another player drafts from, the cards a stalker is
+looking through, the choices of someone else's pending decision, and the
+text of the event card being read beyond what has been chosen: the stalker
+hears the options, the Voice of the Zone who reads the card (the player on the left when the
+stalker holds the Voice) sees it whole (the read-aloud split; option
+``read_whole_card`` lets the stalker read it).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from domain.game import Event
+from domain.zona.board import board_for
+from domain.zona.model import Pack
+from domain.zona.pack import pack_named
+from domain.zona.state import State, clone, owned_items
+from domain.zona.words import card_text
+from domain.zona.words import effects as effects_in_words
+
+HIDDEN = "hidden"
+
+
+def is_find(card: object) -> bool:
+    """Find cards are numbered ``type#f<n>`` so that a redaction knows one without the pack."""
+    return isinstance(card, str) and "#f" in card
+
+
+def _mask_finds(state: State, cards: list[str], visible: bool) -> list[str]:
+    return cards if visible else ["find" if is_find(c) else c for c in cards]
+
+
+def reader_of(state: State, stalker: int) -> int | None:
+    """Who reads a stalker's card aloud: the Voice of the Zone, or the player on the left of a
+    stalker who holds the Voice; nobody else in solo."""
+    if state["players"] == 1:
+        return None
+    voice: int = state["voice"]
+    return voice if voice != stalker else (stalker + 1) % state["players"]
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    if state["phase"] == "new":
+        return {"phase": "new"}
+    pack = pack_named(state["pack"])
+    over = state["over"]
+    stalkers = []
+    for s in state["stalkers"]:
+        mine = over or s["seat"] == seat
+        stalker = pack.stalkers.get(s["character"]) if s["character"] else None
+        stalkers.append({
+            "seat": s["seat"], "character": s["character"], "name": stalker.name if stalker else None,
+            "stamina": stalker.stamina if stalker else None,
+            "attributes": dict(stalker.attributes) if stalker else {},
+            "ability": dict(stalker.ability) if stalker else {},
+            "area": s["area"], "damage": s["damage"], "fatigue": s["fatigue"], "reputation": s["reputation"],
+            "roubles": s["roubles"], "injuries": list(s["injuries"]), "dead": s["dead"], "must_leave": s["must_leave"],
+            **{k: _mask_finds(state, s[k], mine) for k in ("backpack", "worn", "small", "sixth")},
+            "trophies": list(s["trophies"]),
+            "secrets": [state["facility_of"][pack.events[c].deck] for c in s["secrets"]],
+            "draft": list(state["draft"].get(str(s["seat"]), [])) if mine and state["phase"] == "setup" else [],
+        })
+    pending = state["pending"]
+    shown = _body(state, seat, pack, over, stalkers, pending)
+    shown["board"] = clone(board_description(pack.name, state["side"]))
+    shown["cards"] = _catalog(pack, shown)
+    return shown
+
+
+def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list[dict[str, Any]],
+          pending: dict[str, Any] | None) -> dict[str, Any]:
+    own_cards = set(owned_items(state["stalkers"][seat])) if seat is not None else set()
+    reading = None
+    for frame in reversed(state["frames"]):
+        if frame["kind"] == "card":
+            card = pack.events[frame["card"]]
+            reader = seat is not None and (seat == reader_of(state, frame["seat"]) or over or (
+                seat == frame["seat"] and state["options"]["read_whole_card"]))
+            reading = {"card": card.id, "name": card.name, "stalker": frame["seat"], "paragraph": frame["paragraph"],
+                       "text": card_text(card) if reader else None}
+            break
+    # Most decisions are made in the open; the draft and the find deck are looked at alone.
+    looking = pending is not None and (pending["seat"] == seat or over or pending["kind"] not in PRIVATE)
+    own = pending is not None and (pending["seat"] == seat or over)
+    return {
+        "phase": state["phase"], "round": state["round"], "voice": state["voice"], "players": state["players"],
+        "side": state["side"], "over": over, "winner": state["winner"], "lost": state["lost"],
+        "emission": {"marker": state["emission"], "track": pack.track},
+        "timed": state["timed"],
+        "turn": state["turn"],
+        "stalkers": stalkers,
+        "threats": {a: [_token(pack, t) for t in tokens] for a, tokens in state["threats"].items() if tokens},
+        "in_play": [_token(pack, t) for t in state["in_play"]],
+        "facilities": {area: {"lock": _lock(pack, lock["lock"]), "open": lock["open"], "looted": area in state["looted"],
+                              "finds": len(state["finds"][area]), "deck": len(state["decks"][area])}
+                       for area, lock in state["locks"].items()},
+        "market": {row: list(slots) for row, slots in state["market"].items()},
+        "decks": {name: len(cards) for name, cards in state["decks"].items()},
+        "dispenser": {q: len(t) for q, t in state["dispenser"].items()},
+        "wear": {c: n for c, n in state["wear"].items() if over or not is_find(c) or c in own_cards},
+        "deactivated": [c for c in state["deactivated"] if over or not is_find(c) or c in own_cards],
+        "reading": reading,
+        "hand": _mask_finds(state, list(state["hand"]), over),
+        "pending": None if pending is None else {
+            "seat": pending["seat"], "kind": pending["kind"],
+            "choices": mask(pending["choices"], own) if looking else [],
+            "context": mask(pending["context"], own) if looking else {},
+        },
+    }
+
+
+@functools.cache
+def board_description(pack_name: str, side: str) -> dict[str, Any]:
+    """The board of this side for a client to draw: areas with their actions in words, and borders."""
+    pack = pack_named(pack_name)
+    board = board_for(pack_name, side)
+    borders = []
+    for b in pack.borders:
+        if b.kind == "power_plant":
+            kind = "power_plant"
+        elif side in b.blockade_on:
+            kind = "blockade"
+        else:
+            kind = b.kind
+        borders.append({"between": [b.a, b.b], "kind": kind, "shortcut": b.shortcut})
+    areas = {a.id: {"name": a.name, "sector": a.sector, "action": effects_in_words(a.action) if a.action else None,
+                    "requires": list(a.requires)} for a in pack.areas.values()}
+    return {"areas": areas, "borders": borders, "facility_spaces": board.facility_spaces}
+
+
+def _catalog(pack: Pack, shown: dict[str, Any]) -> dict[str, Any]:
+    """What each item card named in the view is (finds another seat holds show only as ``find``)."""
+    out: dict[str, Any] = {}
+    stack: list[Any] = [shown]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+            stack.extend(k for k in value if isinstance(k, str) and ("#" in k or "@" in k))
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str) and ("#" in value or "@" in value):
+            kind = value.split("#")[0].split("@")[0]
+            t = pack.items.get(kind)
+            if t is not None and kind not in out:
+                out[kind] = {"name": t.name, "kind": t.kind, "colour": t.colour, "price": t.price, "use": t.use,
+                             "durability": t.durability, "small": t.small, "outfit": list(t.outfit)}
+    return out
+
+
+def _lock(pack: Pack, lock: str) -> dict[str, Any]:
+    """A lock token's price, readable by all (our ruling: it lies requirement side up)."""
+    t = pack.locks[lock]
+    return {"id": t.id, "name": t.name, "fatigue": t.fatigue, "damage": dict(t.damage), "roubles": t.roubles,
+            "trophies": t.trophy}
+
+
+def _token(pack: Pack, token: str) -> dict[str, Any]:
+    """A threat token with its reverse: anyone may look at it before acting (Zona §"ŻETONY ZAGROŻEŃ NA PLANSZY")."""
+    t = pack.threat(token)
+    return {"token": token, "name": t.name, "kind": t.kind, "colour": t.colour, "detect": t.detect,
+            "attribute": t.attribute, "difficulty": t.difficulty, "damage": dict(t.damage), "fatigue": t.fatigue,
+            "loot": dict(t.loot), "ability": dict(t.ability)}
+
+
+def _redact_state(data: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    out = dict(data)
+    out["decks"] = {k: len(v) for k, v in data["decks"].items()}
+    out["dispenser"] = {k: len(v) for k, v in data["dispenser"].items()}
+    out["finds"] = {k: len(v) for k, v in data["finds"].items()}
+    out["box"] = len(data["box"])
+    out["removed"] = len(data["removed"])
+    out["draft"] = {k: v if seat is not None and k == str(seat) else [] for k, v in data["draft"].items()}
+    return out
+
+
+#: Decisions whose choices only the deciding seat may see.
+PRIVATE = frozenset({"choose_stalker", "find"})
+
+
+def mask(value: Any, visible: bool) -> Any:
+    """``value`` with every find card named ``hidden`` unless ``visible``."""
+    if visible:
+        return value
+    if isinstance(value, str):
+        return HIDDEN if is_find(value) else value
+    if isinstance(value, list):
+        return [mask(v, False) for v in value]
+    if isinstance(value, dict):
+        return {k: mask(v, False) for k, v in value.items()}
+    return value
+
+
+def _owner(data: dict[str, Any]) -> Any:
+    if "seat" in data:
+        return data["seat"]
+    frame = data.get("frame")
+    return frame.get("seat") if isinstance(frame, dict) else None
+
+
+def redact(event: Event, seat: int | None) -> Event:
+    data = event.data
+    if event.type == "GameCreated":
+        return Event(event.type, {"state": _redact_state(data["state"], seat)})
+    if event.type == "DeckShuffled":
+        return Event(event.type, {"deck": data["deck"], "order": [HIDDEN] * len(data["order"])})
+    mine = seat is not None and _owner(data) == seat
+    if event.type == "DecisionRequested" and data["kind"] in PRIVATE and not mine:
+        return Event(event.type, {**data, "choices": [], "context": {}})
+    if event.type == "DecisionMade" and data["kind"] in PRIVATE and not mine:
+        return Event(event.type, {**data, "command": {"type": data["command"].get("type", "")}})
+    masked = mask(data, mine)
+    return event if masked == data else Event(event.type, masked)
