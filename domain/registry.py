@@ -13,6 +13,7 @@ from domain.game import Game
 
 _BUILTIN = {
     "fallout": ("domain.fallout.game", "FALLOUT"),
+    "zona": ("domain.zona.game", "ZONA"),
 }
 _extra: dict[str, Game] = {}
 

@@ -20,7 +20,7 @@ from domain.rng import Rng
 from domain.zona import actions, flow, items
 from domain.zona import setup as setup_rules
 from domain.zona.model import FACES
-from domain.zona.pack import pack_named
+from domain.zona.pack import PACKS, pack_named
 from domain.zona.resolution import ZonaResolution
 from domain.zona.rules import RULES, evolve
 from domain.zona.state import State, clone, initial_state
@@ -33,12 +33,12 @@ FREE = frozenset({"put_on", "take_off", "drop", "use_item"})
 class ZonaOptions(Schema):
     """What a creator may choose; every ruling a group could play otherwise is here (docs/zona-engine.md)."""
 
-    pack = fields.String(load_default="test", metadata={"description": "content pack"})
+    pack = fields.String(load_default="test", validate=validate.OneOf(PACKS), metadata={"description": "content pack"})
     draft = fields.String(load_default="draft", validate=validate.OneOf(["draft", "free"]),
                           metadata={"description": "two boards each and keep one, or free choice of all"})
     random_facilities = fields.Boolean(load_default=False,
                                        metadata={"description": "deal the facility decks to the places at random"})
-    first_voice = fields.Integer(load_default=None, allow_none=True,
+    first_voice = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(0, 3),
                                  metadata={"description": "seat holding the Voice of the Zone first (default: random)"})
     read_whole_card = fields.Boolean(load_default=False,
                                      metadata={"description": "the stalker may read an event card's outcomes before choosing"})
@@ -53,7 +53,7 @@ class ZonaOptions(Schema):
                               metadata={"description": "lose after the last news card, or at the draw from an empty deck"})
     worsen_at_bad = fields.String(load_default="fatigue", validate=validate.OneOf(["fatigue", "damage"]),
                                   metadata={"description": "what worsening a bad reputation costs"})
-    solo_news_discard = fields.Integer(load_default=5, validate=validate.Range(min=0),
+    solo_news_discard = fields.Integer(load_default=5, strict=True, validate=validate.Range(0, 20),
                                        metadata={"description": "news cards set aside unseen in solo"})
 
 
@@ -102,6 +102,9 @@ class ZonaGame(Game):
 
     def setup(self, options: dict[str, Any], rng: Rng) -> list[Event]:
         options = dict(options)
+        voice = options.get("first_voice")
+        if voice is not None and not 0 <= voice < options["players"]:
+            raise malformed("bad_options", f"first_voice: no seat {voice} among {options['players']}")
         if options.get("die_faces") is None:
             options["die_faces"] = list(pack_named(options.get("pack", "test")).faces)
         defaults = ZonaOptions().load({})

@@ -412,6 +412,10 @@ def read_directory(package: str) -> dict[str, Any]:
             for f in root.iterdir() if f.name.endswith(".yaml")}
 
 
+#: The packs that ship (part 2 adds the base box).
+PACKS = ("test",)
+
+
 @functools.cache
 def pack_named(name: str) -> Pack:
     return load(read_directory(f"domain.zona.packs.{name}"), name)

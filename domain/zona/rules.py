@@ -48,7 +48,7 @@ def evolve(state: State, event: Event) -> State:
 # -- the game is created -------------------------------------------------------
 
 
-@_fold("GameCreated", {"state": Raw(required=True)})
+@_fold("GameSetUp", {"state": Raw(required=True)})
 def _created(d: Draft, data: dict[str, Any]) -> None:
     for key, value in clone(data["state"]).items():
         d[key] = value

@@ -104,7 +104,7 @@ def setup(options: dict[str, Any], rng: Rng) -> list[Event]:
     from domain.zona import flow
 
     res = ZonaResolution(initial_state(), rng)
-    res.emit("GameCreated", state=initial(options, rng))
+    res.emit("GameSetUp", state=initial(options, rng))
     res.push("draft", order=turn_order(res.state), index=0)
     flow.run(res)
     return res.events

@@ -205,7 +205,7 @@ def _owner(data: dict[str, Any]) -> Any:
 
 def redact(event: Event, seat: int | None) -> Event:
     data = event.data
-    if event.type == "GameCreated":
+    if event.type == "GameSetUp":
         return Event(event.type, {"state": _redact_state(data["state"], seat)})
     if event.type == "DeckShuffled":
         return Event(event.type, {"deck": data["deck"], "order": [HIDDEN] * len(data["order"])})

@@ -11,6 +11,7 @@ from marshmallow.utils import missing
 
 from domain.game import EventSchema, Game, Outcome, Refusal, RuleViolation, SeatRange
 from domain.rng import Rng
+from service.usecases.record import META_EVENTS
 from tests.contract.driver import Play, json_ready
 
 
@@ -30,6 +31,14 @@ def test_the_declared_surface_is_complete(game: Game):
         assert _is_schema(schema), f"command {kind!r}: {schema!r} is not a Schema class"
         assert "type" in schema().fields, f"command {kind!r} has no `type` field"
     assert set(game.out_of_turn) <= set(game.command_schemas), "out_of_turn names undeclared commands"
+
+
+def test_no_event_of_the_game_takes_a_name_the_service_writes(game: Game):
+    """The service's own events (the lobby, CommandAccepted, GameCreated…) share each
+    game's log and are folded by the service: a game event of the same name
+    would be taken for the service's."""
+    taken = sorted({d.name for d in game.event_schemas} & META_EVENTS)
+    assert taken == [], f"{game.name} names events the service writes: {taken}"
 
 
 def test_event_schemas_are_declared_once_with_their_upcasters(game: Game):
