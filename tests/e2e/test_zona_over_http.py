@@ -87,7 +87,7 @@ def test_two_players_play_three_rounds_of_zona_over_http(services: Services, gam
         assert leaked == [], f"seat {seat} was served what it may not see: {leaked[:3]}"
         return served
 
-    for step in range(3000):
+    for _step in range(3000):
         record = games.load(game_id).state
         state = record.state
         # A card's sentence may also stand on the public board (an area's action in
