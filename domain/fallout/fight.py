@@ -136,8 +136,9 @@ def resolve(res: Resolution) -> None:
         if "loot" in token.abilities:
             draw_loot(res, fight.seat)
         xp.gain(res, fight.seat, lvl)
-    elif "retreat" in token.abilities:
-        if enemy.faction is not None or enemy.drawn:
+    elif "retreat" in token.abilities and not enemy.drawn:
+        # A "draw and fight" enemy is the task's to discard: fleeing is not being killed.
+        if enemy.faction is not None:
             res.emit("EnemyDiscarded", enemy=enemy.id, reason="retreat")
         else:
             res.emit("EnemyRetreated", enemy=enemy.id)

@@ -108,7 +108,7 @@ class Turn:
     actions: int = ACTIONS_PER_TURN
     movement: int = 0  # unspent points; the points of two move actions pool
     ending: bool = False  # the active survivor was killed: the turn ends once resolved
-    encountered: tuple[str, ...] = ()  # spaces whose encounter icon was used this turn
+    encountered: tuple[str, ...] = ()  # where the one encounter action of the turn was taken
     camping: bool = False  # a camp action was just performed: trading is open until the next action
 
     @property

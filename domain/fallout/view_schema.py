@@ -84,7 +84,7 @@ class TurnView(_Shape):
     actions = fields.Integer(**_about("Actions left this turn (two at the start)."))
     movement = fields.Integer(**_about("Movement points left to spend."))
     ending = fields.Boolean(**_about("The survivor was killed: the turn ends once the resolution settles."))
-    encountered = fields.List(fields.String(), **_about("Spaces whose encounter icon was used this turn."))
+    encountered = fields.List(fields.String(), **_about("The space where the encounter action was taken this turn (at most one)."))
     camping = fields.Boolean(**_about("A camp action was just taken: trading is open until the next action."))
 
 
