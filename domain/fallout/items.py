@@ -19,8 +19,9 @@ it). Unexhausting pays the card's cost, if it has one, or leaves it
 exhausted; a companion whose condition fails when it unexhausts is
 discarded, equipped or not.
 
-Discarded cards go to their own deck's discard pile; a unique asset goes back
-next to the unique asset deck, where it can be gained again.
+Discarded cards go to their own deck's discard pile; a unique asset is placed
+next to the unique asset deck (Unique Asset Cards), out of the game: it is no
+longer available to be gained by name, nor at random.
 """
 
 from __future__ import annotations
@@ -245,7 +246,7 @@ def to_pile(state: GameState, card_id: str) -> GameState:
     if deck == "asset":
         return replace(state, asset_discard=state.asset_discard + (card_id,))
     if deck == "unique":
-        return replace(state, unique_deck=tuple(sorted(state.unique_deck + (card_id,))))
+        return replace(state, unique_discard=state.unique_discard + (card_id,))
     return state
 
 

@@ -248,6 +248,9 @@ class ViewSchema(_Shape):
     perk_deck = fields.List(fields.String(), **_about("The perk cards still to gain (open information)."))
     decks = fields.Nested(DecksView, **_about("Deck sizes (their cards once the game is over)."))
     unique_deck = fields.List(fields.String(), **_about("Unique asset cards still available, by name."))
+    unique_discard = fields.List(
+        fields.String(), **_about("Discarded unique asset cards, beside the deck and no longer available.")
+    )
     loot_discard = fields.List(fields.String(), **_about("The loot discard pile."))
     asset_discard = fields.List(fields.String(), **_about("The asset discard pile."))
     quests = fields.List(fields.String(), **_about("Staged quest cards, face up in the play area."))

@@ -104,6 +104,20 @@ def test_unique_asset_cards_by_name_or_at_random() -> None:
     assert data(events, "UniqueGained")[0]["card"] in ("lucky_gun", "robo")
 
 
+def test_unique_asset_cards_a_discarded_one_goes_beside_the_deck_for_good() -> None:
+    """Unique Asset Cards: a discarded unique asset is placed next to the unique asset deck, not into it, so
+    it is neither gained by name nor at random again."""
+    state = survivor(full_game(1), 0, inventory=("robo",), hp=2)
+    state = replace(state, unique_deck=("crown", "lucky_gun"))
+    state, _ = resolve(state, 0, [{"damage": 2}])  # Killed: the inventory is discarded
+    state, _ = play(state, 0, {"type": "respawn", "space": "camp.a"})
+    assert state.unique_discard == ("robo",) and "robo" not in state.unique_deck
+    assert FALLOUT.view(state, 0)["unique_discard"] == ["robo"]
+    for seed in "abcdef":
+        _, events = resolve(state, 0, [{"unique": "robo"}], Rng(seed))
+        assert data(events, "UniqueGained")[0]["card"] in ("crown", "lucky_gun")
+
+
 def test_killed_inventory_goes_to_the_discard_piles() -> None:
     """Killed, Loot Cards, Asset Cards: the inventory is discarded to the matching discard piles."""
     state = survivor(full_game(1), 0, inventory=("medkit", "first_aid"), hp=2)

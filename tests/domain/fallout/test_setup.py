@@ -24,6 +24,20 @@ def test_complete_setup_deals_the_player_boards() -> None:
     assert state.survivor(2).abilities == ("knack",)
 
 
+def test_special_tokens_the_supply_holds_no_silhouette_token() -> None:
+    """S.P.E.C.I.A.L. Tokens, Complete Setup steps 3 and 8: the supply is the tokens without a silhouette
+    (the box's 35); each survivor's own token comes with the character, and the random second token is
+    drawn from the supply, never another character's silhouette token."""
+    silhouettes = {t.id for t in MINI.special_tokens if t.survivor is not None}
+    for seed in "abcdefgh":
+        state = new_game(2, ["scout", "keeper"], seed=seed)
+        assert not silhouettes & set(state.special_supply)
+        assert len(state.special_supply) == len(MINI.special_tokens) - len(silhouettes) - 2
+        for s in state.survivors:
+            own = {t.id for t in MINI.special_tokens if t.survivor == s.survivor}
+            assert {token for _, token in s.special} & silhouettes == own
+
+
 def test_complete_setup_places_survivors_on_start_spaces() -> None:
     """Complete Setup step 7: figures on unoccupied spaces of the starting tile."""
     state = new_game(2, ["scout", "keeper"])
