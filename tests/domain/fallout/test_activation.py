@@ -134,14 +134,37 @@ def test_activating_enemies_inactive_flip_without_acting_but_not_newly_placed() 
 
 
 def test_agenda_cards_deck_runs_out_reshuffle_pass_right_factions_advance() -> None:
-    """Agenda Cards: after the final card, shuffle the discards into a new deck, pass it right, factions advance."""
-    state = quiet_game(2, first=1)
+    """Agenda Cards: when the final card is drawn, the discards are shuffled into a new deck at once, which passes
+    right (a new first player), and the factions advance, before that card activates; it is then discarded."""
+    state = survivor(quiet_game(2, first=1), 0, space="camp.a")
+    state, rat = add_enemy(state, "rat", "ruins.a")
     state = replace(due(state, "ag1"), agenda_deck=("ag1",), agenda_discard=("ag2", "ag3"))
     state, events = round_end(state)
-    reshuffled = data(events, "AgendaDeckReshuffled")[0]
-    assert sorted(reshuffled["order"]) == ["ag1", "ag2", "ag3"]
+    happened = types(events)
+    assert happened.index("AgendaRevealed") < happened.index("AgendaDeckReshuffled") < happened.index("FactionsAdvanced")
+    assert happened.index("FactionsAdvanced") < happened.index("EnemyTypeActivated")
+    assert sorted(data(events, "AgendaDeckReshuffled")[0]["order"]) == ["ag2", "ag3"]  # not the card drawn
     assert state.first_player == 0 and state.power == (1, 1)
-    assert state.agenda_discard == ()
+    while FALLOUT.system_command(state) is not None:
+        state, _ = round_end(state)
+    assert state.agenda_discard == ("ag1",) and sorted(state.agenda_deck) == ["ag2", "ag3"]
+    assert state.enemy(rat).space == "ruins.c"  # the drawn card still moved its critter one space
+
+
+def test_component_limitations_an_agenda_deck_left_empty_is_rebuilt_without_a_second_advance() -> None:
+    """Component Limitations, Agenda Cards: a depletion that found no discards leaves the deck empty; the next
+    draw shuffles the discards into a deck first, and the factions do not advance again."""
+    state = replace(due(quiet_game(2), "ag1"), agenda_deck=("ag1",), agenda_discard=())
+    state, events = round_end(state)
+    assert data(events, "AgendaDeckReshuffled")[0]["order"] == [] and state.power == (1, 1)
+    while FALLOUT.system_command(state) is not None:
+        state, _ = round_end(state)
+    assert state.agenda_deck == () and state.agenda_discard == ("ag1",)
+    # Meanwhile a survivor over four agenda cards discards one.
+    state = replace(state, turn=None, round_end_due=True, next_seat=state.first_player, agenda_discard=("ag1", "ag2"))
+    state, events = round_end(state)
+    assert types(events)[:2] == ["AgendaDeckReshuffled", "AgendaRevealed"]
+    assert "FactionsAdvanced" not in types(events) and state.power == (1, 1)
 
 
 def test_solo_play_only_the_weaker_faction_advances() -> None:
