@@ -153,7 +153,7 @@ class AgendaCard:
     id: str
     name: str
     players: int  # used only with at least this many players
-    activation: tuple[str, ...]  # enemy types, left to right
+    activation: tuple[str, ...]  # enemy types and faction icons ("star", "spade"), left to right
     faction: str | None = None  # "star", "spade" or None (neutral)
     text: str = ""
     # Extra influence beyond the card's own one, in the effects vocabulary

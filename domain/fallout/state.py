@@ -243,7 +243,7 @@ class RoundEnd:
     card: str
     types: tuple[str, ...]  # enemy types still to activate; the first is activating
     acting: tuple[str, ...] | None = None  # enemies of that type yet to act; None: not begun
-    placed: tuple[str, ...] = ()  # placed face down during this activation: not flipped
+    placed: tuple[str, ...] = ()  # went face down during this activation (placed, or fled): not flipped
 
 
 @dataclass(frozen=True)

@@ -176,8 +176,9 @@ class AgendaSchema(Strict):
     id = id_field()
     name = fields.String(required=True)
     players = fields.Integer(strict=True, required=True, validate=validate.Range(1, 4))
+    # Enemy types and faction icons (Faction Tokens), left to right.
     activation = fields.List(
-        fields.String(validate=one_of(ENEMY_TYPES)), required=True, validate=validate.Length(1, 3)
+        fields.String(validate=one_of(ENEMY_TYPES + FACTIONS)), required=True, validate=validate.Length(1, 4)
     )
     faction = fields.String(load_default=None, validate=one_of(FACTIONS))
     text = fields.String(load_default="")

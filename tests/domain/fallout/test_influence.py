@@ -128,7 +128,7 @@ def test_loyalty_faction_enemies_ignore_the_loyal_when_they_activate() -> None:
     """Loyalty, Activating Enemies: enemies of the loyal faction neither fight nor move toward the survivor."""
     state = full_game(1, agendas=("ag2",), loyalty="ag2")
     state, token = add_enemy(state, "raider", "camp.a", faction="spade")
-    # (add_enemy makes faction tokens robots: ag9 activates robots first.)
+    # (ag9 shows robot, ♠, critter.)
     state = replace(state, turn=None, round_end_due=True, agenda_deck=("ag9",) + state.agenda_deck)
     seen = []
     for _ in range(6):
