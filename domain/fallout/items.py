@@ -156,7 +156,8 @@ def discard(res: Resolution, seat: int, card_id: str, reason: str) -> None:
 
 
 def exhausts(c: Card) -> bool:
-    return c.exhaust if c.exhaust is not None else c.kind in EQUIPPABLE
+    # Character Cards: an ability card is never discarded, so using it always exhausts it.
+    return c.kind == "ability" or (c.exhaust if c.exhaust is not None else c.kind in EQUIPPABLE)
 
 
 def usable(state: GameState, seat: int) -> list[str]:
@@ -170,9 +171,10 @@ def usable(state: GameState, seat: int) -> list[str]:
         k = card(state, c)
         if k.kind in USABLE and k.effects:
             out.append(c)
-    for c in s.equipped:
+    for c in s.equipped + s.abilities:
         k = card(state, c)
-        if k.effects and not (exhausts(k) and c in s.exhausted):
+        # A card with a timing is used in a fight (``modifiers``), not between actions.
+        if k.effects and k.timing is None and not (exhausts(k) and c in s.exhausted):
             out.append(c)
     return out
 
@@ -186,7 +188,8 @@ def use_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
             "that is not exhausted, during your turn.", rule=RULE_ITEMS,
         )
     c = card(res.state, card_id)
-    spent = "exhausted" if card_id in res.state.survivor(seat).equipped and exhausts(c) else "discarded"
+    s = res.state.survivor(seat)
+    spent = "exhausted" if card_id in s.equipped + s.abilities and exhausts(c) else "discarded"
     res.emit("CardUsed", seat=seat, card=card_id, spent=spent)
     level = conditions.level_at(res.state, res.state.survivor(seat).space)
     results.push(res, seat, card_id, "item", level, c.effects)

@@ -27,6 +27,9 @@ TERRAIN = ("difficult", "irradiated")
 ENCOUNTER_KINDS = ("wasteland", "settlement", "vault84", "vault109")
 TILE_BACKS = ("start", "dangerous", "deadly")
 FACTIONS = ("star", "spade")
+# Fight: "before a fight" abilities are used before the dice are rolled;
+# "during a fight" ones at any step (in this engine: while the dice are on the table).
+TIMINGS = ("before_fight", "during_fight")
 CARD_KINDS = ("weapon", "apparel", "companion", "aid", "drug", "magazine", "ability", "event")
 #: Where a card comes from and goes back to when discarded. ``None``: a
 #: character card (never discarded to a deck).
@@ -138,6 +141,12 @@ class Card:
     keep_if: dict | None = None  # companion: the condition checked when it unexhausts; unmet: discarded
     unexhaust_cost: int = 0  # Caps paid when it would unexhaust; unpaid: it stays exhausted
     exhaust: bool | None = None  # using the effects exhausts the card; None: yes for equippable kinds
+    # Modifiers (docs/effects.md, "Modifiers") that hold while the card is held:
+    # equipped, or beside the board as a character card.
+    passive: tuple[dict, ...] = ()
+    # "before_fight" / "during_fight": the card is used in its holder's fight,
+    # and its effects are modifiers for that fight (not results).
+    timing: str | None = None
 
 
 @dataclass(frozen=True)
@@ -168,6 +177,7 @@ class Perk:
     special: str  # the highlighted letter
     text: str = ""
     effects: tuple[dict, ...] = ()  # results applied when the perk is used (docs/effects.md)
+    timing: str | None = None  # "before_fight" / "during_fight": effects are modifiers for one fight
 
 
 @dataclass(frozen=True)

@@ -134,6 +134,7 @@ class Roll:
     well_rested: bool  # Well Rested may still be given up for one reroll
     kept: bool
     test: Test | None = None  # None: the roll of the fight in progress
+    abilities: bool = False  # "during a fight" abilities may still be used on it
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,11 @@ class Fight:
     enemy: str
     cause: str  # "action", "aggressive", "activation"
     at_range: bool
+    # What abilities used in this fight give it (Fight: "before a fight", "during a fight").
+    rerolls: int = 0  # gained before the roll, added to it
+    hits: int = 0
+    armor: int = 0
+    rolling: bool = False  # "before a fight" is over: the survivor chose to roll
 
 
 @dataclass(frozen=True)

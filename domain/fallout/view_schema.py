@@ -198,6 +198,7 @@ class RollView(_Shape):
     well_rested = fields.Boolean(**_about("Well Rested may still be given up for one more reroll."))
     kept = fields.Boolean(**_about("The dice are kept: no more rerolls."))
     test = fields.Nested(VatsTestView, **_nullable("The test rolled for; null: the roll of the fight in progress."))
+    abilities = fields.Boolean(**_about('"During a fight" abilities may still be used on these dice.'))
 
 
 class FightView(_Shape):
@@ -205,6 +206,10 @@ class FightView(_Shape):
     enemy = fields.String(**_about("The enemy fought."))
     cause = fields.String(**_about("Why: action, aggressive, activation or task."))
     at_range = fields.Boolean(**_about("Fought across a space."))
+    rerolls = fields.Integer(**_about("Rerolls abilities gave before the roll."))
+    hits = fields.Integer(**_about("Extra hits abilities used in this fight give."))
+    armor = fields.Integer(**_about("Extra enemy hits canceled by abilities used in this fight."))
+    rolling = fields.Boolean(**_about('"Before a fight" is over: the dice are (being) rolled.'))
 
 
 class AttackersView(_Shape):

@@ -3,7 +3,7 @@
 Cards keep their effects in the plain form a content pack writes (mappings,
 lists, strings: see docs/effects.md). This package reads those forms into
 frozen data classes (amounts, conditions, tasks, results, triggers,
-influence: one module each) and reports every problem in them (``checks``),
+influence, modifiers: one module each) and reports every problem in them (``checks``),
 so the loader can refuse a pack that says something the engine cannot do,
 and the engine never meets a malformed card.
 
@@ -55,6 +55,13 @@ from domain.fallout.effects.influence import (
     Influence,
     parse_counter,
     parse_influence,
+)
+from domain.fallout.effects.modifiers import (
+    MODIFIER_KEYS,
+    TIMINGS,
+    Modifier,
+    parse_modifier,
+    parse_modifiers,
 )
 from domain.fallout.effects.reading import (
     EffectError,
@@ -174,6 +181,11 @@ __all__ = [
     "Influence",
     "parse_counter",
     "parse_influence",
+    "MODIFIER_KEYS",
+    "TIMINGS",
+    "Modifier",
+    "parse_modifier",
+    "parse_modifiers",
     "Known",
     "check_encounter",
     "check_quest",

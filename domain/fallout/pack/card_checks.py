@@ -52,7 +52,7 @@ def _bars(item: Any) -> Iterator[tuple[str, tuple]]:
         yield "on_stage", item.on_stage
         for i, objective in enumerate(item.objectives, 1):
             yield f"objective {i}: results", objective.results
-    elif isinstance(item, (Card, Perk)):
+    elif isinstance(item, (Card, Perk)) and item.timing is None:  # a timed card's effects are modifiers
         yield "effects", item.effects
     elif isinstance(item, Scenario):
         yield "setup", item.setup

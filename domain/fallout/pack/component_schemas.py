@@ -18,6 +18,7 @@ from domain.fallout.model import (
     ENEMY_TYPES,
     FACTIONS,
     SPECIAL,
+    TIMINGS,
     AgendaCard,
     Card,
     Die,
@@ -141,6 +142,8 @@ class CardSchema(Strict):
     keep_if = condition_field()
     unexhaust_cost = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0))
     exhaust = fields.Boolean(load_default=None, allow_none=True)
+    passive = effects_field()
+    timing = fields.String(load_default=None, validate=one_of(TIMINGS))
 
     @validates_schema
     def _check(self, data: dict, **kwargs: Any) -> None:
@@ -157,7 +160,10 @@ class CardSchema(Strict):
     @post_load
     def _build(self, data: dict, **kwargs: Any) -> Card:
         return Card(
-            **{**data, "special": tuple(data["special"]), "effects": tuple(data["effects"])},
+            **{
+                **data, "special": tuple(data["special"]), "effects": tuple(data["effects"]),
+                "passive": tuple(data["passive"]),
+            },
         )
 
 
@@ -195,6 +201,7 @@ class PerkSchema(Strict):
     special = fields.String(required=True, validate=one_of(SPECIAL))
     text = fields.String(load_default="")
     effects = effects_field()
+    timing = fields.String(load_default=None, validate=one_of(TIMINGS))
 
     @post_load
     def _build(self, data: dict, **kwargs: Any) -> Perk:
