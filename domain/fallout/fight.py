@@ -159,21 +159,31 @@ def resolve(res: Resolution) -> None:
         killed.check(res, fight.seat)
         return
     if enemy_killed:
-        # Faction tokens and "draw and fight" enemies are never replaced.
-        replace_it = enemy.faction is None and not enemy.drawn
-        res.emit(
-            "EnemyKilled", enemy=enemy.id, seat=fight.seat, token=enemy.token, type=enemy.type, replace=replace_it,
-            faction=enemy.faction,
-        )
-        if "loot" in token.abilities:
-            draw_loot(res, fight.seat)
-        xp.gain(res, fight.seat, lvl)
+        kill(res, fight.seat, enemy.id)
     elif "retreat" in token.abilities and not enemy.drawn:
         # A "draw and fight" enemy is the task's to discard: fleeing is not being killed.
         if enemy.faction is not None:
             res.emit("EnemyDiscarded", enemy=enemy.id, reason="retreat")
         else:
             res.emit("EnemyRetreated", enemy=enemy.id)
+
+
+def kill(res: Resolution, seat: int, enemy_id: str) -> None:
+    """The survivor killed the enemy, in a fight or outside one (Killed): Loot draws, XP = its level."""
+    state = res.state
+    enemy = state.enemy(enemy_id)
+    assert enemy is not None
+    token = enemies.token_of(state, enemy)
+    lvl = enemies.level(state, token)
+    # Faction tokens and "draw and fight" enemies are never replaced.
+    replace_it = enemy.faction is None and not enemy.drawn
+    res.emit(
+        "EnemyKilled", enemy=enemy.id, seat=seat, token=enemy.token, type=enemy.type, replace=replace_it,
+        faction=enemy.faction,
+    )
+    if "loot" in token.abilities:
+        draw_loot(res, seat)
+    xp.gain(res, seat, lvl)
 
 
 def draw_loot(res: Resolution, seat: int) -> None:

@@ -14,13 +14,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from domain.engine.shapes import anything, integer, mixed, string
-from domain.fallout import agendas, factions, items, killed, library, shop, traits, xp
+from domain.fallout import agendas, enemies, factions, fight, items, killed, library, loyalty, shop, traits, xp
 from domain.fallout import effects as fx
 from domain.fallout.rulebook import RULES
 from domain.fallout.state import MAX_HP, GameState, Resolving, replace
 
 if TYPE_CHECKING:
     from domain.fallout.resolution import Resolution
+    from domain.fallout.state import Decision
 
 RULE = "Results"
 
@@ -39,6 +40,11 @@ def step(res: Resolution) -> None:
     raw = top.results[0]
     res.emit("ResultResolving", result=raw)
     apply(res, top, fx.parse_result(raw))
+
+
+@RULES.answer("kill_which", "Killed", commands={"choose_enemy": {"enemy": string()}})
+def answer_kill(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
+    fight.kill(res, decision.seat, command["enemy"])
 
 
 def settle(res: Resolution) -> None:
@@ -70,7 +76,8 @@ def apply(res: Resolution, entry: Resolving, r: fx.Result) -> None:
         res.emit("CardTrashed", card=entry.source, origin=entry.origin)
         return
     if isinstance(r, fx.PlaceMarker):
-        if entry.origin == "quest":
+        # A quest's markers pair with its card; the setup's with the scenario sheet.
+        if entry.origin in ("quest", "setup"):
             res.emit("MarkerPlaced", quest=entry.source, space=r.space)
         return
     if isinstance(r, fx.RemoveMarker):
@@ -78,6 +85,9 @@ def apply(res: Resolution, entry: Resolving, r: fx.Result) -> None:
         return
     if isinstance(r, fx.PlaceFactionToken):
         factions.place_token(res, r.faction, r.space)
+        return
+    if isinstance(r, fx.PlaceEnemy) and r.space is not None:
+        enemies.place_drawn(res, r.type, r.space, r.active, reason="result")
         return
     # Results about the survivor resolving them.
     seat = _seat(res, entry)
@@ -120,6 +130,24 @@ def apply(res: Resolution, entry: Resolving, r: fx.Result) -> None:
         amount = min(r.amount.of(level), survivor.rads)
         if amount:
             res.emit("SurvivorRecovered", seat=seat, hp=0, rads=amount)
+    elif isinstance(r, fx.MoveSurvivor):
+        if survivor.on_map:
+            # Placed by a result: no movement point, no terrain, no aggressive enemy set off.
+            res.emit("SurvivorMoved", seat=seat, **{"from": survivor.space}, to=r.space, cost=0, rads=0,
+                     attackers=[])
+    elif isinstance(r, fx.PlaceEnemy):
+        if survivor.space is not None:
+            enemies.place_drawn(res, r.type, survivor.space, r.active, reason="result")
+    elif isinstance(r, fx.KillEnemy):
+        targets = [
+            e.id for e in sorted(res.state.enemies, key=lambda e: enemies.enemy_sort_key(e.id))
+            if e.active and not e.drawn and e.space == survivor.space and survivor.space is not None
+            and r.type in ("any", e.type) and not loyalty.ignores(res.state, seat, e)
+        ]
+        if len(targets) == 1:
+            fight.kill(res, seat, targets[0])
+        elif targets:
+            res.request(seat, "kill_which", [{"type": "choose_enemy", "enemy": e} for e in targets])
     elif isinstance(r, fx.LoseItem):
         if r.card in survivor.equipped + survivor.inventory:
             items.discard(res, seat, r.card, "lost")

@@ -61,6 +61,11 @@ class SurvivorState:
     perks: tuple[str, ...] = ()
     eliminated: bool = False
     loyalty: str | None = None  # the agenda card revealed to declare loyalty (Loyalty)
+    # What the survivor has done so far (``tallies``), for cards that count it.
+    xp_gained: int = 0
+    kills: int = 0
+    quests_done: int = 0  # quest objectives completed
+    tiles_explored: int = 0
 
     @property
     def remaining_hp(self) -> int:

@@ -55,6 +55,10 @@ class SurvivorView(_Shape):
     perks = fields.List(fields.String(), **_about("Perk cards gained."))
     eliminated = fields.Boolean(**_about("Out of the game for good (killed with no way back)."))
     loyalty = fields.String(**_nullable("The agenda card revealed to declare loyalty to a faction, if any."))
+    xp_gained = fields.Integer(**_about("XP gained in the whole game."))
+    kills = fields.Integer(**_about("Enemies killed in the whole game."))
+    quests_done = fields.Integer(**_about("Quest objectives completed in the whole game."))
+    tiles_explored = fields.Integer(**_about("Map tiles explored in the whole game."))
 
 
 class PlaceView(_Shape):

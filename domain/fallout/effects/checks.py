@@ -26,6 +26,8 @@ from domain.fallout.effects.results import (
     GainUnique,
     LoseItem,
     LoseTrait,
+    MoveSurvivor,
+    PlaceEnemy,
     PlaceFactionToken,
     PlaceMarker,
     Stage,
@@ -116,7 +118,9 @@ class _Checker:
                 self._need(at, parsed.trait in k.traits, f"no trait {parsed.trait!r} in the pack", k.traits)
             elif isinstance(parsed, GainUnique) and parsed.card is not None:
                 self._need(at, parsed.card in k.uniques, f"no unique asset {parsed.card!r}", k.uniques)
-            elif isinstance(parsed, (PlaceMarker, PlaceFactionToken)):
+            elif isinstance(parsed, (PlaceMarker, PlaceFactionToken, MoveSurvivor)) or (
+                isinstance(parsed, PlaceEnemy) and parsed.space is not None
+            ):
                 self._need(at, parsed.space in k.spaces, f"no space {parsed.space!r}", k.spaces)
             elif isinstance(parsed, LoseItem):
                 self._need(at, parsed.card in k.cards, f"no card {parsed.card!r}", k.cards)

@@ -21,7 +21,7 @@ from domain.fallout.pack.schema_parts import TRAITS
 
 # Results about the game rather than a survivor: the only ones a scenario's
 # setup can resolve, since no survivor resolves it.
-_SETUP_RESULTS = (effects.Add, effects.Stage, effects.Power, effects.PlaceFactionToken)
+_SETUP_RESULTS = (effects.Add, effects.Stage, effects.Power, effects.PlaceFactionToken, effects.PlaceMarker)
 
 # An id is never empty and a library number is at least 1: these stand in a
 # known set so that it is checked even when the pack has none of that thing
@@ -177,15 +177,11 @@ def check_cards(
     # results about the game mean something there.
     for where, scenario in scenario_entries:
         for at, result in parsed_results(scenario):
-            if isinstance(result, effects.PlaceMarker):
-                reader.problem(
-                    where, f"{at}: place_marker does nothing at setup: a marker pairs with a quest card, "
-                    "so place it in the on_stage of a staged quest",
-                )
-            elif not isinstance(result, _SETUP_RESULTS):
+            placed = isinstance(result, effects.PlaceEnemy) and result.space is not None
+            if not isinstance(result, _SETUP_RESULTS) and not placed:
                 reader.problem(
                     where, f"{at}: {type(result).__name__} needs a survivor to resolve it; setup has none "
-                    "(only add, stage, faction_token and ★+ / ♠+)",
+                    "(only add, stage, faction_token, place_marker, place_enemy with a space and ★+ / ♠+)",
                 )
 
     for where, item in everything:
