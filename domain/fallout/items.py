@@ -29,11 +29,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from domain.engine.shapes import integer, string, strings
-from domain.fallout import agendas, conditions, results
+from domain.fallout import agendas, conditions, killed, results
 from domain.fallout.content import catalog
 from domain.fallout.model import EQUIPPABLE, USABLE, Card
 from domain.fallout.rulebook import RULES
-from domain.fallout.state import GameState, replace
+from domain.fallout.state import MAX_HP, GameState, replace
 from domain.game import RuleViolation
 
 if TYPE_CHECKING:
@@ -221,19 +221,21 @@ def equip_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
 def unexhaust_all(res: Resolution, seat: int) -> None:
     """Exhaust: pay each card's cost or leave it exhausted; companions check their condition."""
     s = res.state.survivor(seat)
-    caps = s.caps
-    back, paid, lost = [], 0, []
+    caps, hp, rads = s.caps, s.hp, s.rads
+    back, lost = [], []
     for c in s.exhausted:
         k = card(res.state, c)
-        if k.unexhaust_cost > caps:
+        # A cost in HP or rads is never paid with one's life (HP Track: HP <= rads is killed).
+        if k.unexhaust_cost > caps or hp - k.unexhaust_hp <= min(MAX_HP, rads + k.unexhaust_rads):
             continue
-        caps -= k.unexhaust_cost
-        paid += k.unexhaust_cost
+        caps, hp, rads = caps - k.unexhaust_cost, hp - k.unexhaust_hp, rads + k.unexhaust_rads
         back.append(c)
         if k.kind == "companion" and not conditions.holds(res.state, seat, k.keep_if):
             lost.append(c)
     if back:
-        res.emit("CardsUnexhausted", seat=seat, cards=back, paid=paid)
+        # HP and rads appear only when paid: the event as it always was otherwise.
+        extra = {k: v for k, v in (("hp", s.hp - hp), ("rads", rads - s.rads)) if v}
+        res.emit("CardsUnexhausted", seat=seat, cards=back, paid=s.caps - caps, **extra)
     for c in lost:
         discard(res, seat, c, "companion_condition")
 
@@ -344,11 +346,16 @@ def _equipped(state: GameState, data: dict) -> GameState:
     return state.with_survivor(seat, equipped=equipped, inventory=inventory)
 
 
-@RULES.fold("CardsUnexhausted", {"cards": strings(), "paid": integer(), "seat": integer()})
+@RULES.fold(
+    "CardsUnexhausted",
+    {"cards": strings(), "hp": integer(optional=True), "paid": integer(), "rads": integer(optional=True),
+     "seat": integer()},
+)
 def _unexhausted(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     s = state.survivor(seat)
     back = set(data["cards"])
     return state.with_survivor(
-        seat, exhausted=tuple(c for c in s.exhausted if c not in back), caps=max(0, s.caps - data["paid"])
+        seat, exhausted=tuple(c for c in s.exhausted if c not in back), caps=max(0, s.caps - data["paid"]),
+        hp=killed.clamp_hp(s.hp - data.get("hp", 0)), rads=killed.clamp_rads(s.rads + data.get("rads", 0)),
     )

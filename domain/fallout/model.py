@@ -140,6 +140,8 @@ class Card:
     recruit: dict | None = None  # companion: the condition to recruit it (a trait or letter); None: anyone
     keep_if: dict | None = None  # companion: the condition checked when it unexhausts; unmet: discarded
     unexhaust_cost: int = 0  # Caps paid when it would unexhaust; unpaid: it stays exhausted
+    unexhaust_hp: int = 0  # damage suffered to unexhaust it (never paid if it would kill)
+    unexhaust_rads: int = 0  # rads suffered to unexhaust it (likewise)
     exhaust: bool | None = None  # using the effects exhausts the card; None: yes for equippable kinds
     # Modifiers (docs/effects.md, "Modifiers") that hold while the card is held:
     # equipped, or beside the board as a character card.

@@ -207,7 +207,7 @@ def check_card(card: Card, known: Known = Known()) -> list[str]:
         c.problems.append("an asset item has a value (sold for value - 1)")
     if card.kind != "companion" and (card.recruit is not None or card.keep_if is not None):
         c.problems.append("only a companion has recruit / keep_if")
-    if card.unexhaust_cost < 0:
+    if min(card.unexhaust_cost, card.unexhaust_hp, card.unexhaust_rads) < 0:
         c.problems.append("unexhaust_cost is never negative")
     c.condition("recruit", card.recruit)
     c.condition("keep_if", card.keep_if)
