@@ -209,6 +209,9 @@ class Scenario:
     # Other starting effects (Complete Setup, step 9): results in the effects
     # vocabulary, resolved in order after the quests are staged.
     setup: tuple[dict, ...] = ()
+    # A special rule of the scenario sheet: results about the game resolved each
+    # time the agenda deck runs out, after the factions advance.
+    on_deplete: tuple[dict, ...] = ()
 
 
 @dataclass(frozen=True)

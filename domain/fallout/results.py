@@ -76,8 +76,8 @@ def apply(res: Resolution, entry: Resolving, r: fx.Result) -> None:
         res.emit("CardTrashed", card=entry.source, origin=entry.origin)
         return
     if isinstance(r, fx.PlaceMarker):
-        # A quest's markers pair with its card; the setup's with the scenario sheet.
-        if entry.origin in ("quest", "setup"):
+        # A quest's markers pair with its card; the setup's and the scenario rules' with the scenario sheet.
+        if entry.origin in ("quest", "setup", "scenario"):
             res.emit("MarkerPlaced", quest=entry.source, space=r.space)
         return
     if isinstance(r, fx.RemoveMarker):

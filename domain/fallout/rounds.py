@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.engine.shapes import integer, integers, string, strings
-from domain.fallout import activation, factions, killed, turns
+from domain.fallout import activation, factions, killed, results, turns
 from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState, RoundEnd, replace
 
@@ -93,6 +93,10 @@ def deplete(res: Resolution) -> None:
     # A faction on (or past) the final space: survivors with enough influence
     # still win, otherwise everyone loses (Faction Power Track).
     factions.check_end(res)
+    if not res.state.over:
+        # The scenario sheet's own rule for this moment: results about the game, no seat decides.
+        results.push(res, None, res.scenario.id, "scenario", 1, res.scenario.on_deplete)
+        results.settle(res)
 
 
 @RULES.fold("AgendaRevealed", {"activation": strings(), "card": string(), "seat": integer()})

@@ -251,6 +251,7 @@ def check_scenario(scenario: Scenario, known: Known = Known()) -> list[str]:
         else:
             c._need(f"staged_quests[{i}]", str(ref) in known.quests, f"no quest card {ref!r}", known.quests)
     c.results("setup", scenario.setup)
+    c.results("on_deplete", scenario.on_deplete)
     return c.problems
 
 

@@ -56,6 +56,7 @@ def _bars(item: Any) -> Iterator[tuple[str, tuple]]:
         yield "effects", item.effects
     elif isinstance(item, Scenario):
         yield "setup", item.setup
+        yield "on_deplete", item.on_deplete
 
 
 def _conditions(item: Any) -> Iterator[tuple[str, Any]]:
@@ -173,8 +174,8 @@ def check_cards(
     if not reader.broken:
         check_reachable(reader, library, everything, scenario_entries)
 
-    # Complete Setup, step 9: nobody resolves the scenario's setup, so only
-    # results about the game mean something there.
+    # Complete Setup, step 9: nobody resolves the scenario's setup (nor its
+    # on_deplete rule), so only results about the game mean something there.
     for where, scenario in scenario_entries:
         for at, result in parsed_results(scenario):
             placed = isinstance(result, effects.PlaceEnemy) and result.space is not None

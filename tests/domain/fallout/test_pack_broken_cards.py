@@ -160,6 +160,7 @@ def test_scenario_setup_and_staged_quests(tmp_path: Path) -> None:
 
     def change(d: dict) -> None:
         d["staged_quests"] = [101, 404, "q_nowhere"]
+        d["on_deplete"] = [{"xp": 1}]
         d["setup"] += [{"place_marker": "atlantis.dock"}, {"caps": 3}, {"faction_token": {"faction": "star",
                                                                                            "space": "atlantis.gate"}}]
 
@@ -170,6 +171,7 @@ def test_scenario_setup_and_staged_quests(tmp_path: Path) -> None:
     one_problem(problems, where, "staged_quests[2]", "'q_nowhere'")
     one_problem(problems, where, "setup[2]", "no space 'atlantis.dock'")
     one_problem(problems, where, "setup[3]", "GainCaps needs a survivor")
+    one_problem(problems, where, "on_deplete[0]", "GainXP needs a survivor")
     one_problem(problems, where, "setup[4]", "no space 'atlantis.gate'")
 
 

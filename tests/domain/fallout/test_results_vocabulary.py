@@ -12,6 +12,7 @@ from domain.fallout import conditions, influence
 from domain.fallout import effects as fx
 from domain.fallout.content import register_pack
 from domain.fallout.game import FALLOUT
+from domain.game import SYSTEM
 from tests.domain.fallout.fixtures import (
     BLANK,
     BODY,
@@ -95,6 +96,21 @@ def test_scenario_setup_places_its_own_markers_found_by_marker_scenario() -> Non
     at_marker = fx.parse_condition({"marker": "scenario"})
     assert conditions.holds(survivor(state, 0, space="ruins.a"), 0, at_marker)
     assert not conditions.holds(survivor(state, 0, space="camp.a"), 0, at_marker)
+
+
+def test_scenario_rule_on_deplete_resolves_each_time_the_agenda_deck_runs_out() -> None:
+    """Scenario, Agenda Cards: a scenario sheet's own rule, `on_deplete`, resolves its results about the game
+    each time the agenda deck runs out, after the factions advance."""
+    base = FULL.scenarios["test"]
+    rule = ({"place_enemy": {"type": "critter", "space": "ruins.a"}}, "♠+")
+    pack = register_pack(replace(FULL, id="mini2_rule", scenarios={"test": replace(base, on_deplete=rule)}))
+    state = new_game(1, ["scout"], pack=pack.id)
+    state = replace(state, turn=None, round_end_due=True, next_seat=0, agenda_deck=("ag1",),
+                    agenda_discard=("ag3",), power=(0, 0), enemies=())
+    state, events = play(state, SYSTEM, {"type": "round_end"})
+    happened = [e.type for e in events]
+    assert happened.index("FactionsAdvanced") < happened.index("EnemyPlaced")
+    assert data(events, "EnemyPlaced")[0]["space"] == "ruins.a" and state.power == (1, 2)
 
 
 def test_hp_track_conditions_on_hp_rads_and_the_games_tallies() -> None:
