@@ -42,9 +42,17 @@ def step(res: Resolution) -> None:
     apply(res, top, fx.parse_result(raw))
 
 
-@RULES.answer("kill_which", "Killed", commands={"choose_enemy": {"enemy": string()}})
-def answer_kill(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
-    fight.kill(res, decision.seat, command["enemy"])
+def target(res: Resolution, seat: int, enemy_id: str, doing: str) -> None:
+    """A result's enemy, outside the fight action: killed at once (Killed), or fought without an action."""
+    if doing == "kill":
+        fight.kill(res, seat, enemy_id)
+    else:
+        fight.start(res, seat, enemy_id, "result", at_range=False)
+
+
+@RULES.answer("target_enemy", "Results", commands={"choose_enemy": {"enemy": string()}})
+def answer_target(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
+    target(res, decision.seat, command["enemy"], decision.context["doing"])
 
 
 def settle(res: Resolution) -> None:
@@ -138,16 +146,17 @@ def apply(res: Resolution, entry: Resolving, r: fx.Result) -> None:
     elif isinstance(r, fx.PlaceEnemy):
         if survivor.space is not None:
             enemies.place_drawn(res, r.type, survivor.space, r.active, reason="result")
-    elif isinstance(r, fx.KillEnemy):
+    elif isinstance(r, (fx.KillEnemy, fx.FightEnemy)):
+        doing = "kill" if isinstance(r, fx.KillEnemy) else "fight"
         targets = [
             e.id for e in sorted(res.state.enemies, key=lambda e: enemies.enemy_sort_key(e.id))
             if e.active and not e.drawn and e.space == survivor.space and survivor.space is not None
             and r.type in ("any", e.type) and not loyalty.ignores(res.state, seat, e)
         ]
         if len(targets) == 1:
-            fight.kill(res, seat, targets[0])
+            target(res, seat, targets[0], doing)
         elif targets:
-            res.request(seat, "kill_which", [{"type": "choose_enemy", "enemy": e} for e in targets])
+            res.request(seat, "target_enemy", [{"type": "choose_enemy", "enemy": e} for e in targets], doing=doing)
     elif isinstance(r, fx.LoseItem):
         if r.card in survivor.equipped + survivor.inventory:
             items.discard(res, seat, r.card, "lost")

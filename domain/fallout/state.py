@@ -146,7 +146,7 @@ class Roll:
 class Fight:
     seat: int
     enemy: str
-    cause: str  # "action", "aggressive", "activation"
+    cause: str  # "action", "aggressive", "activation", "task", "result"
     at_range: bool
     # What abilities used in this fight give it (Fight: "before a fight", "during a fight").
     rerolls: int = 0  # gained before the roll, added to it

@@ -208,7 +208,7 @@ class RollView(_Shape):
 class FightView(_Shape):
     seat = fields.Integer(**_about("The seat fighting."))
     enemy = fields.String(**_about("The enemy fought."))
-    cause = fields.String(**_about("Why: action, aggressive, activation or task."))
+    cause = fields.String(**_about("Why: action, aggressive, activation, task or result."))
     at_range = fields.Boolean(**_about("Fought across a space."))
     rerolls = fields.Integer(**_about("Rerolls abilities gave before the roll."))
     hits = fields.Integer(**_about("Extra hits abilities used in this fight give."))

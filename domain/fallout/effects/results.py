@@ -154,6 +154,13 @@ class KillEnemy:
 
 
 @dataclass(frozen=True)
+class FightEnemy:
+    """Fight an active enemy of ``type`` ("any": of any type) in the survivor's space, without an action."""
+
+    type: str
+
+
+@dataclass(frozen=True)
 class LoseItem:
     """Discard this card if the survivor has it (equipped or in the inventory)."""
 
@@ -173,7 +180,7 @@ class Unexhaust:
 Result = (
     Add | Stage | Become | LoseTrait | GainXP | GainCaps | LoseCaps | Draw | Shop | GainUnique | Power | Trash |
     SufferDamage | SufferRads | RecoverHP | RemoveRads | PlaceMarker | RemoveMarker | PlaceFactionToken |
-    LoseItem | GainMovement | Unexhaust | MoveSurvivor | PlaceEnemy | KillEnemy
+    LoseItem | GainMovement | Unexhaust | MoveSurvivor | PlaceEnemy | KillEnemy | FightEnemy
 )
 
 _BARE_RESULTS: dict[str, type[Trash | RemoveMarker | Unexhaust]] = {"trash": Trash, "remove_marker": RemoveMarker, "unexhaust": Unexhaust}
@@ -188,7 +195,7 @@ RESULT_KEYS = (
     "add", "stage", "become", "lose_trait", "xp", "caps", "lose_caps", "loot", "asset", "agenda",
     "shop", "unique", "star", "spade", "trash", "damage", "rads", "recover", "remove_rads",
     "place_marker", "remove_marker", "faction_token", "lose_item", "movement", "unexhaust",
-    "move_to", "place_enemy", "kill_enemy",
+    "move_to", "place_enemy", "kill_enemy", "fight_enemy",
 )
 
 
@@ -270,6 +277,8 @@ def parse_result(raw: Any) -> Result:
         return PlaceEnemy(one_of(value["type"], ENEMY_TYPES, "enemy type"), space, active)
     if key == "kill_enemy":
         return KillEnemy(one_of(value, ENEMY_TYPES + ("any",), "enemy type"))
+    if key == "fight_enemy":
+        return FightEnemy(one_of(value, ENEMY_TYPES + ("any",), "enemy type"))
     raise EffectError(f"unknown result {key!r} (expected one of: {', '.join(RESULT_KEYS)})")
 
 

@@ -77,12 +77,25 @@ def test_killed_an_enemy_killed_outside_a_fight_still_gives_its_xp_and_is_replac
     two, rat = add_enemy(full_game(1, space="camp.a"), "rat", "camp.a")
     two, beetle = add_enemy(two, "beetle", "camp.a")
     two, _ = resolve(two, 0, [{"kill_enemy": "critter"}])
-    assert two.pending.kind == "kill_which" and two.pending.choices == (
+    assert two.pending.kind == "target_enemy" and two.pending.choices == (
         {"type": "choose_enemy", "enemy": rat}, {"type": "choose_enemy", "enemy": beetle},
     )
     two, events = play(two, 0, {"type": "choose_enemy", "enemy": beetle})
     assert two.enemy(beetle) is None and two.enemy(rat) is not None
     assert refused(full_game(1), 0, {"type": "choose_enemy", "enemy": rat}).code == "no_decision_pending"
+
+
+def test_fight_a_result_may_start_a_fight_that_takes_no_action() -> None:
+    """Fight, Results (fight_enemy): a result makes the survivor fight an enemy in their space; the fight's five
+    steps run as usual, no action is spent, and the results after it resolve once it is over."""
+    state, rat = add_enemy(full_game(1, space="camp.a", special=(("S", "s1"), ("L", "l1"))), "rat", "camp.a")
+    state = replace(state, quests=())
+    state, events = resolve(state, 0, [{"fight_enemy": "critter"}, {"caps": 1}], ScriptedRng(BODY, BLANK, BLANK))
+    assert data(events, "FightStarted")[0] == {"seat": 0, "enemy": rat, "cause": "result", "at_range": False}
+    state, more = settle(state)
+    happened = [e.type for e in events + more]
+    assert happened.index("EnemyKilled") < happened.index("CapsGained")
+    assert state.turn.actions == 2 and state.survivor(0).kills == 1
 
 
 def test_scenario_setup_places_its_own_markers_found_by_marker_scenario() -> None:
