@@ -74,7 +74,7 @@ from domain.game import Command
 from domain.rng import Rng
 
 #: Pending decisions' defaults when a deadline lapses, in order of preference.
-TIMEOUT_DEFAULTS = ("end_turn", "keep_dice", "done_shopping", "decline_trade", "trade_cancel", "stow")
+TIMEOUT_DEFAULTS = ("end_turn", "keep_dice", "roll_dice", "done_shopping", "decline_trade", "trade_cancel", "stow")
 
 
 def timeout_command(state: GameState, seat: int) -> Command | None:
