@@ -1,13 +1,17 @@
-"""Activating enemies, one enemy type at a time, at the end of a round.
+"""Activating enemies, one icon of the agenda card at a time, at the end of a round.
 
-Each active enemy of the type either fights (a survivor in its space, or
-adjacent when it is ranged: the one with the least remaining HP, then the one
-earliest in turn order from the first player) or moves one space toward the
-nearest survivor, ignoring terrain and crossing face-down tiles as single
-spaces. Fights go first; a survivor attacked by several enemies picks their
-order, and the first player picks among equally short moves. Afterwards the
-type's inactive enemies flip face up without acting, except those placed face
-down during this very activation.
+An icon is an enemy type (the type's enemies that are not faction tokens) or
+a faction (that faction's tokens: Faction Tokens). Each active enemy of the
+icon either fights (a survivor in its space, or adjacent when it is ranged:
+the one with the least remaining HP, then the one earliest in turn order from
+the first player) or moves one space toward the nearest survivor, ignoring
+terrain and crossing face-down tiles as single spaces. While two or more are
+still to act, the first player picks which acts next (Rounds); when the one
+picked would fight a survivor that others would fight too, that survivor
+orders those attacks (Activating Enemies). The first player also picks among
+equally short moves. Afterwards the icon's inactive enemies flip face up
+without acting, except those that went face down during this very activation
+(placed, or fled by Retreat).
 """
 
 from __future__ import annotations
@@ -70,38 +74,53 @@ def step(res: Resolution) -> None:
     state = res.state
     re = state.round_end
     assert re is not None and re.types
-    enemy_type = re.types[0]
+    icon = re.types[0]
     if re.acting is None:
         acting = sorted(
-            (e.id for e in state.enemies if e.type == enemy_type and e.active), key=enemies.enemy_sort_key
+            (e.id for e in state.enemies if enemies.shown_by(icon, e.type, e.faction) and e.active),
+            key=enemies.enemy_sort_key,
         )
-        res.emit("EnemyTypeActivated", type=enemy_type, enemies=acting)
+        res.emit("EnemyTypeActivated", type=icon, enemies=acting)
         return
     ready = [found for e in re.acting if (found := state.enemy(e)) is not None and found.active]
     if not ready:
         flips = [
             {"enemy": e.id, "token": e.token}
             for e in sorted(state.enemies, key=lambda e: enemies.enemy_sort_key(e.id))
-            if e.type == enemy_type and not e.active and e.id not in re.placed
+            if enemies.shown_by(icon, e.type, e.faction) and not e.active and e.id not in re.placed
         ]
-        res.emit("EnemiesFlipped", type=enemy_type, enemies=flips)
+        res.emit("EnemiesFlipped", type=icon, enemies=flips)
         return
-    fighters = []
-    for actor in ready:
-        target = fight_target(state, actor)
-        if target is not None:
-            fighters.append((actor.id, target[0]))
-    if fighters:
-        seat = fighters[0][1]
-        group = [e for e, s in fighters if s == seat]
+    if len(ready) > 1:
+        res.request(
+            state.first_player, "activation_order", [{"type": "activate_enemy", "enemy": e.id} for e in ready]
+        )
+        return
+    act(res, ready[0].id)
+
+
+def act(res: Resolution, enemy_id: str) -> None:
+    """The enemy fights or moves; the survivor it would fight orders the attacks of all its ready attackers."""
+    state = res.state
+    re = state.round_end
+    actor = state.enemy(enemy_id)
+    assert re is not None and re.acting is not None and actor is not None
+    target = fight_target(state, actor)
+    if target is not None:
+        seat = target[0]
+        group = [
+            e for e in re.acting
+            if (found := state.enemy(e)) is not None and found.active
+            and (aim := fight_target(state, found)) is not None and aim[0] == seat
+        ]
         if len(group) > 1:
             res.request(
                 seat, "order_attacks", [{"type": "order_attacks", "enemy": e} for e in group], cause="activation"
             )
         else:
-            fight_enemy(res, group[0], seat)
+            fight_enemy(res, enemy_id, seat)
         return
-    mover = ready[0]
+    mover = actor
     plan = move_plan(state, mover)
     if plan is None or not plan[1]:
         res.emit("EnemyIdle", enemy=mover.id)
@@ -143,6 +162,11 @@ def move_enemy(res: Resolution, enemy_id: str, to: str) -> None:
 
 def answer_order(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     fight_enemy(res, command["enemy"], decision.seat)
+
+
+@RULES.answer("activation_order", "Rounds", commands={"activate_enemy": {"enemy": string()}})
+def answer_activation_order(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
+    act(res, command["enemy"])
 
 
 @RULES.answer("enemy_move", RULE, commands={"choose_space": {"space": string()}})

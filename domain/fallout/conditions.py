@@ -13,6 +13,12 @@ from domain.fallout.content import catalog
 from domain.fallout.state import GameState
 
 
+def measure(state: GameState, seat: int, name: str) -> int:
+    """HP, rads and remaining HP from the HP track; the tallies of the game so far (one of ``fx.MEASURES``)."""
+    s = state.survivor(seat)
+    return s.remaining_hp if name == "remaining_hp" else int(getattr(s, name))
+
+
 def holds(state: GameState, seat: int, condition: fx.Condition | dict | None, quest: str | None = None) -> bool:
     """``quest``: the quest card being resolved, for ``marker: true``."""
     if condition is None:
@@ -40,6 +46,9 @@ def holds(state: GameState, seat: int, condition: fx.Condition | dict | None, qu
     if isinstance(c, fx.HasKind):
         pool = s.equipped if c.equipped else held
         return any(cards[x].kind == c.kind for x in pool if x in cards)
+    if isinstance(c, fx.Measured):
+        value = measure(state, seat, c.measure)
+        return (c.at_least is None or value >= c.at_least) and (c.at_most is None or value <= c.at_most)
     if isinstance(c, fx.Loyal):
         return loyal_to(state, seat) == c.faction
     if isinstance(c, fx.Ahead):
@@ -60,7 +69,9 @@ def holds(state: GameState, seat: int, condition: fx.Condition | dict | None, qu
             return space.encounter is not None and space.encounter.kind == "settlement"
         return bool(partners(state, seat))
     if isinstance(c, fx.AtMarker):
-        if c.number is None:
+        if c.scenario:
+            owner: str | None = state.scenario
+        elif c.number is None:
             owner = quest
         else:
             owner = catalog(state.pack).library.get(c.number)

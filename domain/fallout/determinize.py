@@ -17,7 +17,8 @@ touches the real one. What is sampled:
   type's tokens not seen face up, in the counts shown;
 - the loot, asset and encounter decks (orders and contents, counts shown),
   and the encounter card being resolved (one whose read-aloud text matches);
-- the S.P.E.C.I.A.L. supply is not sampled: it is every token nobody holds.
+- the S.P.E.C.I.A.L. supply is not sampled: it is every token nobody holds (but
+  the silhouette tokens of survivors nobody plays).
 
 Bookkeeping the view does not show (and that is not hidden information) is
 inferred: the seat whose turn comes after a round end (the first player),
@@ -73,7 +74,7 @@ from domain.game import Command
 from domain.rng import Rng
 
 #: Pending decisions' defaults when a deadline lapses, in order of preference.
-TIMEOUT_DEFAULTS = ("end_turn", "keep_dice", "done_shopping", "decline_trade", "trade_cancel", "stow")
+TIMEOUT_DEFAULTS = ("end_turn", "keep_dice", "roll_dice", "done_shopping", "decline_trade", "trade_cancel", "stow")
 
 
 def timeout_command(state: GameState, seat: int) -> Command | None:
@@ -196,8 +197,6 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
         for c in pack.cards.values()
         if c.deck == "asset" and c.id not in held and c.id not in view["asset_discard"] and c.id not in view["shop"]
     )
-    uniques = set(view["unique_deck"])
-    unique_discard = tuple(sorted(c for c in cat.uniques if c not in uniques and c not in held))
 
     encounter_view = view.get("encounter")
     current_card = None
@@ -244,12 +243,16 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
             trade_view["give_caps"], trade_view["take_caps"], trade_view["take_agendas"], trade_view["proposed"],
         )
 
-    # -- the supply of S.P.E.C.I.A.L. tokens: every token nobody holds ----------
+    # -- the supply of S.P.E.C.I.A.L. tokens: every token nobody holds, but the
+    # silhouette tokens of survivors nobody plays (they stay in the box) -------
     leveling = _load(Leveling, view.get("leveling"))
     taken = {token for s in survivors for _, token in s.special}
     if leveling is not None:
         taken.update(leveling.drawn)
-    supply = tuple(sorted(t.id for t in pack.special_tokens if t.id not in taken))
+    playing = {s.survivor for s in survivors}
+    supply = tuple(sorted(
+        t.id for t in pack.special_tokens if t.id not in taken and (t.survivor is None or t.survivor in playing)
+    ))
 
     pending_view = view.get("pending")
     if pending_view is not None and any(c is None for c in pending_view["choices"]):
@@ -310,7 +313,7 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
         quests=tuple(view["quests"]),
         markers=tuple((m[0], m[1]) for m in view["markers"]),
         unique_deck=tuple(view["unique_deck"]),
-        unique_discard=unique_discard,
+        unique_discard=tuple(view["unique_discard"]),
         encounter=encounter,
         questing=_load(Questing, view.get("questing")),
         attempt=attempt,

@@ -1,7 +1,7 @@
 """The encounter action (Encounter Action, Encounter Cards, Encounter Icons).
 
 In a space with an encounter icon whose deck exists, with no face-up enemy
-(Loyalty: the loyal faction's tokens do not count), once per icon per turn,
+(Loyalty: the loyal faction's tokens do not count), once per turn (Actions),
 the survivor draws the top card of the matching deck. The read-aloud split is
 explicit: the acting seat is asked to choose with only the intro and each
 option's bold label, condition and tasks in front of it (Solo Play: the same,
@@ -51,8 +51,9 @@ def problem(state: GameState, seat: int) -> tuple[str, str, str] | None:
         return "no_encounter_icon", "There is no encounter icon in your space.", RULE
     if not state.encounter_decks.get(icon.kind):
         return "no_encounter_deck", f"There is no {icon.kind} encounter deck (yet).", RULE_ICONS
-    if s.space in turn.encountered:
-        return "already_encountered", "You already encountered at this icon this turn.", RULE
+    if turn.encountered:
+        # Actions: every action may be repeated in a turn "except for the encounter action".
+        return "already_encountered", "You already took the encounter action this turn.", "Actions"
     if loyalty.blocked(state, seat):
         return "enemy_in_space", "You cannot encounter in a space with a face-up enemy.", RULE
     return None

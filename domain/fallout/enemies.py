@@ -49,6 +49,13 @@ def has(state: GameState, enemy: EnemyState, ability: str) -> bool:
     return ability in token_of(state, enemy).abilities
 
 
+def shown_by(icon: str, enemy_type: str, faction: str | None) -> bool:
+    """Whether an agenda card's activation icon names this enemy: a faction icon
+    its faction's tokens, an enemy type the type's tokens that are not faction
+    tokens (Faction Tokens: they activate on their faction's icon)."""
+    return faction == icon if faction is not None else enemy_type == icon
+
+
 def enemy_sort_key(enemy_id: str) -> tuple[int, str]:
     digits = "".join(ch for ch in enemy_id if ch.isdigit())
     return (int(digits) if digits else 0, enemy_id)
@@ -148,8 +155,9 @@ def _placed(state: GameState, data: dict) -> GameState:
     if data.get("reason") == "replacement" and state.replacing:
         changes["replacing"] = state.replacing[1:]
     re = state.round_end
-    if re is not None and re.types and re.types[0] == t and re.acting is not None and not data["active"]:
-        changes["round_end"] = replace(re, placed=re.placed + (data["enemy"],))
+    if re is not None and re.types and re.acting is not None and not data["active"]:
+        if shown_by(re.types[0], t, data.get("faction")):
+            changes["round_end"] = replace(re, placed=re.placed + (data["enemy"],))
     return replace(state, **changes)
 
 
@@ -207,4 +215,10 @@ def _discarded(state: GameState, data: dict) -> GameState:
 
 @RULES.fold("EnemyRetreated", {"enemy": string()})
 def _retreated(state: GameState, data: dict) -> GameState:
-    return state.with_enemy(data["enemy"], active=False)
+    state = state.with_enemy(data["enemy"], active=False)
+    enemy, re = state.enemy(data["enemy"]), state.round_end
+    # Fled during its own icon's activation: it stays face down when the rest flip.
+    if enemy is not None and re is not None and re.types and re.acting is not None:
+        if shown_by(re.types[0], enemy.type, enemy.faction):
+            state = replace(state, round_end=replace(re, placed=re.placed + (enemy.id,)))
+    return state

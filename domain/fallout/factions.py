@@ -22,12 +22,18 @@ if TYPE_CHECKING:
 def advance(res: Resolution, faction: str, steps: int) -> None:
     scenario = res.scenario
     keys = [f.key for f in scenario.factions]
-    if faction not in keys or steps <= 0:
+    if faction not in keys or steps == 0:
         return
     power = list(res.state.power)
-    power[keys.index(faction)] += steps
-    res.emit("FactionsAdvanced", power=power, faction=faction, steps=steps)
-    check_end(res)
+    i = keys.index(faction)
+    # ★−: a faction falls back, never above the track's top space.
+    moved = max(-power[i], steps)
+    if moved == 0:
+        return
+    power[i] += moved
+    res.emit("FactionsAdvanced", power=power, faction=faction, steps=moved)
+    if moved > 0:
+        check_end(res)
 
 
 def check_end(res: Resolution) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from domain.engine.shapes import boolean, integer, string
-from domain.fallout import activation, enemies, items, killed, loyalty, turns, vats, xp
+from domain.fallout import activation, enemies, items, killed, loyalty, modifiers, turns, vats, xp
 from domain.fallout.board import board_of
 from domain.fallout.content import catalog
 from domain.fallout.model import Card
@@ -81,10 +81,40 @@ def fight_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
 
 def start(res: Resolution, seat: int, enemy_id: str, cause: str, at_range: bool) -> None:
     res.emit("FightStarted", seat=seat, enemy=enemy_id, cause=cause, at_range=at_range)
+    before_the_roll(res, seat)
+
+
+def before_the_roll(res: Resolution, seat: int) -> None:
+    """Abilities timed "before a fight" are used now or never; then the dice are rolled (step 1)."""
+    fight = res.state.fight
+    assert fight is not None
+    usable = modifiers.abilities(res.state, seat, TIMED)
+    if not fight.rolling and any(_timing(res, c["card"]) == modifiers.BEFORE for c in usable):
+        res.request(seat, "before_fight", usable + [{"type": "roll_dice"}])
+        return
     weapon = equipped(res.state, seat, "weapon")
     letters = res.state.survivor(seat).letters
     rerolls = sum(1 for letter in (weapon.special if weapon else ()) if letter in letters)
+    rerolls += modifiers.bonus(res.state, seat, "fight_rerolls") + fight.rerolls
     vats.start_roll(res, seat, rerolls)
+
+
+TIMED = (modifiers.BEFORE, modifiers.DURING)
+
+
+def _timing(res: Resolution, card_id: str) -> str | None:
+    cat = res.catalog
+    return cat.perks[card_id].timing if card_id in cat.perks else cat.cards[card_id].timing
+
+
+@RULES.answer("before_fight", RULE, commands={"use_in_fight": {"card": string()}, "roll_dice": {}})
+def answer_before(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
+    if command["type"] == "use_in_fight":
+        modifiers.use(res, decision.seat, command["card"], TIMED)
+    else:
+        # Rolling now: the "before a fight" abilities not used are gone for this fight.
+        res.emit("FightDiceRolling", seat=decision.seat)
+    before_the_roll(res, decision.seat)
 
 
 def resolve(res: Resolution) -> None:
@@ -106,7 +136,8 @@ def resolve(res: Resolution) -> None:
     if fight.at_range and ranged_enemy and not ranged_weapon:
         enemy_hits += 1
     apparel = equipped(state, fight.seat, "apparel")
-    canceled = min(enemy_hits, apparel.armor if apparel else 0)
+    armor = (apparel.armor if apparel else 0) + modifiers.bonus(state, fight.seat, "armor") + fight.armor
+    canceled = min(enemy_hits, armor)
     damage = (enemy_hits - canceled) * lvl
     rads = lvl if damage > 0 and "radiation" in token.abilities else 0
     survivor = state.survivor(fight.seat)
@@ -116,6 +147,7 @@ def resolve(res: Resolution) -> None:
         hits = sum(1 for a in vats.areas(pack, roll.faces) if a & token.vulnerable)
         if fight.at_range and ranged_weapon and not ranged_enemy:
             hits += 1
+        hits += modifiers.bonus(state, fight.seat, "fight_hits") + fight.hits
         needed = lvl + (1 if "armor" in token.abilities else 0)
     enemy_killed = survives and hits >= needed
     res.emit(
@@ -127,20 +159,31 @@ def resolve(res: Resolution) -> None:
         killed.check(res, fight.seat)
         return
     if enemy_killed:
-        # Faction tokens and "draw and fight" enemies are never replaced.
-        replace_it = enemy.faction is None and not enemy.drawn
-        res.emit(
-            "EnemyKilled", enemy=enemy.id, seat=fight.seat, token=enemy.token, type=enemy.type, replace=replace_it,
-            faction=enemy.faction,
-        )
-        if "loot" in token.abilities:
-            draw_loot(res, fight.seat)
-        xp.gain(res, fight.seat, lvl)
-    elif "retreat" in token.abilities:
-        if enemy.faction is not None or enemy.drawn:
+        kill(res, fight.seat, enemy.id)
+    elif "retreat" in token.abilities and not enemy.drawn:
+        # A "draw and fight" enemy is the task's to discard: fleeing is not being killed.
+        if enemy.faction is not None:
             res.emit("EnemyDiscarded", enemy=enemy.id, reason="retreat")
         else:
             res.emit("EnemyRetreated", enemy=enemy.id)
+
+
+def kill(res: Resolution, seat: int, enemy_id: str) -> None:
+    """The survivor killed the enemy, in a fight or outside one (Killed): Loot draws, XP = its level."""
+    state = res.state
+    enemy = state.enemy(enemy_id)
+    assert enemy is not None
+    token = enemies.token_of(state, enemy)
+    lvl = enemies.level(state, token)
+    # Faction tokens and "draw and fight" enemies are never replaced.
+    replace_it = enemy.faction is None and not enemy.drawn
+    res.emit(
+        "EnemyKilled", enemy=enemy.id, seat=seat, token=enemy.token, type=enemy.type, replace=replace_it,
+        faction=enemy.faction,
+    )
+    if "loot" in token.abilities:
+        draw_loot(res, seat)
+    xp.gain(res, seat, lvl)
 
 
 def draw_loot(res: Resolution, seat: int) -> None:
@@ -225,6 +268,11 @@ def _resolved(state: GameState, data: dict) -> GameState:
         rads=killed.clamp_rads(survivor.rads + data["rads"]),
     )
     return replace(state, fight=None, roll=None)
+
+
+@RULES.fold("FightDiceRolling", {"seat": integer()})
+def _rolling(state: GameState, data: dict) -> GameState:
+    return state if state.fight is None else replace(state, fight=replace(state.fight, rolling=True))
 
 
 @RULES.fold("AttacksEnded", {"seat": integer()})

@@ -50,6 +50,8 @@ def count(state: GameState, seat: int, counter: fx.Counter) -> int:
         return len(s.traits)
     if counter.what == "agendas":
         return len(s.agendas)
+    if counter.what in fx.MEASURES:
+        return conditions.measure(state, seat, counter.what)
     return 0
 
 

@@ -19,8 +19,9 @@ it). Unexhausting pays the card's cost, if it has one, or leaves it
 exhausted; a companion whose condition fails when it unexhausts is
 discarded, equipped or not.
 
-Discarded cards go to their own deck's discard pile; a unique asset goes back
-next to the unique asset deck, where it can be gained again.
+Discarded cards go to their own deck's discard pile; a unique asset is placed
+next to the unique asset deck (Unique Asset Cards), out of the game: it is no
+longer available to be gained by name, nor at random.
 """
 
 from __future__ import annotations
@@ -28,11 +29,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from domain.engine.shapes import integer, string, strings
-from domain.fallout import agendas, conditions, results
+from domain.fallout import agendas, conditions, killed, results
 from domain.fallout.content import catalog
 from domain.fallout.model import EQUIPPABLE, USABLE, Card
 from domain.fallout.rulebook import RULES
-from domain.fallout.state import GameState, replace
+from domain.fallout.state import MAX_HP, GameState, replace
 from domain.game import RuleViolation
 
 if TYPE_CHECKING:
@@ -155,7 +156,8 @@ def discard(res: Resolution, seat: int, card_id: str, reason: str) -> None:
 
 
 def exhausts(c: Card) -> bool:
-    return c.exhaust if c.exhaust is not None else c.kind in EQUIPPABLE
+    # Character Cards: an ability card is never discarded, so using it always exhausts it.
+    return c.kind == "ability" or (c.exhaust if c.exhaust is not None else c.kind in EQUIPPABLE)
 
 
 def usable(state: GameState, seat: int) -> list[str]:
@@ -169,9 +171,10 @@ def usable(state: GameState, seat: int) -> list[str]:
         k = card(state, c)
         if k.kind in USABLE and k.effects:
             out.append(c)
-    for c in s.equipped:
+    for c in s.equipped + s.abilities:
         k = card(state, c)
-        if k.effects and not (exhausts(k) and c in s.exhausted):
+        # A card with a timing is used in a fight (``modifiers``), not between actions.
+        if k.effects and k.timing is None and not (exhausts(k) and c in s.exhausted):
             out.append(c)
     return out
 
@@ -185,7 +188,8 @@ def use_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
             "that is not exhausted, during your turn.", rule=RULE_ITEMS,
         )
     c = card(res.state, card_id)
-    spent = "exhausted" if card_id in res.state.survivor(seat).equipped and exhausts(c) else "discarded"
+    s = res.state.survivor(seat)
+    spent = "exhausted" if card_id in s.equipped + s.abilities and exhausts(c) else "discarded"
     res.emit("CardUsed", seat=seat, card=card_id, spent=spent)
     level = conditions.level_at(res.state, res.state.survivor(seat).space)
     results.push(res, seat, card_id, "item", level, c.effects)
@@ -217,19 +221,21 @@ def equip_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
 def unexhaust_all(res: Resolution, seat: int) -> None:
     """Exhaust: pay each card's cost or leave it exhausted; companions check their condition."""
     s = res.state.survivor(seat)
-    caps = s.caps
-    back, paid, lost = [], 0, []
+    caps, hp, rads = s.caps, s.hp, s.rads
+    back, lost = [], []
     for c in s.exhausted:
         k = card(res.state, c)
-        if k.unexhaust_cost > caps:
+        # A cost in HP or rads is never paid with one's life (HP Track: HP <= rads is killed).
+        if k.unexhaust_cost > caps or hp - k.unexhaust_hp <= min(MAX_HP, rads + k.unexhaust_rads):
             continue
-        caps -= k.unexhaust_cost
-        paid += k.unexhaust_cost
+        caps, hp, rads = caps - k.unexhaust_cost, hp - k.unexhaust_hp, rads + k.unexhaust_rads
         back.append(c)
         if k.kind == "companion" and not conditions.holds(res.state, seat, k.keep_if):
             lost.append(c)
     if back:
-        res.emit("CardsUnexhausted", seat=seat, cards=back, paid=paid)
+        # HP and rads appear only when paid: the event as it always was otherwise.
+        extra = {k: v for k, v in (("hp", s.hp - hp), ("rads", rads - s.rads)) if v}
+        res.emit("CardsUnexhausted", seat=seat, cards=back, paid=s.caps - caps, **extra)
     for c in lost:
         discard(res, seat, c, "companion_condition")
 
@@ -245,7 +251,7 @@ def to_pile(state: GameState, card_id: str) -> GameState:
     if deck == "asset":
         return replace(state, asset_discard=state.asset_discard + (card_id,))
     if deck == "unique":
-        return replace(state, unique_deck=tuple(sorted(state.unique_deck + (card_id,))))
+        return replace(state, unique_discard=state.unique_discard + (card_id,))
     return state
 
 
@@ -340,11 +346,16 @@ def _equipped(state: GameState, data: dict) -> GameState:
     return state.with_survivor(seat, equipped=equipped, inventory=inventory)
 
 
-@RULES.fold("CardsUnexhausted", {"cards": strings(), "paid": integer(), "seat": integer()})
+@RULES.fold(
+    "CardsUnexhausted",
+    {"cards": strings(), "hp": integer(optional=True), "paid": integer(), "rads": integer(optional=True),
+     "seat": integer()},
+)
 def _unexhausted(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     s = state.survivor(seat)
     back = set(data["cards"])
     return state.with_survivor(
-        seat, exhausted=tuple(c for c in s.exhausted if c not in back), caps=max(0, s.caps - data["paid"])
+        seat, exhausted=tuple(c for c in s.exhausted if c not in back), caps=max(0, s.caps - data["paid"]),
+        hp=killed.clamp_hp(s.hp - data.get("hp", 0)), rads=killed.clamp_rads(s.rads + data.get("rads", 0)),
     )

@@ -27,6 +27,9 @@ TERRAIN = ("difficult", "irradiated")
 ENCOUNTER_KINDS = ("wasteland", "settlement", "vault84", "vault109")
 TILE_BACKS = ("start", "dangerous", "deadly")
 FACTIONS = ("star", "spade")
+# Fight: "before a fight" abilities are used before the dice are rolled;
+# "during a fight" ones at any step (in this engine: while the dice are on the table).
+TIMINGS = ("before_fight", "during_fight")
 CARD_KINDS = ("weapon", "apparel", "companion", "aid", "drug", "magazine", "ability", "event")
 #: Where a card comes from and goes back to when discarded. ``None``: a
 #: character card (never discarded to a deck).
@@ -137,7 +140,15 @@ class Card:
     recruit: dict | None = None  # companion: the condition to recruit it (a trait or letter); None: anyone
     keep_if: dict | None = None  # companion: the condition checked when it unexhausts; unmet: discarded
     unexhaust_cost: int = 0  # Caps paid when it would unexhaust; unpaid: it stays exhausted
+    unexhaust_hp: int = 0  # damage suffered to unexhaust it (never paid if it would kill)
+    unexhaust_rads: int = 0  # rads suffered to unexhaust it (likewise)
     exhaust: bool | None = None  # using the effects exhausts the card; None: yes for equippable kinds
+    # Modifiers (docs/effects.md, "Modifiers") that hold while the card is held:
+    # equipped, or beside the board as a character card.
+    passive: tuple[dict, ...] = ()
+    # "before_fight" / "during_fight": the card is used in its holder's fight,
+    # and its effects are modifiers for that fight (not results).
+    timing: str | None = None
 
 
 @dataclass(frozen=True)
@@ -153,7 +164,7 @@ class AgendaCard:
     id: str
     name: str
     players: int  # used only with at least this many players
-    activation: tuple[str, ...]  # enemy types, left to right
+    activation: tuple[str, ...]  # enemy types and faction icons ("star", "spade"), left to right
     faction: str | None = None  # "star", "spade" or None (neutral)
     text: str = ""
     # Extra influence beyond the card's own one, in the effects vocabulary
@@ -168,6 +179,7 @@ class Perk:
     special: str  # the highlighted letter
     text: str = ""
     effects: tuple[dict, ...] = ()  # results applied when the perk is used (docs/effects.md)
+    timing: str | None = None  # "before_fight" / "during_fight": effects are modifiers for one fight
 
 
 @dataclass(frozen=True)
@@ -197,6 +209,9 @@ class Scenario:
     # Other starting effects (Complete Setup, step 9): results in the effects
     # vocabulary, resolved in order after the quests are staged.
     setup: tuple[dict, ...] = ()
+    # A special rule of the scenario sheet: results about the game resolved each
+    # time the agenda deck runs out, after the factions advance.
+    on_deplete: tuple[dict, ...] = ()
 
 
 @dataclass(frozen=True)

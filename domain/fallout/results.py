@@ -14,13 +14,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from domain.engine.shapes import anything, integer, mixed, string
-from domain.fallout import agendas, factions, items, killed, library, shop, traits, xp
+from domain.fallout import agendas, enemies, factions, fight, items, killed, library, loyalty, shop, traits, xp
 from domain.fallout import effects as fx
 from domain.fallout.rulebook import RULES
 from domain.fallout.state import MAX_HP, GameState, Resolving, replace
 
 if TYPE_CHECKING:
     from domain.fallout.resolution import Resolution
+    from domain.fallout.state import Decision
 
 RULE = "Results"
 
@@ -39,6 +40,19 @@ def step(res: Resolution) -> None:
     raw = top.results[0]
     res.emit("ResultResolving", result=raw)
     apply(res, top, fx.parse_result(raw))
+
+
+def target(res: Resolution, seat: int, enemy_id: str, doing: str) -> None:
+    """A result's enemy, outside the fight action: killed at once (Killed), or fought without an action."""
+    if doing == "kill":
+        fight.kill(res, seat, enemy_id)
+    else:
+        fight.start(res, seat, enemy_id, "result", at_range=False)
+
+
+@RULES.answer("target_enemy", "Results", commands={"choose_enemy": {"enemy": string()}})
+def answer_target(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
+    target(res, decision.seat, command["enemy"], decision.context["doing"])
 
 
 def settle(res: Resolution) -> None:
@@ -70,7 +84,8 @@ def apply(res: Resolution, entry: Resolving, r: fx.Result) -> None:
         res.emit("CardTrashed", card=entry.source, origin=entry.origin)
         return
     if isinstance(r, fx.PlaceMarker):
-        if entry.origin == "quest":
+        # A quest's markers pair with its card; the setup's and the scenario rules' with the scenario sheet.
+        if entry.origin in ("quest", "setup", "scenario"):
             res.emit("MarkerPlaced", quest=entry.source, space=r.space)
         return
     if isinstance(r, fx.RemoveMarker):
@@ -78,6 +93,9 @@ def apply(res: Resolution, entry: Resolving, r: fx.Result) -> None:
         return
     if isinstance(r, fx.PlaceFactionToken):
         factions.place_token(res, r.faction, r.space)
+        return
+    if isinstance(r, fx.PlaceEnemy) and r.space is not None:
+        enemies.place_drawn(res, r.type, r.space, r.active, reason="result")
         return
     # Results about the survivor resolving them.
     seat = _seat(res, entry)
@@ -120,6 +138,25 @@ def apply(res: Resolution, entry: Resolving, r: fx.Result) -> None:
         amount = min(r.amount.of(level), survivor.rads)
         if amount:
             res.emit("SurvivorRecovered", seat=seat, hp=0, rads=amount)
+    elif isinstance(r, fx.MoveSurvivor):
+        if survivor.on_map:
+            # Placed by a result: no movement point, no terrain, no aggressive enemy set off.
+            res.emit("SurvivorMoved", seat=seat, **{"from": survivor.space}, to=r.space, cost=0, rads=0,
+                     attackers=[])
+    elif isinstance(r, fx.PlaceEnemy):
+        if survivor.space is not None:
+            enemies.place_drawn(res, r.type, survivor.space, r.active, reason="result")
+    elif isinstance(r, (fx.KillEnemy, fx.FightEnemy)):
+        doing = "kill" if isinstance(r, fx.KillEnemy) else "fight"
+        targets = [
+            e.id for e in sorted(res.state.enemies, key=lambda e: enemies.enemy_sort_key(e.id))
+            if e.active and not e.drawn and e.space == survivor.space and survivor.space is not None
+            and r.type in ("any", e.type) and not loyalty.ignores(res.state, seat, e)
+        ]
+        if len(targets) == 1:
+            target(res, seat, targets[0], doing)
+        elif targets:
+            res.request(seat, "target_enemy", [{"type": "choose_enemy", "enemy": e} for e in targets], doing=doing)
     elif isinstance(r, fx.LoseItem):
         if r.card in survivor.equipped + survivor.inventory:
             items.discard(res, seat, r.card, "lost")

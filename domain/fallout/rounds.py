@@ -1,9 +1,12 @@
 """The round end: reveal an agenda card, activate its enemy types, discard it.
 
-When the last agenda card has been drawn, the discards are shuffled into a new
-deck (the order is in the event), the deck passes to the right and its holder
-becomes the first player, and both factions advance one space (solo: only the
-weaker one, unless they are tied). A faction on the final space ends the game (``factions.check_end``).
+At the moment the final agenda card is drawn (Agenda Cards), the discards are
+shuffled into a new deck (the order is in the event; the card just drawn is
+not among them: it is discarded into the new discard pile after it activates),
+the deck passes to the right and its holder becomes the first player, and
+both factions advance one space (solo: only the weaker one, unless they are
+tied). A faction on the final space ends the game (``factions.check_end``)
+before the drawn card activates anything.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.engine.shapes import integer, integers, string, strings
-from domain.fallout import activation, factions, killed, turns
+from domain.fallout import activation, factions, killed, results, turns
 from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState, RoundEnd, replace
 
@@ -40,12 +43,18 @@ def step(res: Resolution) -> None:
     state = res.state
     re = state.round_end
     if re is None:
-        if not state.agenda_deck:
+        if not state.agenda_deck and state.agenda_discard:
+            # Component Limitations: a deck emptied by a depletion that found no
+            # discards is rebuilt from the discards when next drawn from.
+            res.emit("AgendaDeckReshuffled", order=res.rng.shuffled(list(state.agenda_discard)))
+        if not res.state.agenda_deck:
             finish(res)
             return
-        card = state.agenda_deck[0]
+        card = res.state.agenda_deck[0]
         types = res.catalog.agendas[card].activation
-        res.emit("AgendaRevealed", seat=state.first_player, card=card, activation=list(types))
+        res.emit("AgendaRevealed", seat=res.state.first_player, card=card, activation=list(types))
+        if not res.state.agenda_deck:
+            deplete(res)
         return
     if re.types:
         activation.step(res)
@@ -58,10 +67,6 @@ def finish(res: Resolution) -> None:
     re = state.round_end
     if re is not None:
         res.emit("AgendaDiscarded", card=re.card)
-        if not res.state.agenda_deck:
-            deplete(res)
-            if res.state.over:
-                return
     state = res.state
     nxt = state.next_seat
     if nxt is None or state.survivors[nxt].eliminated:
@@ -88,6 +93,10 @@ def deplete(res: Resolution) -> None:
     # A faction on (or past) the final space: survivors with enough influence
     # still win, otherwise everyone loses (Faction Power Track).
     factions.check_end(res)
+    if not res.state.over:
+        # The scenario sheet's own rule for this moment: results about the game, no seat decides.
+        results.push(res, None, res.scenario.id, "scenario", 1, res.scenario.on_deplete)
+        results.settle(res)
 
 
 @RULES.fold("AgendaRevealed", {"activation": strings(), "card": string(), "seat": integer()})

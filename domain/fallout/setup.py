@@ -134,7 +134,10 @@ def _deal(pack: Pack, scenario_id: str, players: int, rng: Rng) -> dict[str, Any
         "players": players,
         "first_player": first,
         "places": places,
-        "special_supply": sorted(t.id for t in pack.special_tokens),
+        # S.P.E.C.I.A.L. Tokens: the supply is the tokens without a silhouette; a
+        # survivor's own token comes with the character (step 7), and joins the
+        # supply only when it leaves its board.
+        "special_supply": sorted(t.id for t in pack.special_tokens if t.survivor is None),
         "enemy_stacks": stacks,
         "enemies": enemies,
         "agenda_deck": agenda_deck,
@@ -205,9 +208,9 @@ def choose(res: Resolution, seat: int, survivor_id: str, space: str) -> None:
     cat = res.catalog
     survivor = cat.pack.survivors[survivor_id]
     supply = [cat.tokens[t] for t in res.state.special_supply]
-    own = [t for t in supply if t.letter == survivor.special and t.survivor == survivor_id]
+    own = [t for t in cat.pack.special_tokens if t.letter == survivor.special and t.survivor == survivor_id]
     start = (own or [t for t in supply if t.letter == survivor.special])[0]
-    others = [t for t in supply if t.letter != start.letter]
+    others = [t for t in supply if t.letter != start.letter and t.survivor is None]
     extra = res.rng.choice(others)
     card = cat.cards.get(survivor.character_card)
     equipped, inventory, abilities = [], [], []

@@ -61,6 +61,11 @@ class SurvivorState:
     perks: tuple[str, ...] = ()
     eliminated: bool = False
     loyalty: str | None = None  # the agenda card revealed to declare loyalty (Loyalty)
+    # What the survivor has done so far (``tallies``), for cards that count it.
+    xp_gained: int = 0
+    kills: int = 0
+    quests_done: int = 0  # quest objectives completed
+    tiles_explored: int = 0
 
     @property
     def remaining_hp(self) -> int:
@@ -108,7 +113,7 @@ class Turn:
     actions: int = ACTIONS_PER_TURN
     movement: int = 0  # unspent points; the points of two move actions pool
     ending: bool = False  # the active survivor was killed: the turn ends once resolved
-    encountered: tuple[str, ...] = ()  # spaces whose encounter icon was used this turn
+    encountered: tuple[str, ...] = ()  # where the one encounter action of the turn was taken
     camping: bool = False  # a camp action was just performed: trading is open until the next action
 
     @property
@@ -134,14 +139,20 @@ class Roll:
     well_rested: bool  # Well Rested may still be given up for one reroll
     kept: bool
     test: Test | None = None  # None: the roll of the fight in progress
+    abilities: bool = False  # "during a fight" abilities may still be used on it
 
 
 @dataclass(frozen=True)
 class Fight:
     seat: int
     enemy: str
-    cause: str  # "action", "aggressive", "activation"
+    cause: str  # "action", "aggressive", "activation", "task", "result"
     at_range: bool
+    # What abilities used in this fight give it (Fight: "before a fight", "during a fight").
+    rerolls: int = 0  # gained before the roll, added to it
+    hits: int = 0
+    armor: int = 0
+    rolling: bool = False  # "before a fight" is over: the survivor chose to roll
 
 
 @dataclass(frozen=True)
@@ -243,7 +254,7 @@ class RoundEnd:
     card: str
     types: tuple[str, ...]  # enemy types still to activate; the first is activating
     acting: tuple[str, ...] | None = None  # enemies of that type yet to act; None: not begun
-    placed: tuple[str, ...] = ()  # placed face down during this activation: not flipped
+    placed: tuple[str, ...] = ()  # went face down during this activation (placed, or fled): not flipped
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from domain.engine.shapes import boolean, integer, integers, record, string
-from domain.fallout import traits
+from domain.fallout import modifiers, traits
 from domain.fallout.model import Pack
 from domain.fallout.rulebook import RULES
 from domain.fallout.state import WELL_RESTED, GameState, Roll, Test, replace
@@ -49,7 +49,9 @@ def areas(pack: Pack, faces: tuple[int, ...] | list[int]) -> list[frozenset[str]
 
 def start_roll(res: Resolution, seat: int, rerolls: int, test: dict[str, Any] | None = None) -> None:
     well_rested = res.state.survivor(seat).has_trait(WELL_RESTED)
-    res.emit("DiceRolled", seat=seat, faces=roll(res), rerolls=rerolls, well_rested=well_rested, test=test)
+    during = test is None and bool(modifiers.abilities(res.state, seat, (modifiers.DURING,)))
+    extra = {"abilities": True} if during else {}  # left out otherwise: the event as it always was
+    res.emit("DiceRolled", seat=seat, faces=roll(res), rerolls=rerolls, well_rested=well_rested, test=test, **extra)
 
 
 def start_test(
@@ -57,7 +59,7 @@ def start_test(
 ) -> None:
     """Tests: one reroll per listed letter the survivor has; succeed on hits >= difficulty."""
     held = res.state.survivor(seat).letters
-    rerolls = sum(1 for letter in letters if letter in held)
+    rerolls = sum(1 for letter in letters if letter in held) + modifiers.bonus(res.state, seat, "test_rerolls")
     start_roll(
         res, seat, rerolls, test={"letters": list(letters), "difficulty": difficulty, "then": then or {}}
     )
@@ -71,6 +73,8 @@ def reroll_choices(state: GameState) -> list[dict[str, Any]]:
         choices += [{"type": "reroll", "dice": subset} for subset in SUBSETS]
     if r.well_rested:
         choices.append({"type": "give_up_well_rested"})
+    if r.abilities:
+        choices += modifiers.abilities(state, r.seat, (modifiers.DURING,))
     choices.append({"type": "keep_dice"})
     return choices
 
@@ -88,6 +92,7 @@ def request_reroll(res: Resolution) -> None:
         "reroll": {"dice": integers()},
         "keep_dice": {},
         "give_up_well_rested": {},
+        "use_in_fight": {"card": string()},
     },
 )
 def answer(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
@@ -97,6 +102,8 @@ def answer(res: Resolution, command: dict[str, Any], decision: Decision) -> None
     if kind == "reroll":
         dice = list(command["dice"])
         res.emit("DiceRerolled", seat=r.seat, dice=dice, faces=roll(res, dice))
+    elif kind == "use_in_fight":
+        modifiers.use(res, r.seat, command["card"], (modifiers.DURING,))
     elif kind == "give_up_well_rested":
         found = traits.token_for(res, WELL_RESTED)
         res.emit("WellRestedGivenUp", seat=r.seat, token=found[0] if found else None)
@@ -122,13 +129,14 @@ def finish_test(res: Resolution) -> None:
 # -- folds -------------------------------------------------------------------
 
 
-def _kept(rerolls: int, well_rested: bool) -> bool:
-    return rerolls <= 0 and not well_rested
+def _kept(rerolls: int, well_rested: bool, abilities: bool = False) -> bool:
+    return rerolls <= 0 and not well_rested and not abilities
 
 
 @RULES.fold(
     "DiceRolled",
     {
+        "abilities": boolean(optional=True),
         "faces": integers(),
         "rerolls": integer(),
         "seat": integer(),
@@ -145,7 +153,8 @@ def _rolled(state: GameState, data: dict) -> GameState:
             faces=tuple(data["faces"]),
             rerolls=data["rerolls"],
             well_rested=data["well_rested"],
-            kept=_kept(data["rerolls"], data["well_rested"]),
+            kept=_kept(data["rerolls"], data["well_rested"], bool(data.get("abilities"))),
+            abilities=bool(data.get("abilities")),
             test=None
             if test is None
             else Test(tuple(test["letters"]), test["difficulty"], dict(test.get("then") or {})),
@@ -163,7 +172,8 @@ def _rerolled(state: GameState, data: dict) -> GameState:
         faces[die] = face
     rerolls = r.rerolls - 1
     return replace(
-        state, roll=replace(r, faces=tuple(faces), rerolls=rerolls, kept=_kept(rerolls, r.well_rested))
+        state,
+        roll=replace(r, faces=tuple(faces), rerolls=rerolls, kept=_kept(rerolls, r.well_rested, r.abilities)),
     )
 
 

@@ -120,6 +120,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
             "encounter": {k: len(v) for k, v in state.encounter_decks.items()},
         },
         "unique_deck": list(state.unique_deck),  # kept sorted by name, open to all
+        "unique_discard": list(state.unique_discard),  # face up beside the deck
         "loot_discard": list(state.loot_discard),
         "asset_discard": list(state.asset_discard),
         "quests": list(state.quests),  # staged quest cards lie face up

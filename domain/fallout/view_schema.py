@@ -55,6 +55,10 @@ class SurvivorView(_Shape):
     perks = fields.List(fields.String(), **_about("Perk cards gained."))
     eliminated = fields.Boolean(**_about("Out of the game for good (killed with no way back)."))
     loyalty = fields.String(**_nullable("The agenda card revealed to declare loyalty to a faction, if any."))
+    xp_gained = fields.Integer(**_about("XP gained in the whole game."))
+    kills = fields.Integer(**_about("Enemies killed in the whole game."))
+    quests_done = fields.Integer(**_about("Quest objectives completed in the whole game."))
+    tiles_explored = fields.Integer(**_about("Map tiles explored in the whole game."))
 
 
 class PlaceView(_Shape):
@@ -84,7 +88,7 @@ class TurnView(_Shape):
     actions = fields.Integer(**_about("Actions left this turn (two at the start)."))
     movement = fields.Integer(**_about("Movement points left to spend."))
     ending = fields.Boolean(**_about("The survivor was killed: the turn ends once the resolution settles."))
-    encountered = fields.List(fields.String(), **_about("Spaces whose encounter icon was used this turn."))
+    encountered = fields.List(fields.String(), **_about("The space where the encounter action was taken this turn (at most one)."))
     camping = fields.Boolean(**_about("A camp action was just taken: trading is open until the next action."))
 
 
@@ -198,13 +202,18 @@ class RollView(_Shape):
     well_rested = fields.Boolean(**_about("Well Rested may still be given up for one more reroll."))
     kept = fields.Boolean(**_about("The dice are kept: no more rerolls."))
     test = fields.Nested(VatsTestView, **_nullable("The test rolled for; null: the roll of the fight in progress."))
+    abilities = fields.Boolean(**_about('"During a fight" abilities may still be used on these dice.'))
 
 
 class FightView(_Shape):
     seat = fields.Integer(**_about("The seat fighting."))
     enemy = fields.String(**_about("The enemy fought."))
-    cause = fields.String(**_about("Why: action, aggressive, activation or task."))
+    cause = fields.String(**_about("Why: action, aggressive, activation, task or result."))
     at_range = fields.Boolean(**_about("Fought across a space."))
+    rerolls = fields.Integer(**_about("Rerolls abilities gave before the roll."))
+    hits = fields.Integer(**_about("Extra hits abilities used in this fight give."))
+    armor = fields.Integer(**_about("Extra enemy hits canceled by abilities used in this fight."))
+    rolling = fields.Boolean(**_about('"Before a fight" is over: the dice are (being) rolled.'))
 
 
 class AttackersView(_Shape):
@@ -248,6 +257,9 @@ class ViewSchema(_Shape):
     perk_deck = fields.List(fields.String(), **_about("The perk cards still to gain (open information)."))
     decks = fields.Nested(DecksView, **_about("Deck sizes (their cards once the game is over)."))
     unique_deck = fields.List(fields.String(), **_about("Unique asset cards still available, by name."))
+    unique_discard = fields.List(
+        fields.String(), **_about("Discarded unique asset cards, beside the deck and no longer available.")
+    )
     loot_discard = fields.List(fields.String(), **_about("The loot discard pile."))
     asset_discard = fields.List(fields.String(), **_about("The asset discard pile."))
     quests = fields.List(fields.String(), **_about("Staged quest cards, face up in the play area."))

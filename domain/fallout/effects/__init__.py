@@ -3,7 +3,7 @@
 Cards keep their effects in the plain form a content pack writes (mappings,
 lists, strings: see docs/effects.md). This package reads those forms into
 frozen data classes (amounts, conditions, tasks, results, triggers,
-influence: one module each) and reports every problem in them (``checks``),
+influence, modifiers: one module each) and reports every problem in them (``checks``),
 so the loader can refuse a pack that says something the engine cannot do,
 and the engine never meets a malformed card.
 
@@ -30,6 +30,7 @@ from domain.fallout.effects.checks import (
 )
 from domain.fallout.effects.conditions import (
     CONDITION_KEYS,
+    MEASURES,
     Ahead,
     AllOf,
     AnyOf,
@@ -43,6 +44,7 @@ from domain.fallout.effects.conditions import (
     HasTrait,
     InSpace,
     Loyal,
+    Measured,
     Not,
     OnTerrain,
     WithSurvivor,
@@ -56,6 +58,13 @@ from domain.fallout.effects.influence import (
     parse_counter,
     parse_influence,
 )
+from domain.fallout.effects.modifiers import (
+    MODIFIER_KEYS,
+    TIMINGS,
+    Modifier,
+    parse_modifier,
+    parse_modifiers,
+)
 from domain.fallout.effects.reading import (
     EffectError,
     count,
@@ -68,13 +77,17 @@ from domain.fallout.effects.results import (
     Add,
     Become,
     Draw,
+    FightEnemy,
     GainCaps,
     GainMovement,
     GainUnique,
     GainXP,
+    KillEnemy,
     LoseCaps,
     LoseItem,
     LoseTrait,
+    MoveSurvivor,
+    PlaceEnemy,
     PlaceFactionToken,
     PlaceMarker,
     Power,
@@ -125,6 +138,8 @@ __all__ = [
     "HasKind",
     "AtMarker",
     "Loyal",
+    "Measured",
+    "MEASURES",
     "Ahead",
     "AllOf",
     "AnyOf",
@@ -159,6 +174,10 @@ __all__ = [
     "PlaceFactionToken",
     "LoseItem",
     "GainMovement",
+    "MoveSurvivor",
+    "PlaceEnemy",
+    "KillEnemy",
+    "FightEnemy",
     "Unexhaust",
     "Result",
     "RESULT_KEYS",
@@ -174,6 +193,11 @@ __all__ = [
     "Influence",
     "parse_counter",
     "parse_influence",
+    "MODIFIER_KEYS",
+    "TIMINGS",
+    "Modifier",
+    "parse_modifier",
+    "parse_modifiers",
     "Known",
     "check_encounter",
     "check_quest",

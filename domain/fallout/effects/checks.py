@@ -18,6 +18,7 @@ from domain.fallout.effects.conditions import (
     parse_condition,
 )
 from domain.fallout.effects.influence import parse_influence
+from domain.fallout.effects.modifiers import parse_modifier
 from domain.fallout.effects.reading import EffectError
 from domain.fallout.effects.results import (
     Add,
@@ -25,6 +26,8 @@ from domain.fallout.effects.results import (
     GainUnique,
     LoseItem,
     LoseTrait,
+    MoveSurvivor,
+    PlaceEnemy,
     PlaceFactionToken,
     PlaceMarker,
     Stage,
@@ -115,10 +118,29 @@ class _Checker:
                 self._need(at, parsed.trait in k.traits, f"no trait {parsed.trait!r} in the pack", k.traits)
             elif isinstance(parsed, GainUnique) and parsed.card is not None:
                 self._need(at, parsed.card in k.uniques, f"no unique asset {parsed.card!r}", k.uniques)
-            elif isinstance(parsed, (PlaceMarker, PlaceFactionToken)):
+            elif isinstance(parsed, (PlaceMarker, PlaceFactionToken, MoveSurvivor)) or (
+                isinstance(parsed, PlaceEnemy) and parsed.space is not None
+            ):
                 self._need(at, parsed.space in k.spaces, f"no space {parsed.space!r}", k.spaces)
             elif isinstance(parsed, LoseItem):
                 self._need(at, parsed.card in k.cards, f"no card {parsed.card!r}", k.cards)
+
+    def modifiers(self, where: str, raw: Any) -> None:
+        if not isinstance(raw, (list, tuple)):
+            self.problems.append(f"{where}: expected a list of modifiers")
+            return
+        for i, m in enumerate(raw):
+            if self._ok(f"{where}[{i}]", parse_modifier, m) is not None and isinstance(m, dict):
+                self.condition(f"{where}[{i}]: if", m.get("if"))
+
+    def effects(self, where: str, raw: Any, timing: str | None) -> None:
+        """A timed card's effects are modifiers for one fight; any other's are results."""
+        if timing is None:
+            self.results(where, raw)
+            return
+        self.modifiers(where, raw)
+        if not raw:
+            self.problems.append(f"{where}: a card with a timing has effects (the modifiers it gives the fight)")
 
     def trigger(self, where: str, raw: Any) -> None:
         parsed = self._ok(where, parse_trigger, raw)
@@ -185,7 +207,7 @@ def check_card(card: Card, known: Known = Known()) -> list[str]:
         c.problems.append("an asset item has a value (sold for value - 1)")
     if card.kind != "companion" and (card.recruit is not None or card.keep_if is not None):
         c.problems.append("only a companion has recruit / keep_if")
-    if card.unexhaust_cost < 0:
+    if min(card.unexhaust_cost, card.unexhaust_hp, card.unexhaust_rads) < 0:
         c.problems.append("unexhaust_cost is never negative")
     c.condition("recruit", card.recruit)
     c.condition("keep_if", card.keep_if)
@@ -193,9 +215,15 @@ def check_card(card: Card, known: Known = Known()) -> list[str]:
         parsed = c._ok("recruit", parse_condition, card.recruit)
         if parsed is not None and not isinstance(parsed, (HasTrait, HasSpecial)):
             c.problems.append("recruit: a trait (`{trait: idolized}`) or a letter (`{special: C}`)")
-    c.results("effects", card.effects)
+    c.effects("effects", card.effects, card.timing)
+    c.modifiers("passive", card.passive)
     if card.kind == "event" and not card.effects:
         c.problems.append("a one-time event has effects")
+    if card.timing is not None and card.kind in ("event",) + USABLE:
+        c.problems.append("a timing is for a card held while fighting: an ability, weapon, apparel or companion")
+    # Character Cards: an ability card is never discarded, so using it exhausts it.
+    if card.kind == "ability" and card.exhaust is False:
+        c.problems.append("an ability card cannot be discarded: using it exhausts it (leave out `exhaust`)")
     return c.problems
 
 
@@ -210,7 +238,7 @@ def check_agenda(card: AgendaCard, known: Known = Known()) -> list[str]:
 
 def check_perk(perk: Perk, known: Known = Known()) -> list[str]:
     c = _Checker(known)
-    c.results("effects", perk.effects)
+    c.effects("effects", perk.effects, perk.timing)
     return c.problems
 
 
@@ -223,6 +251,7 @@ def check_scenario(scenario: Scenario, known: Known = Known()) -> list[str]:
         else:
             c._need(f"staged_quests[{i}]", str(ref) in known.quests, f"no quest card {ref!r}", known.quests)
     c.results("setup", scenario.setup)
+    c.results("on_deplete", scenario.on_deplete)
     return c.problems
 
 

@@ -72,9 +72,24 @@ class HasKind:
 
 @dataclass(frozen=True)
 class AtMarker:
-    """Standing in a space holding a quest marker: of the card resolving it, or of quest ``number``."""
+    """Standing in a space holding a quest marker: of the card resolving it, of quest ``number``, or
+    (``scenario``) one the scenario's setup placed."""
 
     number: int | None = None
+    scenario: bool = False
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A measure of the survivor within bounds: HP, rads, remaining HP, or a tally of the game so far."""
+
+    measure: str  # one of MEASURES
+    at_least: int | None = None
+    at_most: int | None = None
+
+
+# hp, rads, remaining_hp: the HP track now; the rest: counted over the game (``tallies``).
+MEASURES = ("hp", "rads", "remaining_hp", "xp_gained", "kills", "quests_done", "tiles_explored")
 
 
 @dataclass(frozen=True)
@@ -107,7 +122,7 @@ class Not:
 
 Condition = (
     HasTrait | HasSpecial | InSpace | AtEncounter | OnTerrain | WithSurvivor | HasCaps | HasItem | HasKind |
-    AtMarker | Loyal | Ahead | AllOf | AnyOf | Not
+    AtMarker | Measured | Loyal | Ahead | AllOf | AnyOf | Not
 )
 
 
@@ -137,7 +152,14 @@ def _condition_entry(key: str, value: Any) -> Condition:
     if key == "marker":
         if value is True:
             return AtMarker()
+        if value == "scenario":
+            return AtMarker(scenario=True)
         return AtMarker(count(value, "marker", 1))
+    if key in MEASURES:
+        if not isinstance(value, dict) or not value or set(value) - {"at_least", "at_most"}:
+            raise EffectError(f"{key}: write `{key}: {{at_least: n}}`, `{key}: {{at_most: n}}` or both")
+        bounds = {k: count(v, f"{key}: {k}") for k, v in value.items()}
+        return Measured(key, bounds.get("at_least"), bounds.get("at_most"))
     if key == "loyal":
         return Loyal(one_of(value, FACTIONS, "faction"))
     if key == "ahead":
@@ -159,7 +181,7 @@ def _condition_entry(key: str, value: Any) -> Condition:
 
 CONDITION_KEYS = (
     "trait", "special", "space", "encounter", "terrain", "with_survivor", "caps", "item", "has",
-    "equipped", "marker", "loyal", "ahead", "all", "any", "not",
+    "equipped", "marker", "loyal", "ahead", "all", "any", "not", *MEASURES,
 )
 
 

@@ -21,7 +21,11 @@ class Counter:
     arg: str | None = None  # the faction for "lead", the card kind for "kind"
 
 
-COUNTERS = ("caps", "lead", "special", "perks", "items", "kind", "traits", "agendas")
+# The tallies of the game so far (xp_gained, kills, quests_done, tiles_explored) count too.
+COUNTERS = (
+    "caps", "lead", "special", "perks", "items", "kind", "traits", "agendas",
+    "xp_gained", "kills", "quests_done", "tiles_explored",
+)
 
 
 @dataclass(frozen=True)

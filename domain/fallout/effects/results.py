@@ -8,6 +8,7 @@ from typing import Any
 from domain.fallout.effects.amounts import Amount, parse_amount
 from domain.fallout.effects.reading import EffectError, count, one_of, text
 from domain.fallout.model import (
+    ENEMY_TYPES,
     FACTIONS,
 )
 
@@ -77,7 +78,7 @@ class GainUnique:
 
 @dataclass(frozen=True)
 class Power:
-    """★+ / ♠+: the faction advances one space per +."""
+    """★+ / ♠+: the faction advances one space per +; ★− / ♠−: it falls back one per − (negative steps)."""
 
     faction: str
     steps: int
@@ -129,6 +130,37 @@ class PlaceFactionToken:
 
 
 @dataclass(frozen=True)
+class MoveSurvivor:
+    """The survivor's figure goes to ``space`` (no movement points, no terrain, no fight on arrival)."""
+
+    space: str
+
+
+@dataclass(frozen=True)
+class PlaceEnemy:
+    """Draw an enemy of ``type`` from the supply and place it in ``space`` (None: the survivor's space)."""
+
+    type: str
+    space: str | None = None
+    active: bool = True
+
+
+@dataclass(frozen=True)
+class KillEnemy:
+    """Kill an active enemy of ``type`` ("any": of any type) in the survivor's space, outside a fight: the
+    survivor gains its XP (Killed), and its loot; it is replaced as usual."""
+
+    type: str
+
+
+@dataclass(frozen=True)
+class FightEnemy:
+    """Fight an active enemy of ``type`` ("any": of any type) in the survivor's space, without an action."""
+
+    type: str
+
+
+@dataclass(frozen=True)
 class LoseItem:
     """Discard this card if the survivor has it (equipped or in the inventory)."""
 
@@ -148,7 +180,7 @@ class Unexhaust:
 Result = (
     Add | Stage | Become | LoseTrait | GainXP | GainCaps | LoseCaps | Draw | Shop | GainUnique | Power | Trash |
     SufferDamage | SufferRads | RecoverHP | RemoveRads | PlaceMarker | RemoveMarker | PlaceFactionToken |
-    LoseItem | GainMovement | Unexhaust
+    LoseItem | GainMovement | Unexhaust | MoveSurvivor | PlaceEnemy | KillEnemy | FightEnemy
 )
 
 _BARE_RESULTS: dict[str, type[Trash | RemoveMarker | Unexhaust]] = {"trash": Trash, "remove_marker": RemoveMarker, "unexhaust": Unexhaust}
@@ -163,12 +195,21 @@ RESULT_KEYS = (
     "add", "stage", "become", "lose_trait", "xp", "caps", "lose_caps", "loot", "asset", "agenda",
     "shop", "unique", "star", "spade", "trash", "damage", "rads", "recover", "remove_rads",
     "place_marker", "remove_marker", "faction_token", "lose_item", "movement", "unexhaust",
+    "move_to", "place_enemy", "kill_enemy", "fight_enemy",
 )
 
 
+_MINUS = ("-", "−")
+
+
 def _plusses(raw: Any, what: str) -> int:
+    """Steps: "+"s forward, "-"s (or "−"s) back, or a whole number (negative: back)."""
     if isinstance(raw, str) and raw and set(raw) == {"+"}:
         return len(raw)
+    if isinstance(raw, str) and raw and set(raw) <= set(_MINUS):
+        return -len(raw)
+    if isinstance(raw, int) and not isinstance(raw, bool) and raw < 0:
+        return raw
     return count(raw, what, 1)
 
 
@@ -183,9 +224,9 @@ def parse_result(raw: Any) -> Result:
         word = raw.strip()
         if word in _BARE_RESULTS:
             return _BARE_RESULTS[word]()
-        # "★++" / "♠+" written as on the card.
-        if word[:1] in _FACTION_SIGNS and word[1:] and set(word[1:]) == {"+"}:
-            return Power(_FACTION_SIGNS[word[0]], len(word) - 1)
+        # "★++" / "♠+" / "★−" written as on the card.
+        if word[:1] in _FACTION_SIGNS and word[1:] and (set(word[1:]) == {"+"} or set(word[1:]) <= set(_MINUS)):
+            return Power(_FACTION_SIGNS[word[0]], _plusses(word[1:], word[0]))
         raise EffectError(f"unknown result {raw!r}")
     if not isinstance(raw, dict) or len(raw) != 1:
         raise EffectError(f"a result is a mapping with one key such as `{{xp: 2}}`; got {raw!r}")
@@ -222,6 +263,22 @@ def parse_result(raw: Any) -> Result:
         return LoseItem(text(value, "lose_item"))
     if key == "movement":
         return GainMovement(count(value, "movement", 1))
+    if key == "move_to":
+        return MoveSurvivor(text(value, "move_to"))
+    if key == "place_enemy":
+        if isinstance(value, str):
+            return PlaceEnemy(one_of(value, ENEMY_TYPES, "enemy type"))
+        if not isinstance(value, dict) or "type" not in value or set(value) - {"type", "space", "active"}:
+            raise EffectError("place_enemy: write `place_enemy: human` or `{type: human, space: <id>, active: false}`")
+        active = value.get("active", True)
+        if not isinstance(active, bool):
+            raise EffectError("place_enemy: active is true or false")
+        space = text(value["space"], "space") if "space" in value else None
+        return PlaceEnemy(one_of(value["type"], ENEMY_TYPES, "enemy type"), space, active)
+    if key == "kill_enemy":
+        return KillEnemy(one_of(value, ENEMY_TYPES + ("any",), "enemy type"))
+    if key == "fight_enemy":
+        return FightEnemy(one_of(value, ENEMY_TYPES + ("any",), "enemy type"))
     raise EffectError(f"unknown result {key!r} (expected one of: {', '.join(RESULT_KEYS)})")
 
 

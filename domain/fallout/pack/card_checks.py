@@ -21,7 +21,7 @@ from domain.fallout.pack.schema_parts import TRAITS
 
 # Results about the game rather than a survivor: the only ones a scenario's
 # setup can resolve, since no survivor resolves it.
-_SETUP_RESULTS = (effects.Add, effects.Stage, effects.Power, effects.PlaceFactionToken)
+_SETUP_RESULTS = (effects.Add, effects.Stage, effects.Power, effects.PlaceFactionToken, effects.PlaceMarker)
 
 # An id is never empty and a library number is at least 1: these stand in a
 # known set so that it is checked even when the pack has none of that thing
@@ -52,10 +52,11 @@ def _bars(item: Any) -> Iterator[tuple[str, tuple]]:
         yield "on_stage", item.on_stage
         for i, objective in enumerate(item.objectives, 1):
             yield f"objective {i}: results", objective.results
-    elif isinstance(item, (Card, Perk)):
+    elif isinstance(item, (Card, Perk)) and item.timing is None:  # a timed card's effects are modifiers
         yield "effects", item.effects
     elif isinstance(item, Scenario):
         yield "setup", item.setup
+        yield "on_deplete", item.on_deplete
 
 
 def _conditions(item: Any) -> Iterator[tuple[str, Any]]:
@@ -173,19 +174,15 @@ def check_cards(
     if not reader.broken:
         check_reachable(reader, library, everything, scenario_entries)
 
-    # Complete Setup, step 9: nobody resolves the scenario's setup, so only
-    # results about the game mean something there.
+    # Complete Setup, step 9: nobody resolves the scenario's setup (nor its
+    # on_deplete rule), so only results about the game mean something there.
     for where, scenario in scenario_entries:
         for at, result in parsed_results(scenario):
-            if isinstance(result, effects.PlaceMarker):
-                reader.problem(
-                    where, f"{at}: place_marker does nothing at setup: a marker pairs with a quest card, "
-                    "so place it in the on_stage of a staged quest",
-                )
-            elif not isinstance(result, _SETUP_RESULTS):
+            placed = isinstance(result, effects.PlaceEnemy) and result.space is not None
+            if not isinstance(result, _SETUP_RESULTS) and not placed:
                 reader.problem(
                     where, f"{at}: {type(result).__name__} needs a survivor to resolve it; setup has none "
-                    "(only add, stage, faction_token and ★+ / ♠+)",
+                    "(only add, stage, faction_token, place_marker, place_enemy with a space and ★+ / ♠+)",
                 )
 
     for where, item in everything:

@@ -18,6 +18,7 @@ from domain.fallout.model import (
     ENEMY_TYPES,
     FACTIONS,
     SPECIAL,
+    TIMINGS,
     AgendaCard,
     Card,
     Die,
@@ -123,6 +124,19 @@ class TraitTokenSchema(Strict):
         return TraitToken(id=data["id"], sides=(data["sides"][0], data["sides"][1]), locked=frozenset(data["locked"]))
 
 
+def _unexhaust_costs(raw: Any) -> dict[str, int] | None:
+    """The Card fields an unexhaust cost fills in; None: not a cost."""
+    costs = raw if isinstance(raw, dict) else {"caps": raw}
+    if set(costs) - {"caps", "hp", "rads"}:
+        return None
+    if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in costs.values()):
+        return None
+    return {
+        "unexhaust_cost": costs.get("caps", 0), "unexhaust_hp": costs.get("hp", 0),
+        "unexhaust_rads": costs.get("rads", 0),
+    }
+
+
 class CardSchema(Strict):
     id = id_field()
     name = fields.String(required=True)
@@ -139,8 +153,11 @@ class CardSchema(Strict):
     deck = fields.String(load_default=None, validate=one_of(CARD_DECKS))
     recruit = condition_field()
     keep_if = condition_field()
-    unexhaust_cost = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0))
+    # Caps (a number), or what it costs in Caps, HP and rads: {caps: 1, hp: 2, rads: 1}.
+    unexhaust_cost = fields.Raw(load_default=0)
     exhaust = fields.Boolean(load_default=None, allow_none=True)
+    passive = effects_field()
+    timing = fields.String(load_default=None, validate=one_of(TIMINGS))
 
     @validates_schema
     def _check(self, data: dict, **kwargs: Any) -> None:
@@ -151,13 +168,18 @@ class CardSchema(Strict):
         # Apparel: only apparel cancels hits.
         if data["kind"] != "apparel" and data["armor"]:
             problems.append("only apparel has an armor value")
+        if _unexhaust_costs(data["unexhaust_cost"]) is None:
+            problems.append("unexhaust_cost: a number of Caps, or a mapping of caps, hp and rads (whole numbers)")
         if problems:
             raise ValidationError(problems)
 
     @post_load
     def _build(self, data: dict, **kwargs: Any) -> Card:
         return Card(
-            **{**data, "special": tuple(data["special"]), "effects": tuple(data["effects"])},
+            **{
+                **data, "special": tuple(data["special"]), "effects": tuple(data["effects"]),
+                "passive": tuple(data["passive"]), **(_unexhaust_costs(data["unexhaust_cost"]) or {}),
+            },
         )
 
 
@@ -176,8 +198,9 @@ class AgendaSchema(Strict):
     id = id_field()
     name = fields.String(required=True)
     players = fields.Integer(strict=True, required=True, validate=validate.Range(1, 4))
+    # Enemy types and faction icons (Faction Tokens), left to right.
     activation = fields.List(
-        fields.String(validate=one_of(ENEMY_TYPES)), required=True, validate=validate.Length(1, 3)
+        fields.String(validate=one_of(ENEMY_TYPES + FACTIONS)), required=True, validate=validate.Length(1, 4)
     )
     faction = fields.String(load_default=None, validate=one_of(FACTIONS))
     text = fields.String(load_default="")
@@ -194,6 +217,7 @@ class PerkSchema(Strict):
     special = fields.String(required=True, validate=one_of(SPECIAL))
     text = fields.String(load_default="")
     effects = effects_field()
+    timing = fields.String(load_default=None, validate=one_of(TIMINGS))
 
     @post_load
     def _build(self, data: dict, **kwargs: Any) -> Perk:

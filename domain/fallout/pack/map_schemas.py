@@ -221,6 +221,7 @@ class ScenarioSchema(Strict):
     power_track = fields.List(fields.Nested(PowerStepSchema), required=True, validate=validate.Length(min=2))
     staged_quests = fields.List(LibraryRef(), load_default=list)
     setup = effects_field()
+    on_deplete = effects_field()
 
     @validates_schema
     def _check(self, data: dict, **kwargs: Any) -> None:
@@ -275,4 +276,5 @@ class ScenarioSchema(Strict):
             power_track=tuple(data["power_track"]),
             staged_quests=tuple(data["staged_quests"]),
             setup=tuple(data["setup"]),
+            on_deplete=tuple(data["on_deplete"]),
         )

@@ -89,7 +89,9 @@ def test_activating_enemies_fight_instead_of_moving_and_survivor_orders_attacks(
     state, a = add_enemy(state, "rat", "camp.a")
     state, b = add_enemy(state, "beetle", "camp.a")
     state, _ = round_end(due(state, "ag1"))
-    assert state.pending.kind == "order_attacks" and state.pending.seat == 0
+    assert state.pending.kind == "activation_order"  # the first player: which critter acts first
+    state, _ = play(state, 0, {"type": "activate_enemy", "enemy": a})
+    assert state.pending.kind == "order_attacks" and state.pending.seat == 0  # both would fight seat 0
     state, events = play(state, 0, {"type": "order_attacks", "enemy": b}, ScriptedRng(BLANK, BLANK, BLANK))
     assert data(events, "FightStarted")[0] == {"seat": 0, "enemy": b, "cause": "activation", "at_range": False}
     state, events = round_end(state, ScriptedRng(BLANK, BLANK, BLANK))
@@ -133,15 +135,91 @@ def test_activating_enemies_inactive_flip_without_acting_but_not_newly_placed() 
     assert not state.enemy(placed["enemy"]).active
 
 
+def test_rounds_the_first_player_orders_enemies_of_the_activated_type() -> None:
+    """Rounds, Activating Enemies: when several enemies of the activated type act, the first player decides the
+    order, one enemy at a time, while two or more are left."""
+    state = survivor(quiet_game(2, first=1), 0, space="camp.a")
+    state = survivor(state, 1, space="camp.b")
+    state, near = add_enemy(state, "rat", "ruins.a")
+    state, far = add_enemy(state, "beetle", "ruins.b")
+    state, _ = round_end(due(state, "ag8"))  # critters
+    assert state.pending.kind == "activation_order" and state.pending.seat == 1
+    assert {c["enemy"] for c in state.pending.choices} == {near, far}
+    assert FALLOUT.legal_actions(state, 1) == list(state.pending.choices)
+    state, events = play(state, 1, {"type": "activate_enemy", "enemy": far})
+    while FALLOUT.system_command(state) is not None:
+        assert state.pending is None  # the last one acts without a question
+        state, more = round_end(state)
+        events += more
+    assert [m["enemy"] for m in data(events, "EnemyMoved")] == [far, near]
+
+
+def test_enemy_abilities_retreat_during_its_own_activation_stays_face_down() -> None:
+    """Enemy Abilities (Retreat), Activating Enemies: an enemy that flees face down while its own type activates
+    is not flipped face up with the type's inactive enemies at the end of that activation."""
+    state = survivor(quiet_game(1, ["keeper"]), 0, space="camp.a", special=(("E", "e1"), ("L", "l1")))
+    state, runner = add_enemy(state, "runner", "camp.a")
+    state, sleeper = add_enemy(state, "raider", "camp.c", active=False)
+    state, events = round_end(due(state, "ag2"), ScriptedRng(BLANK, BLANK, BLANK))  # humans
+    assert data(events, "FightStarted")[0]["enemy"] == runner
+    while FALLOUT.system_command(state) is not None or state.pending is not None:
+        state, more = round_end(state) if state.pending is None else play(state, 0, {"type": "keep_dice"})
+        events += more
+    assert data(events, "EnemyRetreated") == [{"enemy": runner}]
+    assert data(events, "EnemiesFlipped")[0]["enemies"] == [{"enemy": sleeper, "token": "raider"}]
+    assert not state.enemy(runner).active and state.enemy(sleeper).active
+
+
+def test_faction_tokens_activate_on_their_faction_icon_not_their_enemy_type() -> None:
+    """Faction Tokens, Agenda Cards: a faction token follows the enemy rules but activates when an agenda card
+    shows its faction's icon; an icon of its enemy type activates only the ordinary enemies of that type."""
+    state = survivor(quiet_game(1), 0, space="camp.a")
+    state, token = add_enemy(state, "star_guard", "ruins.a", faction="star")  # a robot
+    state, bot = add_enemy(state, "bot", "ruins.b")
+    state, events = round_end(due(state, "ag9"))  # robot, ♠, critter
+    assert data(events, "EnemyTypeActivated")[0] == {"type": "robot", "enemies": [bot]}
+    while FALLOUT.system_command(state) is not None:
+        state, more = round_end(state)
+        events += more
+    assert [m["enemy"] for m in data(events, "EnemyMoved")] == [bot]
+    state = replace(state, turn=None, round_end_due=True, next_seat=state.first_player)
+    state, events = round_end(due(state, "ag4"))  # ★
+    assert data(events, "EnemyTypeActivated")[0] == {"type": "star", "enemies": [token]}
+    assert [m["enemy"] for m in data(events, "EnemyMoved")] == [token]
+
+
 def test_agenda_cards_deck_runs_out_reshuffle_pass_right_factions_advance() -> None:
-    """Agenda Cards: after the final card, shuffle the discards into a new deck, pass it right, factions advance."""
-    state = quiet_game(2, first=1)
+    """Agenda Cards: when the final card is drawn, the discards are shuffled into a new deck at once, which passes
+    right (a new first player), and the factions advance, before that card activates; it is then discarded."""
+    state = survivor(quiet_game(2, first=1), 0, space="camp.a")
+    state, rat = add_enemy(state, "rat", "ruins.a")
     state = replace(due(state, "ag1"), agenda_deck=("ag1",), agenda_discard=("ag2", "ag3"))
     state, events = round_end(state)
-    reshuffled = data(events, "AgendaDeckReshuffled")[0]
-    assert sorted(reshuffled["order"]) == ["ag1", "ag2", "ag3"]
+    happened = types(events)
+    assert happened.index("AgendaRevealed") < happened.index("AgendaDeckReshuffled") < happened.index("FactionsAdvanced")
+    assert happened.index("FactionsAdvanced") < happened.index("EnemyTypeActivated")
+    assert sorted(data(events, "AgendaDeckReshuffled")[0]["order"]) == ["ag2", "ag3"]  # not the card drawn
     assert state.first_player == 0 and state.power == (1, 1)
-    assert state.agenda_discard == ()
+    while FALLOUT.system_command(state) is not None:
+        state, _ = round_end(state)
+    assert state.agenda_discard == ("ag1",) and sorted(state.agenda_deck) == ["ag2", "ag3"]
+    assert state.enemy(rat).space == "ruins.c"  # the drawn card still moved its critter one space
+
+
+def test_component_limitations_an_agenda_deck_left_empty_is_rebuilt_without_a_second_advance() -> None:
+    """Component Limitations, Agenda Cards: a depletion that found no discards leaves the deck empty; the next
+    draw shuffles the discards into a deck first, and the factions do not advance again."""
+    state = replace(due(quiet_game(2), "ag1"), agenda_deck=("ag1",), agenda_discard=())
+    state, events = round_end(state)
+    assert data(events, "AgendaDeckReshuffled")[0]["order"] == [] and state.power == (1, 1)
+    while FALLOUT.system_command(state) is not None:
+        state, _ = round_end(state)
+    assert state.agenda_deck == () and state.agenda_discard == ("ag1",)
+    # Meanwhile a survivor over four agenda cards discards one.
+    state = replace(state, turn=None, round_end_due=True, next_seat=state.first_player, agenda_discard=("ag1", "ag2"))
+    state, events = round_end(state)
+    assert types(events)[:2] == ["AgendaDeckReshuffled", "AgendaRevealed"]
+    assert "FactionsAdvanced" not in types(events) and state.power == (1, 1)
 
 
 def test_solo_play_only_the_weaker_faction_advances() -> None:

@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from domain.fallout.content import register_pack
 from domain.fallout.game import FALLOUT
+from domain.fallout.model import EncounterCard
+from domain.fallout.model import EncounterOption as Option
 from domain.fallout.state import Turn
 from tests.domain.fallout.fixtures import (
     BLANK,
     BODY,
+    FULL,
     HIT,
     ScriptedRng,
     add_enemy,
@@ -17,6 +21,7 @@ from tests.domain.fallout.fixtures import (
     decks,
     full_game,
     play,
+    quiet_game,
     refused,
     settle,
     survivor,
@@ -102,8 +107,8 @@ def test_fight_draw_and_fight_succeeds_only_by_killing_and_is_always_discarded()
     assert not state.enemies and "EnemyDiscarded" in types(events)
 
 
-def test_encounter_action_not_with_a_faceup_enemy_and_once_per_icon_per_turn() -> None:
-    """Encounter Action: not in a space with a face-up enemy (inactive ones do not stop it); once per icon a turn."""
+def test_encounter_action_not_with_a_faceup_enemy_and_once_per_turn() -> None:
+    """Encounter Action: not in a space with a face-up enemy (inactive ones do not stop it)."""
     state, _ = add_enemy(ruins_game(), "rat", RUINS)
     assert refused(state, 0, {"type": "encounter"}).code == "enemy_in_space"
     assert {"type": "encounter"} not in FALLOUT.legal_actions(state, 0)
@@ -113,6 +118,42 @@ def test_encounter_action_not_with_a_faceup_enemy_and_once_per_icon_per_turn() -
     assert state.turn.actions == 1
     assert refused(state, 0, {"type": "encounter"}).code == "already_encountered"
     assert {"type": "encounter"} not in FALLOUT.legal_actions(state, 0)
+
+
+def test_actions_the_encounter_action_at_most_once_per_turn_even_at_another_icon() -> None:
+    """Actions: a survivor may repeat any action in a turn "except for the encounter action", so a second
+    encounter icon reached in the same turn cannot be encountered."""
+    state = decks(full_game(1, space="camp.a"), settlement=("s_market",), wasteland=("w_cache",))
+    state, _ = play(state, 0, {"type": "encounter"})
+    state, _ = play(state, 0, {"type": "choose_option", "option": 1})  # Help the guards
+    state = survivor(state, 0, space=RUINS)  # another icon, the second action still unspent
+    assert state.turn.actions == 1
+    assert refused(state, 0, {"type": "encounter"}).code == "already_encountered"
+    assert {"type": "encounter"} not in FALLOUT.legal_actions(state, 0)
+    state = replace(state, turn=Turn(seat=0))  # the next turn: allowed again
+    assert {"type": "encounter"} in FALLOUT.legal_actions(state, 0)
+
+
+def test_enemy_abilities_retreat_a_drawn_enemy_that_flees_fails_the_task() -> None:
+    """Fight (draw and fight), Enemy Abilities (Retreat): a quest or encounter task succeeds only if the drawn
+    enemy is killed; a Retreat enemy that survives the fight flees, and the fail result resolves."""
+    chase = EncounterCard("w_chase", "wasteland", "Someone runs off with your pack.", (
+        Option("Chase them.", tasks=({"draw_and_fight": "human"},),
+               succeed_text="You get it back.", succeed=({"caps": 2},),
+               fail_text="Gone over the dunes.", fail=({"lose_caps": 1},)),
+    ))
+    pack = register_pack(replace(FULL, id="mini2_chase", encounters={**FULL.encounters, "w_chase": chase}))
+    state = decks(quiet_game(1, pack=pack.id), wasteland=("w_chase",))
+    state = survivor(state, 0, space=RUINS, special=(("P", "p1"), ("L", "l1")), caps=3)
+    state = replace(state, enemy_stacks={**state.enemy_stacks, "human": ("runner",)})
+    state, _ = play(state, 0, {"type": "encounter"})
+    state, _ = play(state, 0, {"type": "choose_option", "option": 0}, ScriptedRng(BLANK, BLANK, BLANK))
+    state, events = settle(state, rng=ScriptedRng(BLANK, BLANK, BLANK))
+    assert not data(events, "FightResolved")[0]["enemy_killed"]
+    assert "EnemyRetreated" not in types(events)
+    assert data(events, "TaskDone")[-1]["success"] is False
+    assert data(events, "EncounterOutcome")[0]["outcome"] == "fail" and state.survivor(0).caps == 2
+    assert not state.enemies and state.enemy_discards["human"] == ("runner",)  # discarded all the same
 
 
 def test_encounter_icons_vault_encounters_only_once_their_deck_exists() -> None:

@@ -42,7 +42,8 @@ def data(events, type_):
 
 
 def test_fight_five_steps_damage_hits_and_xp() -> None:
-    """Fight: enemy hits x level as damage; one survivor hit per die with a matching area; XP = level."""
+    """Fight steps 1 to 5: roll three dice, one reroll per weapon letter held, enemy hits x level as damage, one
+    survivor hit per die with a matching area (a kill at the level), XP = level."""
     state, rat = add_enemy(scout_game(), "rat", "camp.a")
     state, _ = play(state, 0, {"type": "fight", "enemy": rat}, ScriptedRng(HIT_BODY_ARMS, HIT, BLANK))
     assert state.pending.kind == "reroll" and state.roll.rerolls == 1  # P on the rifle
@@ -54,6 +55,21 @@ def test_fight_five_steps_damage_hits_and_xp() -> None:
     assert data(events, "XPGained")[0]["amount"] == 1
     assert state.survivor(0).xp == "P"
     assert state.turn.actions == 1
+
+
+def test_fight_step_2_rerolls_are_spent_one_at_a_time_on_any_dice() -> None:
+    """Fight step 2 (Reroll Dice), S.P.E.C.I.A.L. Tokens: one reroll per letter on the weapon that the survivor
+    has (rifle P, A with P and A: two); each reroll rolls again any chosen dice, one reroll at a time."""
+    state = survivor(quiet_game(1), 0, special=(("P", "p1"), ("A", "a1")), space="camp.a")
+    state, rat = add_enemy(state, "rat", "camp.a")
+    state, _ = play(state, 0, {"type": "fight", "enemy": rat}, ScriptedRng(HIT, HIT, HIT))
+    assert len(state.roll.faces) == 3 and state.roll.rerolls == 2  # step 1: three dice
+    state, _ = play(state, 0, {"type": "reroll", "dice": [0, 2]}, ScriptedRng(BLANK, BODY))
+    assert state.roll.faces == (BLANK, HIT, BODY) and state.roll.rerolls == 1
+    state, events = play(state, 0, {"type": "reroll", "dice": [1]}, ScriptedRng(BLANK))
+    assert state.roll is None  # no reroll left: the dice stand and the fight resolves
+    resolved = data(events, "FightResolved")[0]
+    assert resolved["enemy_hits"] == 0 and resolved["hits"] == 1 and resolved["enemy_killed"]  # body: the rat's area
 
 
 def test_fight_apparel_armor_cancels_hits_not_damage() -> None:

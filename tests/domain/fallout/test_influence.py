@@ -44,6 +44,24 @@ def test_influence_declaring_victory_and_shared_victories() -> None:
     assert both.winners == (0, 1)
 
 
+def test_winning_the_game_the_mark_depends_on_the_player_count_and_ends_the_game_at_once() -> None:
+    """Winning the Game, Influence: 11 influence with 1 player, 10 with 2, 9 with 3, 8 with 4; one short plays
+    on; reaching it ends the game with that survivor's victory, the others lose, and the hands are revealed."""
+    for players, mark in ((1, 11), (2, 10), (3, 9), (4, 8)):
+        # ag1 pays 1 + star's lead; the lead is set so that seat 0 has exactly the mark, then one less.
+        for lead, wins in ((mark - 1, True), (mark - 2, False)):
+            state = replace(full_game(players, agendas=("ag1",)), power=(lead, 0))
+            for other in range(1, players):
+                state = survivor(state, other, agendas=("ag3",))
+            assert influence.of(state, 0) == 1 + lead
+            state, _ = play(state, 0, {"type": "move"})
+            assert state.over is wins
+            if wins:
+                outcome = FALLOUT.outcome(state)
+                assert outcome.winners == (0,) and outcome.progress["result"] == "won"
+                assert FALLOUT.view(state, (1 % players))["survivors"][0]["agendas"] == ["ag1"]
+
+
 def test_faction_power_track_end_of_the_game_everyone_loses_or_the_influential_win() -> None:
     """Faction Power Track: a faction reaching the final space ends the game; survivors with enough influence
     (the excess counted) still win, otherwise all lose."""
@@ -128,7 +146,7 @@ def test_loyalty_faction_enemies_ignore_the_loyal_when_they_activate() -> None:
     """Loyalty, Activating Enemies: enemies of the loyal faction neither fight nor move toward the survivor."""
     state = full_game(1, agendas=("ag2",), loyalty="ag2")
     state, token = add_enemy(state, "raider", "camp.a", faction="spade")
-    # (add_enemy makes faction tokens robots: ag9 activates robots first.)
+    # (ag9 shows robot, ♠, critter.)
     state = replace(state, turn=None, round_end_due=True, agenda_deck=("ag9",) + state.agenda_deck)
     seen = []
     for _ in range(6):

@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.fallout import items, results
+from domain.fallout.content import register_pack
 from domain.fallout.game import FALLOUT
+from domain.fallout.pack.component_schemas import CardSchema
 from domain.fallout.resolution import Resolution
 from domain.fallout.state import Turn
 from domain.rng import Rng
-from tests.domain.fallout.fixtures import data, full_game, play, refused, survivor
+from tests.domain.fallout.fixtures import FULL, data, full_game, play, quiet_game, refused, survivor
 
 
 def gain(state, seat, *cards, rng=None):
@@ -86,6 +88,28 @@ def test_companions_exhaust_for_their_ability_and_camp_unexhausts_with_condition
     assert state.survivor(0).exhausted == () and state.survivor(0).caps == 1
 
 
+def test_exhaust_unexhaust_costs_in_hp_and_rads_never_paid_with_ones_life() -> None:
+    """Exhaust, Camp Action: an unexhaust cost may be HP or rads (docs/effects.md's Rad Hound: 1 rad); it is paid
+    when the card unexhausts, and a cost that would kill the survivor is not paid: the card stays exhausted."""
+    hound = CardSchema().load({
+        "id": "rad_hound", "name": "Rad Hound", "kind": "companion", "deck": "asset",
+        "unexhaust_cost": {"rads": 1}, "effects": [{"movement": 1}],
+    })
+    assert (hound.unexhaust_cost, hound.unexhaust_hp, hound.unexhaust_rads) == (0, 0, 1)
+    pack = register_pack(replace(FULL, id="mini2_hound", cards={**FULL.cards, "rad_hound": hound}))
+    state = survivor(quiet_game(1, pack=pack.id), 0, space="camp.a", equipped=("rad_hound",),
+                     exhausted=("rad_hound",), hp=10, rads=2)
+    state, events = play(state, 0, {"type": "camp"})
+    unexhausted = data(events, "CardsUnexhausted")[0]
+    assert unexhausted["rads"] == 1 and "hp" not in unexhausted
+    assert state.survivor(0).rads == 3 and state.survivor(0).exhausted == ()
+    dying = survivor(quiet_game(1, pack=pack.id), 0, space="camp.a", equipped=("rad_hound",),
+                     exhausted=("rad_hound",), hp=16, rads=15)
+    dying, events = play(dying, 0, {"type": "camp"})  # HP 16 (the most), rads 15 -> 16 would kill: unpaid
+    assert dying.survivor(0).exhausted == ("rad_hound",) and dying.survivor(0).rads == 15
+    assert not data(events, "SurvivorKilled")
+
+
 def test_equipping_at_the_start_of_the_turn_only() -> None:
     """Equipping: at the start of one's turn, equip from the inventory (swapping)."""
     state = survivor(full_game(1), 0, inventory=("pipe",))
@@ -102,6 +126,20 @@ def test_unique_asset_cards_by_name_or_at_random() -> None:
     assert "crown" in state.survivor(0).equipped and "crown" not in state.unique_deck
     state, events = resolve(state, 0, [{"unique": "crown"}])
     assert data(events, "UniqueGained")[0]["card"] in ("lucky_gun", "robo")
+
+
+def test_unique_asset_cards_a_discarded_one_goes_beside_the_deck_for_good() -> None:
+    """Unique Asset Cards: a discarded unique asset is placed next to the unique asset deck, not into it, so
+    it is neither gained by name nor at random again."""
+    state = survivor(full_game(1), 0, inventory=("robo",), hp=2)
+    state = replace(state, unique_deck=("crown", "lucky_gun"))
+    state, _ = resolve(state, 0, [{"damage": 2}])  # Killed: the inventory is discarded
+    state, _ = play(state, 0, {"type": "respawn", "space": "camp.a"})
+    assert state.unique_discard == ("robo",) and "robo" not in state.unique_deck
+    assert FALLOUT.view(state, 0)["unique_discard"] == ["robo"]
+    for seed in "abcdef":
+        _, events = resolve(state, 0, [{"unique": "robo"}], Rng(seed))
+        assert data(events, "UniqueGained")[0]["card"] in ("crown", "lucky_gun")
 
 
 def test_killed_inventory_goes_to_the_discard_piles() -> None:

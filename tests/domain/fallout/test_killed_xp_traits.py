@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from domain.fallout import traits, xp
+from domain.fallout import results, traits, xp
 from domain.fallout.game import FALLOUT
 from domain.fallout.resolution import Resolution
 from domain.fallout.state import MAX_HP, WELL_RESTED
@@ -182,3 +182,63 @@ def test_fight_well_rested_reroll_in_a_fight() -> None:
     state, _ = play(state, 0, {"type": "give_up_well_rested"})
     state, events = play(state, 0, {"type": "reroll", "dice": [0]}, ScriptedRng(BODY))
     assert data(events, "FightResolved")[0]["enemy_killed"]
+
+
+def test_damage_lowers_hp_never_below_zero_and_recovering_never_above_sixteen() -> None:
+    """Damage, HP Track: suffering damage lowers HP by that amount; HP stays between 0 and its maximum, so
+    recovering more than was lost stops at 16."""
+    state = survivor(quiet_game(1), 0, hp=10, rads=0, space="camp.a")
+    res = Resolution(state, Rng("damage"))
+    results.push(res, 0, "test", "item", 1, [{"damage": 3}])
+    results.settle(res)
+    assert res.state.survivor(0).hp == 7
+    results.push(res, 0, "test", "item", 1, [{"recover": 20}])
+    results.settle(res)
+    assert res.state.survivor(0).hp == MAX_HP
+    results.push(res, 0, "test", "item", 1, [{"damage": 40}])
+    results.settle(res)
+    assert "SurvivorKilled" in types(res.events)  # 0 HP <= 0 rads: killed, never negative HP
+    assert all(e.data.get("hp", 0) >= 0 for e in res.events)
+
+
+def test_rads_raise_the_rads_peg_and_shrink_the_remaining_hp() -> None:
+    """Rads, HP Track: suffering rads raises the rads value; the remaining HP is HP minus rads (12 HP, 3 rads:
+    9), which is what ties are broken on; removing rads never goes below 0."""
+    state = survivor(quiet_game(2), 0, hp=12, rads=1, space="camp.a")
+    state = survivor(state, 1, hp=11, rads=0, space="camp.a")
+    res = Resolution(state, Rng("rads"))
+    results.push(res, 0, "test", "item", 1, [{"rads": 2}])
+    results.settle(res)
+    assert res.state.survivor(0).rads == 3 and res.state.survivor(0).remaining_hp == 9
+    assert res.state.survivor(0).remaining_hp < res.state.survivor(1).remaining_hp
+    results.push(res, 0, "test", "item", 1, [{"remove_rads": 5}])
+    results.settle(res)
+    assert res.state.survivor(0).rads == 0
+
+
+def test_dying_is_being_killed_at_full_rads_eliminated_with_everything_discarded() -> None:
+    """Dying, Killed: a survivor whose rads are at the maximum dies for good: eliminated, their tokens back
+    to the supply, their agendas discarded; the others play on."""
+    state = quiet_game(2, first=0)
+    state = survivor(state, 0, hp=MAX_HP, rads=MAX_HP - 1, space="ruins.a", agendas=("ag3",), caps=4)
+    tokens = {token for _, token in state.survivor(0).special}
+    state, _ = play(state, 0, {"type": "move"})
+    state, events = play(state, 0, {"type": "step", "to": "ruins.b"})
+    assert data(events, "SurvivorKilled")[0]["eliminated"]
+    gone = state.survivor(0)
+    assert gone.eliminated and gone.special == () and gone.agendas == () and gone.caps == 0
+    assert tokens <= set(state.special_supply) and "ag3" in state.agenda_discard
+    assert not FALLOUT.is_over(state) and state.first_player == 1 and FALLOUT.legal_actions(state, 0) == []
+
+
+def test_survivors_each_board_tracks_hp_rads_xp_tokens_traits_and_cards() -> None:
+    """Survivors: each survivor's board tracks HP, rads, XP, S.P.E.C.I.A.L. tokens and traits, with the equipped
+    cards and the inventory; every seat sees all of it (but the agenda cards of others)."""
+    state = survivor(quiet_game(2), 1, hp=9, rads=2, xp="L", traits=(("reputation", "vilified"),),
+                     inventory=("stim",))
+    for seat in (0, 1):
+        board = FALLOUT.view(state, seat)["survivors"][1]
+        assert (board["hp"], board["rads"], board["xp"]) == (9, 2, "L")
+        assert board["traits"] == [["reputation", "vilified"]]
+        assert board["equipped"] == ["vest"] and board["inventory"] == ["stim"]
+        assert [letter for letter, _ in board["special"]] == [letter for letter, _ in state.survivor(1).special]

@@ -154,12 +154,14 @@ def test_quest_markers_belong_to_a_quest(tmp_path: Path) -> None:
 
 
 def test_scenario_setup_and_staged_quests(tmp_path: Path) -> None:
-    """Complete Setup, step 9: the staged quests exist; setup resolves only results about the game."""
+    """Complete Setup step 9: the staged quests exist; setup resolves only results about the game (a marker
+    on a space that exists among them)."""
     root = copy_pack(tmp_path)
 
     def change(d: dict) -> None:
         d["staged_quests"] = [101, 404, "q_nowhere"]
-        d["setup"] += [{"place_marker": "tollbridge.camp"}, {"caps": 3}, {"faction_token": {"faction": "star",
+        d["on_deplete"] = [{"xp": 1}]
+        d["setup"] += [{"place_marker": "atlantis.dock"}, {"caps": 3}, {"faction_token": {"faction": "star",
                                                                                            "space": "atlantis.gate"}}]
 
     edit_file(root, f"scenarios/{SCENARIO}.yaml", change)
@@ -167,8 +169,9 @@ def test_scenario_setup_and_staged_quests(tmp_path: Path) -> None:
     where = f"scenarios/{SCENARIO}.yaml: scenario '{SCENARIO}'"
     one_problem(problems, where, "staged_quests[1]", "library number 404")
     one_problem(problems, where, "staged_quests[2]", "'q_nowhere'")
-    one_problem(problems, where, "setup[2]", "place_marker does nothing at setup")
+    one_problem(problems, where, "setup[2]", "no space 'atlantis.dock'")
     one_problem(problems, where, "setup[3]", "GainCaps needs a survivor")
+    one_problem(problems, where, "on_deplete[0]", "GainXP needs a survivor")
     one_problem(problems, where, "setup[4]", "no space 'atlantis.gate'")
 
 

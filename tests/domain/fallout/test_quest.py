@@ -22,6 +22,7 @@ from tests.domain.fallout.fixtures import (
     survivor,
     types,
 )
+from tests.domain.fallout.test_items import resolve
 
 
 def test_quest_cards_staged_at_setup_execute_their_top_section() -> None:
@@ -126,3 +127,19 @@ def test_quest_cards_triggered_by_exploring_and_entering() -> None:
     state, events = play(state, 0, {"type": "step", "to": "camp.c"})
     assert data(events, "ObjectiveCompleted") == [{"seat": 0, "quest": "q_camp", "objective": 0}]
     assert state.survivor(0).caps == 4
+
+
+def test_trash_returns_the_card_to_the_box_for_good() -> None:
+    """Trash, Results: a trashed quest leaves play with its markers and goes back to the box: a later STAGE of
+    its number finds nothing; a trashed encounter card is not put back under its deck."""
+    state = full_game(1, space="ruins.c", special=(("P", "p1"), ("L", "l1")))
+    state, _ = play(state, 0, {"type": "quest", "quest": "q_signal", "objective": 1}, ScriptedRng(HIT, HIT, BLANK))
+    state, events = settle(state)
+    assert "q_signal" in state.trashed and state.quests == () and state.markers == ()
+    state, events = resolve(state, 0, [{"stage": 201}])
+    assert data(events, "LibraryCardUnavailable") == [{"number": 201}] and state.quests == ()
+    wreck = replace(survivor(state, 0, space="ruins.c", traits=(("reputation", "vilified"),)), turn=Turn(seat=0))
+    wreck = replace(wreck, encounter_decks={**wreck.encounter_decks, "wasteland": ("w_wreck", "w_cache")})
+    wreck, _ = play(wreck, 0, {"type": "encounter"})
+    wreck, _ = play(wreck, 0, {"type": "choose_option", "option": 1})  # its results end with "trash"
+    assert "w_wreck" in wreck.trashed and wreck.encounter_decks["wasteland"] == ("w_cache",)

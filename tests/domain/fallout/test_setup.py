@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from domain.fallout.content import register_pack
 from domain.fallout.game import FALLOUT
 from domain.fallout.state import MAX_HP
 from domain.game import Refusal, RuleViolation
 from domain.rng import Rng
-from tests.domain.fallout.fixtures import MINI, fold, new_game, play, types
+from tests.domain.fallout.fixtures import FULL, MINI, fold, new_game, play, types
 
 
 def test_complete_setup_deals_the_player_boards() -> None:
@@ -22,6 +25,43 @@ def test_complete_setup_deals_the_player_boards() -> None:
     assert ("P", "p1") in scout.special  # the token with the scout's silhouette
     assert scout.equipped == ("rifle",)
     assert state.survivor(2).abilities == ("knack",)
+
+
+def test_special_tokens_the_supply_holds_no_silhouette_token() -> None:
+    """S.P.E.C.I.A.L. Tokens, Complete Setup steps 3 and 8: the supply is the tokens without a silhouette
+    (the box's 35); each survivor's own token comes with the character, and the random second token is
+    drawn from the supply, never another character's silhouette token."""
+    silhouettes = {t.id for t in MINI.special_tokens if t.survivor is not None}
+    for seed in "abcdefgh":
+        state = new_game(2, ["scout", "keeper"], seed=seed)
+        assert not silhouettes & set(state.special_supply)
+        assert len(state.special_supply) == len(MINI.special_tokens) - len(silhouettes) - 2
+        for s in state.survivors:
+            own = {t.id for t in MINI.special_tokens if t.survivor == s.survivor}
+            assert {token for _, token in s.special} & silhouettes == own
+
+
+def test_complete_setup_step_1_the_chosen_scenario_is_the_one_played() -> None:
+    """Complete Setup step 1 (Choose Scenario), Scenario: the scenario named in the options is played: its map,
+    its factions; a scenario the pack does not have is refused."""
+    base = MINI.scenarios["test"]
+    other = replace(base, id="other", name="Other Reach", places=base.places[:2], start_place="east")
+    pack = register_pack(replace(MINI, id="mini_two_scenarios", scenarios={"test": base, "other": other}))
+    state = new_game(1, ["scout"], pack=pack.id, scenario="other")
+    assert state.scenario == "other" and [p.id for p in state.places] == ["camp", "east"]
+    assert state.survivor(0).space.startswith("ruins.")  # the start tile of "other" is the one at "east"
+    with pytest.raises(RuleViolation):
+        FALLOUT.setup({"pack": pack.id, "scenario": "missing", "players": 1}, Rng("x"))
+
+
+def test_complete_setup_step_6_the_shop_is_four_asset_cards_face_up() -> None:
+    """Complete Setup step 6 (Create Shop), Shop: four asset cards are dealt face up from the shuffled asset
+    deck; every seat sees them."""
+    state = new_game(2, ["scout", "keeper"], pack=FULL.id)
+    assets = {c.id for c in FULL.cards.values() if c.deck == "asset"}
+    assert len(state.shop) == 4 and set(state.shop) <= assets and not set(state.shop) & set(state.asset_deck)
+    assert set(state.shop) | set(state.asset_deck) == assets
+    assert FALLOUT.view(state, 1)["shop"] == list(state.shop)
 
 
 def test_complete_setup_places_survivors_on_start_spaces() -> None:

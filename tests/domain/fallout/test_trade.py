@@ -55,3 +55,16 @@ def test_camp_action_traits_tokens_perks_and_character_abilities_are_not_tradabl
     offered = {c.get("card") for c in FALLOUT.legal_actions(state, 0)}
     assert not offered & {"perk_s", "knack", "reputation", "p1", "idolized"}
     assert refused(state, 0, {"type": "trade_give", "card": "perk_s"}).code == "not_a_trade_step"
+
+
+def test_trading_only_after_a_camp_action_and_only_with_a_survivor_in_or_next_to_the_space() -> None:
+    """Trading, Camp Action: a survivor trades as part of a camp action, with survivors in their space or an
+    adjacent one; a survivor two spaces away cannot be traded with, and without camping nobody can."""
+    state = two_campers()
+    assert not [c for c in FALLOUT.legal_actions(state, 0) if c["type"] == "trade"]  # no camp action yet
+    assert refused(state, 0, {"type": "trade", "with": 1}).code
+    far = survivor(state, 1, space="ruins.b")  # camp.a and ruins.b do not touch
+    far, _ = play(far, 0, {"type": "camp"})
+    assert {"type": "trade", "with": 1} not in FALLOUT.legal_actions(far, 0)
+    near, _ = play(state, 0, {"type": "camp"})
+    assert {"type": "trade", "with": 1} in FALLOUT.legal_actions(near, 0)
