@@ -13,7 +13,7 @@ from events.projections import RowProjection
 from events.schemas import SchemaRegistry
 from events.snapshot_store import SnapshotStore
 from events.store import EventStore
-from service.adapters.config import redis_client
+from service.adapters.config import UNAVAILABLE, redis_client
 from service.adapters.followups import RqFollowUps
 from service.adapters.idempotency import IdempotentRequests
 from service.adapters.ratelimit import RateLimiter
@@ -88,4 +88,5 @@ def build(
         requests=IdempotentRequests(client),
         health=RedisHealth(client),
         rate_limits=RateLimiter(client, *rate_limit) if rate_limit else None,
+        unavailable=UNAVAILABLE,
     )

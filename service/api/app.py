@@ -8,8 +8,10 @@ as ``openapi.yaml`` by ``make openapi``; a test fails when they drift.
 from __future__ import annotations
 
 import http
+import logging
 from typing import Any
 
+from apispec import BasePlugin
 from flask import Flask, g, request
 from flask_smorest import Api
 from flask_smorest.spec import prepare_response
@@ -18,14 +20,23 @@ from werkzeug.exceptions import HTTPException
 from domain import registry
 from domain.game import RuleViolation
 from events.log import ConcurrencyError, IdempotencyConflict
-from service.api import audit, health, lobby, log, notify, rewind, stream
+from service.api import audit, health, inputs, lobby, log, notify, rewind, stream
 from service.api import games as games_api
 from service.api.callers import bearer, services
 from service.api.gameschemas import publish_game_schemas
-from service.api.problems import PROBLEM_JSON, STATUS_OF, ProblemSchema, from_http_exception, problem_response
+from service.api.problems import (
+    PROBLEM_JSON,
+    STATUS_OF,
+    ProblemSchema,
+    from_http_exception,
+    problem_response,
+    unavailable_response,
+)
 from service.api.settings import api_settings
 from service.usecases.errors import GameNotFound
 from service.usecases.services import Services
+
+logger = logging.getLogger(__name__)
 
 API_TITLE = "Holotape"
 API_DESCRIPTION = """An event-sourced board-game server. Each hosted game's options, view and
@@ -55,6 +66,34 @@ past the limit the answer is 429 with `Retry-After`.
 """
 
 
+RETRY_AFTER_HEADER = {
+    "description": "Seconds to wait before trying again",
+    "schema": {"type": "integer", "minimum": 1},
+}
+
+
+class EveryOperationsErrors(BasePlugin):
+    """List among each operation's responses the errors any request may meet.
+
+    Whatever the operation: a malformed body or header (400), too many
+    requests (429), Redis away (503); with a body, 413 and 415; on a game, 404.
+    Each refers to the shared problem+json response of its status.
+    """
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        for method, operation in (operations or {}).items():
+            statuses = [400, 429, 503] if path and path.startswith("/games") else [503]
+            if method in ("post", "put", "patch", "delete"):
+                statuses += [413, 415]
+            if path and "{game_id}" in path:
+                statuses.append(404)
+            responses = operation.setdefault("responses", {})
+            for status in statuses:
+                # flask-smorest keys some responses by int, some by str.
+                if status not in responses and str(status) not in responses:
+                    responses[str(status)] = http.HTTPStatus(status).name
+
+
 class HolotapeApi(Api):
     ERROR_SCHEMA = ProblemSchema
 
@@ -65,6 +104,8 @@ class HolotapeApi(Api):
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
             prepare_response(response, self.spec, PROBLEM_JSON)
+            if status in (429, 503):
+                response["headers"] = {"Retry-After": RETRY_AFTER_HEADER}
             self.spec.components.response(status.name, response, lazy=True)
         response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
         prepare_response(response, self.spec, PROBLEM_JSON)
@@ -98,7 +139,7 @@ def create_app(
     app.config.update(config or {})
     app.extensions["holotape.services"] = services_
 
-    api = HolotapeApi(app)
+    api = HolotapeApi(app, spec_kwargs={"extra_plugins": [EveryOperationsErrors()]})
     api.spec.components.security_scheme(
         "token", {"type": "http", "scheme": "bearer", "description": "A seat's or the creator's token"}
     )
@@ -110,8 +151,9 @@ def create_app(
     hosted = registry.names() if games is None else games
     publish_game_schemas(api.spec, [registry.game_module(name) for name in hosted])
     _register_rate_limit(app)
+    inputs.register(app)
     _register_idempotency(app)
-    _register_problem_handlers(app)
+    _register_problem_handlers(app, services_.unavailable)
     return app
 
 
@@ -141,29 +183,35 @@ def _register_idempotency(app: Flask) -> None:
         pending = g.pop("idempotent_request", None)
         if pending is not None:
             requests = services().requests
-            if 200 <= response.status_code < 300:
-                headers = {k: v for k, v in response.headers.items() if k in ("Content-Type", "ETag")}
-                requests.finish(*pending, response.status_code, headers, response.get_data(as_text=True))
-            else:
-                requests.release(*pending)
+            try:
+                if 200 <= response.status_code < 300:
+                    headers = {k: v for k, v in response.headers.items() if k in ("Content-Type", "ETag")}
+                    requests.finish(*pending, response.status_code, headers, response.get_data(as_text=True))
+                else:
+                    requests.release(*pending)
+            except services().unavailable as lost:
+                # The action is done and answered; only its replay is not kept
+                # (the key's in-flight mark expires by itself).
+                logger.warning("could not keep the answer for an Idempotency-Key: %s", lost)
         return response
 
     @app.teardown_request
     def release_key(error):
         pending = g.pop("idempotent_request", None)
         if pending is not None:
-            services().requests.release(*pending)
+            try:
+                services().requests.release(*pending)
+            except services().unavailable as lost:
+                logger.warning("could not release an Idempotency-Key: %s", lost)
 
 
-def _register_problem_handlers(app: Flask) -> None:
-    @app.before_request
-    def require_json_bodies():
-        if request.method in ("POST", "PUT", "PATCH") and request.content_length:
-            if not request.is_json:
-                return problem_response(
-                    415, "unsupported_media_type", "send the request body as application/json"
-                )
-        return None
+def _register_problem_handlers(app: Flask, unavailable: tuple[type[Exception], ...]) -> None:
+    def store_unavailable(error: Exception):
+        logger.warning("Redis is unavailable: %s: %s", type(error).__name__, error)
+        return unavailable_response()
+
+    for exception in unavailable:
+        app.register_error_handler(exception, store_unavailable)
 
     @app.errorhandler(RuleViolation)
     def rule_violation(error: RuleViolation):

@@ -19,7 +19,7 @@ from events.envelope import canonical_json
 from events.log import ConcurrencyError
 from service.api.callers import caller, seat_holder, services
 from service.api.problems import Problem
-from service.api.schemas import EXAMPLE_EVENT, EXAMPLE_GAME_ID, EventSchema, SeatSchema
+from service.api.schemas import EXAMPLE_EVENT, EXAMPLE_GAME_ID, MAX_VERSION, EventSchema, SeatSchema
 from service.usecases.ports import IN_FLIGHT, MISMATCH, REPLAY, fingerprint
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Play a game")
@@ -87,7 +87,7 @@ class ClockSchema(Schema):
 
 class StateArgs(Schema):
     at = fields.Integer(
-        validate=validate.Range(min=1),
+        validate=validate.Range(1, MAX_VERSION),
         metadata={"description": "Time travel: the view as it was right after this version", "example": 12},
     )
 

@@ -27,12 +27,16 @@ from marshmallow import Schema, fields, validate
 
 from service.api.callers import caller, services
 from service.api.problems import Problem
+from service.api.schemas import MAX_VERSION
 from service.usecases.queries import Queries
 
 blp = Blueprint("stream", __name__, url_prefix="/games", description="The log, live")
 
 EVENT_STREAM = "text/event-stream"
 RETRY_MS = 1000
+#: The longest single wait on Redis: under its client's socket timeout
+#: (service.adapters.config), so a quiet stream is never taken for a lost Redis.
+POLL_SECONDS = 1.0
 EXAMPLE = (
     "retry: 1000\n\n"
     'event: state\ndata: {"game_id": "3f2c…", "version": 12, "view": {"total": 7}, "…": "…"}\n\n'
@@ -57,7 +61,7 @@ MESSAGE = {
 
 class StreamArgs(Schema):
     after = fields.Integer(
-        validate=validate.Range(min=0),
+        validate=validate.Range(0, MAX_VERSION),
         metadata={"description": "Send events after this version (Last-Event-ID wins when both are sent)", "example": 12},
     )
 
@@ -119,6 +123,7 @@ class GameStream(MethodView):
             float(config["STREAM_MAX_SECONDS"]),
             float(config["STREAM_IDLE_SECONDS"]),
             float(config["STREAM_KEEPALIVE_SECONDS"]),
+            services().unavailable,
         )
         return Response(
             stream_with_context(messages),
@@ -136,23 +141,32 @@ def _messages(
     longest: float,
     idle: float,
     keepalive: float,
+    unavailable: tuple[type[Exception], ...],
 ) -> Iterator[str]:
     yield f"retry: {RETRY_MS}\n\n"
     yield sse("state", first)
     last = after
     began = time.monotonic()
-    quiet_since = began
+    quiet_since = spoke = began
     while True:
         now = time.monotonic()
         left = min(began + longest, quiet_since + idle) - now
         if left <= 0:
             yield ": closing; reconnect with Last-Event-ID to go on\n\n"
             return
-        batch = queries.follow(game_id, seat, last, int(min(keepalive, left) * 1000))
-        if not batch:
+        if now - spoke >= keepalive:
             yield ": keep-alive\n\n"
-            continue
+            spoke = now
+        wait = min(keepalive - (now - spoke), left, POLL_SECONDS)
+        try:
+            batch = queries.follow(game_id, seat, last, max(1, int(wait * 1000)))
+        except unavailable:
+            # The headers are sent: end the stream cleanly; the client
+            # reconnects with Last-Event-ID after `retry` and loses nothing.
+            yield ": the store does not answer; reconnect with Last-Event-ID\n\n"
+            return
         for event in batch:
             yield sse("event", event, event["version"])
             last = event["version"]
-        quiet_since = time.monotonic()
+        if batch:
+            quiet_since = spoke = time.monotonic()

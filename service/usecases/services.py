@@ -30,3 +30,6 @@ class Services:
     health: Health
     #: None: no rate limit (tests, or a deployment that limits elsewhere).
     rate_limits: RateLimits | None = None
+    #: The adapters' exceptions that mean the store is away for a while (not a
+    #: bug): the API answers them with 503 and Retry-After (service.api.app).
+    unavailable: tuple[type[Exception], ...] = ()
