@@ -43,9 +43,9 @@ bench: $(STAMP)
 	$(BIN)/python -m tests.bench.store
 	$(BIN)/python -m tests.bench.http
 
-# schemathesis with at least 100 generated requests per operation, plus the
+# schemathesis with at least 300 generated requests per operation, plus the
 # stateful run over the document's links; `make test` runs a few of each.
-FUZZ_EXAMPLES ?= 100
+FUZZ_EXAMPLES ?= 300
 fuzz: $(STAMP)
 	HOLOTAPE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/service/test_fuzz_api.py $(PYTEST_ARGS)
 

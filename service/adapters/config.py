@@ -18,6 +18,11 @@ QUEUE_NAME = "holotape"
 #: Blocking reads stay below it (``service.api.stream`` polls in steps).
 SOCKET_TIMEOUT = float(os.environ.get("HOLOTAPE_REDIS_TIMEOUT_SECONDS") or 2.0)
 CONNECT_TIMEOUT = 1.0
+#: Connections one process may open to Redis. Each open event stream waits on
+#: one of its own (a blocking read), so this is above the streams a process
+#: serves (``STREAM_MAX_OPEN``); past it a request gets 503, never a hang.
+#: redis-py's own default (100) would refuse the 101st stream.
+MAX_CONNECTIONS = int(os.environ.get("HOLOTAPE_REDIS_MAX_CONNECTIONS") or 2000)
 
 #: The errors that mean Redis is away (down, paused, loading, out of memory,
 #: failing over), not that a request or the code is wrong: the API answers
@@ -46,5 +51,6 @@ def redis_client(url: str | None = None) -> redis.Redis:
         health_check_interval=30,
         socket_timeout=SOCKET_TIMEOUT,
         socket_connect_timeout=CONNECT_TIMEOUT,
+        max_connections=MAX_CONNECTIONS,
         retry=Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)),
     )

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from flask import Flask, request
+from werkzeug.exceptions import ClientDisconnected
 
 from service.api.problems import problem_response
 
@@ -107,7 +108,7 @@ def register(app: Flask) -> None:
             return None
         try:
             raw = request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH, chunked or not
-        except TimeoutError:  # the server's socket timeout on a body sent too slowly
+        except (TimeoutError, ClientDisconnected):  # the server's socket timeout on a body sent too slowly
             return problem_response(408, "body_timeout", "the body did not arrive in time", {"Connection": "close"})
         if not raw:
             return None

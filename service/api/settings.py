@@ -10,10 +10,14 @@ API_SETTINGS: dict[str, tuple[str, object]] = {
     # Requests per window, per token (per address without one); "0" turns it off.
     "RATE_LIMIT": ("HOLOTAPE_RATE_LIMIT", "1200/60"),
     # An event stream ends after this long, or after this long without an
-    # event, so a worker thread is never held forever; clients reconnect.
+    # event, so a connection is never held forever; clients reconnect.
     "STREAM_MAX_SECONDS": ("HOLOTAPE_STREAM_MAX_SECONDS", 300.0),
     "STREAM_IDLE_SECONDS": ("HOLOTAPE_STREAM_IDLE_SECONDS", 120.0),
     "STREAM_KEEPALIVE_SECONDS": ("HOLOTAPE_STREAM_KEEPALIVE_SECONDS", 15.0),
+    # Streams one API process serves at once, in all and to one caller (a
+    # token, or an address without one): service.api.stream.
+    "STREAM_MAX_OPEN": ("HOLOTAPE_STREAM_MAX_OPEN", 1000),
+    "STREAM_MAX_PER_CALLER": ("HOLOTAPE_STREAM_MAX_PER_CALLER", 8),
 }
 
 

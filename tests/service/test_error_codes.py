@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from service.api.problems import CODES
+from service.gunicorn_conf import SERVER_CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Where a code is named: a problem raised or answered with its status, a
@@ -18,7 +19,7 @@ RAISED = re.compile(
 def codes_in_source() -> set[str]:
     sources = [*(ROOT / "service").rglob("*.py"), ROOT / "domain" / "game.py"]
     found = {code for path in sources for match in RAISED.findall(path.read_text()) for code in match if code}
-    return found | set(CODES.values())
+    return found | set(CODES.values()) | set(SERVER_CODES.values())
 
 
 def documented_codes() -> set[str]:
