@@ -7,6 +7,8 @@ the workers (``workers.jobs``), the command line and the tests call
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import redis
 
 from events.projections import RowProjection
@@ -60,7 +62,7 @@ def build(
     client: redis.Redis | None = None,
     *,
     follow_ups: FollowUps | None = None,
-    rate_limit: tuple[int, float] | None = None,
+    rate_limits: Mapping[str, tuple[int, float]] | None = None,
     allow_private_webhooks: bool | None = None,
     snapshot_every: int | None = None,
     recent_games: int | None = None,
@@ -87,6 +89,6 @@ def build(
         notifications=Notifications(webhooks),
         requests=IdempotentRequests(client),
         health=RedisHealth(client),
-        rate_limits=RateLimiter(client, *rate_limit) if rate_limit else None,
+        rate_limits=RateLimiter(client, rate_limits) if rate_limits else None,
         unavailable=UNAVAILABLE,
     )

@@ -12,7 +12,7 @@ import logging
 from typing import Any
 
 from apispec import BasePlugin
-from flask import Flask, g, request
+from flask import Flask, Response, g, request
 from flask_smorest import Api
 from flask_smorest.spec import prepare_response
 from werkzeug.exceptions import HTTPException
@@ -34,6 +34,7 @@ from service.api.problems import (
 )
 from service.api.settings import api_settings
 from service.usecases.errors import GameNotFound
+from service.usecases.ports import ADDRESS_BUCKET, REFUSED_BUCKET, TOKEN_BUCKET, Verdict
 from service.usecases.services import Services
 
 logger = logging.getLogger(__name__)
@@ -61,8 +62,9 @@ sha256 is published when the game is created, and the seed is revealed
 when it ends; `GET /games/{id}/audit` re-derives every outcome, and
 docs/audit.md tells how to do it yourself.
 
-Every caller is rate limited (per token, or per address without one):
-past the limit the answer is 429 with `Retry-After`.
+Every caller is rate limited, per client address and per token, and an
+address whose tokens hold nothing is soon refused: past a limit the answer
+is 429 with `Retry-After`.
 """
 
 
@@ -158,14 +160,18 @@ def create_app(
 
 
 def _register_rate_limit(app: Flask) -> None:
-    @app.before_request
-    def rate_limit():
-        limiter = services().rate_limits
-        if limiter is None or not request.path.startswith("/games"):
-            return None
-        token = bearer()
-        verdict = limiter.hit(f"token:{token}" if token else f"addr:{request.remote_addr}")
-        if verdict.allowed:
+    """Three allowances (service.api.settings), each answered past its end with 429 and Retry-After.
+
+    Every request to /games… counts against its client address. A token is
+    judged before the request (without counting) and counted after it, and
+    only if it held something in the game it named: a token that holds
+    nothing counts instead as a failed authentication against the address,
+    whose small allowance then refuses that address for the rest of the
+    window. So guessing tokens is slow, and a random token writes no key.
+    """
+
+    def refused(verdict: Verdict | None) -> Response | None:
+        if verdict is None or verdict.allowed:
             return None
         return problem_response(
             429,
@@ -173,6 +179,34 @@ def _register_rate_limit(app: Flask) -> None:
             f"too many requests; try again in {verdict.retry_after} s",
             headers={"Retry-After": str(verdict.retry_after)},
         )
+
+    @app.before_request
+    def rate_limit():
+        limiter = services().rate_limits
+        if limiter is None or not request.path.startswith("/games"):
+            return None
+        address = str(request.remote_addr)
+        token = bearer()
+        return (
+            refused(limiter.hit(ADDRESS_BUCKET, address))
+            or refused(limiter.peek(REFUSED_BUCKET, address))
+            or (refused(limiter.peek(TOKEN_BUCKET, token)) if token else None)
+        )
+
+    @app.after_request
+    def count_token(response: Response):
+        limiter = services().rate_limits
+        authenticated = g.pop("authenticated", None)
+        if limiter is None or authenticated is None:
+            return response
+        try:
+            if authenticated:
+                limiter.hit(TOKEN_BUCKET, bearer() or "")
+            else:
+                limiter.hit(REFUSED_BUCKET, str(request.remote_addr))
+        except services().unavailable as lost:
+            logger.warning("could not count a request against its rate limit: %s", lost)
+        return response
 
 
 def _register_idempotency(app: Flask) -> None:

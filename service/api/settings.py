@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import os
 
+from service.usecases.ports import ADDRESS_BUCKET, REFUSED_BUCKET, TOKEN_BUCKET
+
 #: Settings of the HTTP API: app config key -> (environment variable, default).
 #: Tests set them in ``create_app(config=...)``; a deployment in the environment.
 API_SETTINGS: dict[str, tuple[str, object]] = {
-    # Requests per window, per token (per address without one); "0" turns it off.
+    # Requests per window ("count/seconds"; "0" turns one off): per token that
+    # holds something in the game it names; per client address, every request
+    # to /games…; failed authentications per address (service.api.app).
     "RATE_LIMIT": ("HOLOTAPE_RATE_LIMIT", "1200/60"),
+    "RATE_LIMIT_ADDRESS": ("HOLOTAPE_RATE_LIMIT_ADDRESS", "3000/60"),
+    "RATE_LIMIT_REFUSED": ("HOLOTAPE_RATE_LIMIT_REFUSED", "60/60"),
     # An event stream ends after this long, or after this long without an
     # event, so a connection is never held forever; clients reconnect.
     "STREAM_MAX_SECONDS": ("HOLOTAPE_STREAM_MAX_SECONDS", 300.0),
@@ -36,3 +42,10 @@ def parse_limit(text: str | None) -> tuple[int, float] | None:
         return None
     count, _, seconds = text.partition("/")
     return int(count), float(seconds or 60)
+
+
+def rate_limits(settings: dict[str, object]) -> dict[str, tuple[int, float]]:
+    """Each rate-limit bucket's allowance from ``api_settings()``; a bucket turned off is left out."""
+    keys = {TOKEN_BUCKET: "RATE_LIMIT", ADDRESS_BUCKET: "RATE_LIMIT_ADDRESS", REFUSED_BUCKET: "RATE_LIMIT_REFUSED"}
+    parsed = {bucket: parse_limit(str(settings[key])) for bucket, key in keys.items()}
+    return {bucket: limit for bucket, limit in parsed.items() if limit is not None}

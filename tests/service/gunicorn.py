@@ -72,6 +72,8 @@ def server(redis_url: str, redis_client, worker, tmp_path: Path, server_env: dic
         "REDIS_URL": redis_url,
         "HOLOTAPE_GAMES": "tests.games.counter:COUNTER",
         "HOLOTAPE_RATE_LIMIT": "100000/60",
+        "HOLOTAPE_RATE_LIMIT_ADDRESS": "100000/60",
+        "HOLOTAPE_RATE_LIMIT_REFUSED": "100000/60",
         "HOLOTAPE_STREAM_IDLE_SECONDS": "1.5",
         "HOLOTAPE_STREAM_MAX_SECONDS": "60",
         "HOLOTAPE_STREAM_KEEPALIVE_SECONDS": "0.5",

@@ -13,6 +13,7 @@ from service.adapters.config import SOCKET_TIMEOUT, redis_client
 from service.adapters.embedded_redis import EmbeddedRedis
 from service.api import create_app
 from service.cli import openapi_document
+from service.usecases.ports import ADDRESS_BUCKET
 from tests.service.conftest import TEST_CONFIG
 from tests.service.tables import act, new_table
 
@@ -51,7 +52,7 @@ def _assert_unavailable(response, path):
 
 def test_every_endpoint_answers_503_with_retry_after_while_redis_is_down():
     # Nothing listens on port 1: every connection is refused, as when Redis is down.
-    services = wiring.build(redis_client("redis://127.0.0.1:1/0"), rate_limit=(100, 60))
+    services = wiring.build(redis_client("redis://127.0.0.1:1/0"), rate_limits={ADDRESS_BUCKET: (100, 60)})
     client = create_app(services, TEST_CONFIG).test_client()
     seen = 0
     for path, method, operation in _operations():
