@@ -23,7 +23,7 @@ from service.adapters.tokens import Seeds, Tokens
 from service.adapters.webhooks import Webhooks
 from service.usecases.automation import Automation
 from service.usecases.games import Games
-from service.usecases.index import GameIndex, apply_row
+from service.usecases.index import GameIndex, apply_row, listing_indexes
 from service.usecases.lobby import Lobby
 from service.usecases.notifications import Notifications
 from service.usecases.play_by_post import PlayByPost
@@ -44,7 +44,7 @@ def event_store(client: redis.Redis) -> EventStore:
 
 
 def game_rows(client: redis.Redis, store: EventStore) -> RowProjection:
-    return RowProjection(client, store, GAME_INDEX, apply_row)
+    return RowProjection(client, store, GAME_INDEX, apply_row, listing_indexes)
 
 
 class RedisHealth:
