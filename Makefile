@@ -9,13 +9,13 @@ PORT   ?= 8000
 DATA   ?= .holotape
 PYTEST_ARGS ?=
 
-.PHONY: run test worker openapi bench lint lint-imports fuzz clean
+.PHONY: run test worker openapi bench lint lint-imports fuzz lock clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Holotape needs Python 3.11 or newer")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[server,test]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[server,test]'
 	@touch $(STAMP)
 
 run: $(STAMP)
@@ -49,5 +49,18 @@ FUZZ_EXAMPLES ?= 300
 fuzz: $(STAMP)
 	HOLOTAPE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/service/test_fuzz_api.py $(PYTEST_ARGS)
 
+# constraints.txt from the newest releases pyproject.toml allows, resolved in a
+# fresh venv; then run `make test` and commit it with what it changed.
+LOCK_VENV := .lock-venv
+lock:
+	rm -rf $(LOCK_VENV)
+	$(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LOCK_VENV)/bin/python -m pip install --quiet '.[server,test]'
+	{ sed -n '1,2p' constraints.txt; $(LOCK_VENV)/bin/python -m pip freeze --exclude holotape --exclude pip; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
+	rm -rf $(LOCK_VENV)
+	@touch pyproject.toml  # the next make reinstalls .venv within the new set
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) $(LOCK_VENV) .pytest_cache .hypothesis
