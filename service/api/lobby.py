@@ -18,6 +18,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from domain import registry
 from service.api.callers import creator, services, token_holder
+from service.api.games import IDEMPOTENCY_KEY, idempotency_key
 from service.api.problems import Problem
 from service.api.schemas import EXAMPLE_GAME_ID, ChangedSchema, SeatSchema
 from service.usecases.bots import LEVELS
@@ -33,6 +34,14 @@ EXAMPLE_SEATS = [
     {"seat": 1, "kind": "open", "name": None, "bot": None},
 ]
 
+
+MIN_CLAIM = 16
+JOIN_KEY = {
+    **IDEMPOTENCY_KEY,
+    "description": "A secret only you know (a random UUID; 16 characters at least): sending the join again "
+    "with it gets the seat it took, with a new token, if the first answer was lost",
+    "schema": {**IDEMPOTENCY_KEY["schema"], "pattern": "^[!-~]{16,128}$"},
+}
 
 #: A bound on seats for any game, before the game's own range applies.
 MAX_SEATS = 16
@@ -340,11 +349,20 @@ class Seats(MethodView):
     )
     @blp.doc(
         operationId="joinGame",
+        parameters=[JOIN_KEY],
         responses={201: {"links": _links_to(("getState", "listActions", "postAction", "leaveSeat"), "$request.path.game_id")}},
     )
     def post(self, body, game_id: str):
-        """Take an open seat under a display name; the answer holds the seat's token, shown once."""
-        seat, token, version = services().lobby.join(game_id, body["name"], body.get("seat"))
+        """Take an open seat under a display name; the answer holds the seat's token, shown once.
+
+        Send an `Idempotency-Key`: if the answer is lost, the same request with
+        the same key gets the seat it took, with a new token.
+        """
+        claim = idempotency_key()
+        if claim is not None and len(claim) < MIN_CLAIM:
+            # It proves a seat is yours: short keys could be guessed.
+            raise Problem(400, "bad_idempotency_key", f"a join's Idempotency-Key takes at least {MIN_CLAIM} characters")
+        seat, token, version = services().lobby.join(game_id, body["name"], body.get("seat"), claim=claim)
         return {"game_id": game_id, "version": version, "seat": seat, "token": token}, 201
 
 
