@@ -20,7 +20,7 @@ from domain import registry
 from service.api.callers import creator, services, token_holder
 from service.api.games import IDEMPOTENCY_KEY, idempotency_key
 from service.api.problems import Problem
-from service.api.schemas import EXAMPLE_GAME_ID, ChangedSchema, SeatSchema
+from service.api.schemas import EXAMPLE_GAME_ID, SEED_SOURCE, ChangedSchema, SeatSchema
 from service.usecases.bots import LEVELS
 from service.usecases.index import summary
 from service.usecases.record import BOT, HUMAN, OPEN
@@ -97,7 +97,9 @@ class CreateGameSchema(Schema):
     )
     seed = fields.String(
         validate=validate.Length(1, 128),
-        metadata={"description": "Fix the game's secret seed (tests, replays); default: random"},
+        metadata={"description": "Fix the game's seed (tests, replays); default: a secret random one. A chosen "
+            "seed lets its chooser know every hidden card, so the game shows `seed_source: creator` to every "
+            "seat and in the listing"},
     )
     bots = fields.List(
         fields.Nested(BotSeatSchema),
@@ -156,6 +158,7 @@ class GameSummarySchema(Schema):
     version = fields.Integer(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     open_seats = fields.Integer(required=True)
+    seed_source = fields.String(required=True, **SEED_SOURCE)
     created_at = fields.String(required=True)
     updated_at = fields.String(required=True)
 
@@ -323,6 +326,7 @@ class GameSummary(MethodView):
             "version": 2,
             "seats": EXAMPLE_SEATS,
             "open_seats": 1,
+            "seed_source": "server",
             "created_at": "2026-11-21T10:15:00.000000Z",
             "updated_at": "2026-11-21T10:15:00.000000Z",
         },

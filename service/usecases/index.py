@@ -44,6 +44,7 @@ def apply_row(row: Row, envelope: Envelope) -> Row:
             names=[s.get("name") for s in data["seats"]],
             status="lobby",
             created_at=envelope.timestamp,
+            seed_source=data.get("seed_source", "server"),
         )
     kinds = list(row.get("seat_kinds", []))
     names = list(row.get("names", []))
@@ -77,6 +78,7 @@ def summary(row: Row) -> dict[str, Any]:
             for i, kind in enumerate(row.get("seat_kinds") or ["human"] * row["seats"])
         ],
         "open_seats": row.get("open_seats", 0),
+        "seed_source": row.get("seed_source", "server"),
         "created_at": row["created_at"],
         "updated_at": row["updated_at"],
     }

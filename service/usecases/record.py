@@ -70,12 +70,20 @@ class StaleSnapshot(Exception):
     pass
 
 
+#: Where a game's seed came from (``GameCreated.seed_source``).
+SERVER_SEED = "server"
+CREATOR_SEED = "creator"
+
+
 @dataclass(frozen=True)
 class Record:
     game: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
     seats: tuple[dict[str, Any], ...] = ()
     seed_commitment: str | None = None
+    #: Who chose the seed: "server" (secret, random) or "creator" (given at
+    #: creation, for tests and replays: its creator knows every hidden card).
+    seed_source: str = SERVER_SEED
     state: Any = None
     started_at: int | None = None  # the version of GameStarted
     proposal: dict[str, Any] | None = None  # a pending rewind or fork
@@ -180,6 +188,7 @@ def _apply(
             options=data["options"],
             seats=tuple(data["seats"]),
             seed_commitment=data["seed_commitment"],
+            seed_source=data.get("seed_source", SERVER_SEED),  # older events and snapshots: the server's
             state=registry.game_module(data["game"]).initial_state(),
         )
     # A change of players drops a pending proposal: who must agree has changed.
@@ -262,6 +271,7 @@ class RecordFolder:
             "options": record.options,
             "seats": list(record.seats),
             "seed_commitment": record.seed_commitment,
+            "seed_source": record.seed_source,
             "started_at": record.started_at,
             "proposal": record.proposal,
             "seed": record.seed,
@@ -283,6 +293,7 @@ class RecordFolder:
             options=data["options"],
             seats=tuple(data["seats"]),
             seed_commitment=data["seed_commitment"],
+            seed_source=data.get("seed_source", SERVER_SEED),  # older events and snapshots: the server's
             started_at=data["started_at"],
             proposal=data["proposal"],
             seed=data["seed"],
@@ -318,6 +329,8 @@ class GameCreatedV2(Schema):
     options = fields.Dict(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     seed_commitment = fields.String(required=True)
+    # Absent in games created before it was recorded (then: the server's).
+    seed_source = fields.String(validate=validate.OneOf([SERVER_SEED, CREATOR_SEED]))
 
 
 def _game_created_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
