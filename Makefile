@@ -9,7 +9,7 @@ PORT   ?= 8000
 DATA   ?= .holotape
 PYTEST_ARGS ?=
 
-.PHONY: run test worker openapi bench lint lint-imports fuzz lock clean
+.PHONY: run test worker openapi bench lint lint-imports fuzz soak lock clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Holotape needs Python 3.11 or newer")'
@@ -42,6 +42,13 @@ openapi: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench.store
 	$(BIN)/python -m tests.bench.http
+
+# 200 games played over HTTP at once with 500 open streams, for ten minutes;
+# prints errors, p99 latency and Redis memory per game (tests/soak.py). `make
+# test` runs a short one (tests/service/test_soak.py).
+SOAK_ARGS ?= --games 200 --streams 500 --seconds 600
+soak: $(STAMP)
+	$(BIN)/python -m tests.soak $(SOAK_ARGS)
 
 # schemathesis with at least 300 generated requests per operation, plus the
 # stateful run over the document's links; `make test` runs a few of each.
