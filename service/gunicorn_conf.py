@@ -18,6 +18,7 @@ past either the connection is closed, and no other connection waits for it.
 from __future__ import annotations
 
 import json
+import logging
 import os
 
 from gunicorn import util
@@ -69,3 +70,25 @@ def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
 # above, a malformed request) with this one function, as an HTML page; there
 # is no setting for it, so the function is replaced.
 util.write_error = write_problem
+
+
+class SlowClientCut(logging.Filter):
+    """A client cut by the socket timeout is routine, not a failure: one DEBUG line, no traceback.
+
+    gunicorn logs any socket error but a reset or a broken pipe as an
+    exception with its traceback; a timeout is how ``service.wsgi`` cuts a
+    client that sends or reads too slowly, which is the protection working.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        failure = record.exc_info[1] if record.exc_info else None
+        if not isinstance(failure, TimeoutError):
+            return True
+        record.exc_info, record.exc_text = None, None
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        record.msg, record.args = "cut a client too slow to send or to read (HOLOTAPE_CLIENT_TIMEOUT_SECONDS)", ()
+        return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+
+
+def post_worker_init(worker) -> None:
+    worker.log.error_log.addFilter(SlowClientCut())

@@ -20,9 +20,13 @@ REFUSED = [
 ]
 
 
+#: A stream idle longer than Redis's socket timeout (2 s), which once cut it early.
+IDLE_SECONDS = 3.5
+
+
 @pytest.fixture
 def server_env():
-    return {"HOLOTAPE_CLIENT_TIMEOUT_SECONDS": "1"}
+    return {"HOLOTAPE_CLIENT_TIMEOUT_SECONDS": "1", "HOLOTAPE_STREAM_IDLE_SECONDS": str(IDLE_SECONDS)}
 
 
 def _next_request_works(connection: http.client.HTTPConnection, response: http.client.HTTPResponse) -> bool:
@@ -82,3 +86,13 @@ def test_errors_keep_the_connection_usable_and_slow_clients_are_cut(server):
     )
     assert took < 5, took
     assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+
+
+def test_a_quiet_stream_keeps_alive_past_redis_timeout_and_ends_cleanly(server, tmp_path):
+    created = server.request("POST", "/games", {"game": "counter", "seats": 1})[2]
+    answer, took = _raw(server.port, f"GET /games/{created['game_id']}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    body = answer.decode()
+    assert IDLE_SECONDS <= took < IDLE_SECONDS + 2, took
+    assert body.count(": keep-alive") >= 4  # every 0.5 s here
+    assert ": closing; reconnect with Last-Event-ID to go on" in body
+    assert "Traceback" not in (tmp_path / "gunicorn.log").read_text()
