@@ -12,7 +12,7 @@ import pytest
 STREAMS = 1000
 #: The streams follow this many games (twenty followers each), as a busy server's would.
 GAMES = 50
-SLOW_BODIES = 50
+SLOW_BODIES = 100
 SLOW_HEADERS = 50
 
 
