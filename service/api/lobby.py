@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import url_for
+from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate
@@ -276,6 +276,11 @@ class GameCollection(MethodView):
                 seats.append({"seat": i, "kind": HUMAN, "name": names[i] if names else None, "bot": None})
             else:
                 seats.append({"seat": i, "kind": OPEN, "name": None, "bot": None})
+        if "seed" in body and current_app.config["CHOSEN_SEEDS"] == "private" and any(s["kind"] == OPEN for s in seats):
+            # Whoever joined would play a game whose hidden cards the creator can know.
+            raise Problem(
+                422, "seed_not_allowed", "this server takes a chosen seed only for a game with no seat left open to join"
+            )
         created = services().games.create(
             body["game"],
             body.get("options") or {},

@@ -15,6 +15,10 @@ API_SETTINGS: dict[str, tuple[str, object]] = {
     "RATE_LIMIT": ("HOLOTAPE_RATE_LIMIT", "1200/60"),
     "RATE_LIMIT_ADDRESS": ("HOLOTAPE_RATE_LIMIT_ADDRESS", "3000/60"),
     "RATE_LIMIT_REFUSED": ("HOLOTAPE_RATE_LIMIT_REFUSED", "60/60"),
+    # Who may choose a game's seed at creation: "any" game (shown to every
+    # seat as chosen by the creator), or only a "private" one, with no seat
+    # left open for someone else to join (a public server's choice).
+    "CHOSEN_SEEDS": ("HOLOTAPE_CHOSEN_SEEDS", "any"),
     # An event stream ends after this long, or after this long without an
     # event, so a connection is never held forever; clients reconnect.
     "STREAM_MAX_SECONDS": ("HOLOTAPE_STREAM_MAX_SECONDS", 300.0),
