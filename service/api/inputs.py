@@ -109,7 +109,9 @@ def register(app: Flask) -> None:
         try:
             raw = request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH, chunked or not
         except (TimeoutError, ClientDisconnected):  # the server's socket timeout on a body sent too slowly
-            return problem_response(408, "body_timeout", "the body did not arrive in time", {"Connection": "close"})
+            # No Connection header: an app may not send one (PEP 3333); the
+            # server closes the connection itself, the rest of the body unread.
+            return problem_response(408, "body_timeout", "the body did not arrive in time")
         if not raw:
             return None
         if not request.is_json:
