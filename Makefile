@@ -9,13 +9,13 @@ PORT   ?= 8000
 DATA   ?= .holotape
 PYTEST_ARGS ?=
 
-.PHONY: run test worker openapi bench lint lint-imports fuzz clean
+.PHONY: run test worker openapi bench lint lint-imports fuzz soak lock clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Holotape needs Python 3.11 or newer")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[server,test]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[server,test]'
 	@touch $(STAMP)
 
 run: $(STAMP)
@@ -43,11 +43,31 @@ bench: $(STAMP)
 	$(BIN)/python -m tests.bench.store
 	$(BIN)/python -m tests.bench.http
 
-# schemathesis with at least 100 generated requests per operation, plus the
+# 200 games played over HTTP at once with 500 open streams, for ten minutes;
+# prints errors, p99 latency and Redis memory per game (tests/soak.py). `make
+# test` runs a short one (tests/service/test_soak.py).
+SOAK_ARGS ?= --games 200 --streams 500 --seconds 600
+soak: $(STAMP)
+	$(BIN)/python -m tests.soak $(SOAK_ARGS)
+
+# schemathesis with at least 300 generated requests per operation, plus the
 # stateful run over the document's links; `make test` runs a few of each.
-FUZZ_EXAMPLES ?= 100
+FUZZ_EXAMPLES ?= 300
 fuzz: $(STAMP)
 	HOLOTAPE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/service/test_fuzz_api.py $(PYTEST_ARGS)
 
+# constraints.txt from the newest releases pyproject.toml allows, resolved in a
+# fresh venv; then run `make test` and commit it with what it changed.
+LOCK_VENV := .lock-venv
+lock:
+	rm -rf $(LOCK_VENV)
+	$(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LOCK_VENV)/bin/python -m pip install --quiet '.[server,test]'
+	{ sed -n '1,2p' constraints.txt; $(LOCK_VENV)/bin/python -m pip freeze --exclude holotape --exclude pip; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
+	rm -rf $(LOCK_VENV)
+	@touch pyproject.toml  # the next make reinstalls .venv within the new set
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) $(LOCK_VENV) .pytest_cache .hypothesis

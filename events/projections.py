@@ -6,7 +6,11 @@ impossible and catching up never applies an event twice or skips one.
 
 ``RowProjection`` keeps one JSON row per game in a Redis hash; what a row
 holds is its owner's business (the service's game index), given as
-``apply(row, envelope) -> row``.
+``apply(row, envelope) -> row``. Its owner may also name, for each row, the
+sorted indexes it belongs to (``indexes(row) -> {index: member}``): one
+sorted set per index, every member at score 0 so the set is ordered by the
+member's bytes, written in the same transaction as the row. A page of an
+index (``index_page``) then costs the same however many rows there are.
 """
 
 from __future__ import annotations
@@ -22,16 +26,30 @@ from events.log import EventLog
 
 Row = dict[str, Any]
 ApplyRow = Callable[[Row, Envelope], Row]
+#: The sorted indexes a row belongs to, each with the row's member in it.
+IndexesOf = Callable[[Row], dict[str, str]]
+
+
+def _no_indexes(row: Row) -> dict[str, str]:
+    return {}
 
 
 class RowProjection:
-    def __init__(self, client: redis.Redis, store: EventLog, name: str, apply: ApplyRow):
+    def __init__(
+        self, client: redis.Redis, store: EventLog, name: str, apply: ApplyRow, indexes: IndexesOf = _no_indexes
+    ):
         self.redis = client
         self.store = store
         self.key = f"holotape:proj:{name}"
         self.checkpoint_key = f"{self.key}:checkpoint"
-        self.keys = (self.key, self.checkpoint_key)
+        #: The names of every index set written, so ``drop`` finds them all.
+        self.indexes_key = f"{self.key}:indexes"
+        self.keys = (self.key, self.checkpoint_key, self.indexes_key)
         self.apply = apply
+        self.indexes = indexes
+
+    def index_key(self, index: str) -> str:
+        return f"{self.key}:by:{index}"
 
     def checkpoint(self) -> str:
         value = self.redis.get(self.checkpoint_key)
@@ -46,9 +64,12 @@ class RowProjection:
             if not entries:
                 return applied
             rows: dict[str, Row] = {}
+            before: dict[str, Row] = {}
             for entry in entries:
                 game_id = entry.envelope.game_id
-                row = rows.get(game_id) or self.row(game_id) or {}
+                if game_id not in rows:
+                    before[game_id] = self.row(game_id) or {}
+                row = rows.get(game_id) or before[game_id]
                 rows[game_id] = self.apply(row, entry.envelope)
             with self.redis.pipeline(transaction=True) as pipe:
                 # Refuse to write if another catch-up moved the checkpoint first.
@@ -58,12 +79,36 @@ class RowProjection:
                     continue
                 pipe.multi()
                 pipe.hset(self.key, mapping={gid: json.dumps(row, sort_keys=True) for gid, row in rows.items()})
+                for game_id, row in rows.items():
+                    self._reindex(pipe, self.indexes(before[game_id]) if before[game_id] else {}, self.indexes(row))
                 pipe.set(self.checkpoint_key, entries[-1].position)
                 try:
                     pipe.execute()
                 except redis.WatchError:
                     continue
             applied += len(entries)
+
+    def _reindex(self, pipe: Any, was: dict[str, str], now: dict[str, str]) -> None:
+        for index, member in was.items():
+            if now.get(index) != member:
+                pipe.zrem(self.index_key(index), member)
+        added = {index: member for index, member in now.items() if was.get(index) != member}
+        for index, member in added.items():
+            pipe.zadd(self.index_key(index), {member: 0})
+        if added:
+            pipe.sadd(self.indexes_key, *added)
+
+    def index_page(self, index: str, before: str | None, count: int) -> list[str]:
+        """Up to ``count`` members of ``index``, greatest first, each less than ``before`` (None: from the top)."""
+        high = "+" if before is None else "(" + before
+        members: list[bytes] = self.redis.zrevrangebylex(self.index_key(index), high, "-", start=0, num=count)  # type: ignore[assignment]
+        return [m.decode() for m in members]
+
+    def rows_of(self, game_ids: list[str]) -> list[Row | None]:
+        if not game_ids:
+            return []
+        raw: list[bytes | None] = self.redis.hmget(self.key, game_ids)  # type: ignore[assignment]
+        return [json.loads(r) if r else None for r in raw]
 
     def row(self, game_id: str) -> Row | None:
         raw = self.redis.hget(self.key, game_id)
@@ -74,4 +119,5 @@ class RowProjection:
         return {k.decode(): json.loads(v) for k, v in found.items()}
 
     def drop(self) -> None:
-        self.redis.delete(*self.keys)
+        indexes: set[bytes] = self.redis.smembers(self.indexes_key)  # type: ignore[assignment]
+        self.redis.delete(*self.keys, *(self.index_key(i.decode()) for i in indexes))

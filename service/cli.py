@@ -108,6 +108,21 @@ def rebuild_command() -> int:
     return 0
 
 
+#: Seconds a part has to stop before it is killed: gunicorn ends its open
+#: streams and requests within its graceful timeout, the worker its job.
+STOP_SECONDS = 15
+
+
+def stop_child(child: subprocess.Popen) -> None:
+    if child.poll() is None:
+        os.killpg(child.pid, signal.SIGTERM)
+    try:
+        child.wait(timeout=STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+
+
 def run_all(host: str, port: int, data: Path) -> int:
     """Start everything in the foreground; Ctrl-C stops all of it."""
     server = None
@@ -130,8 +145,8 @@ def run_all(host: str, port: int, data: Path) -> int:
             subprocess.Popen(
                 [
                     sys.executable, "-m", "gunicorn",
+                    "--config", "python:service.gunicorn_conf",
                     "--bind", f"{host}:{port}",
-                    "--workers", "2", "--threads", "16",  # an event stream holds a thread
                     "--access-logfile", "-",
                     "service.wsgi:app",
                 ],
@@ -149,15 +164,11 @@ def run_all(host: str, port: int, data: Path) -> int:
                 break
             time.sleep(0.2)
     finally:
+        # In order: the API (no new work), then the worker (its jobs finish
+        # with Redis still there), then Redis; each on its own, so none of them
+        # meets a part already gone and logs it as a failure.
         for child in children:
-            if child.poll() is None:
-                os.killpg(child.pid, signal.SIGTERM)
-        for child in children:
-            try:
-                child.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(child.pid, signal.SIGKILL)
-                child.wait()
+            stop_child(child)
         if server is not None:
             server.stop()
         print("stopped", flush=True)

@@ -7,6 +7,8 @@ the workers (``workers.jobs``), the command line and the tests call
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import redis
 from redis.cluster import RedisCluster
 
@@ -15,7 +17,7 @@ from events.projections import RowProjection
 from events.schemas import SchemaRegistry
 from events.snapshot_store import SnapshotStore
 from events.store import EventStore
-from service.adapters.config import events_client, has_replicas, queue_client, redis_client
+from service.adapters.config import UNAVAILABLE, events_client, has_replicas, queue_client, redis_client
 from service.adapters.followups import RqFollowUps
 from service.adapters.idempotency import IdempotentRequests
 from service.adapters.ratelimit import RateLimiter
@@ -23,7 +25,7 @@ from service.adapters.tokens import Seeds, Tokens
 from service.adapters.webhooks import Webhooks
 from service.usecases.automation import Automation
 from service.usecases.games import Games
-from service.usecases.index import GameIndex, apply_row
+from service.usecases.index import GameIndex, apply_row, listing_indexes
 from service.usecases.lobby import Lobby
 from service.usecases.notifications import Notifications
 from service.usecases.play_by_post import PlayByPost
@@ -53,7 +55,7 @@ def rq_follow_ups(queue: redis.Redis | None = None, client: redis.Redis | None =
 
 
 def game_rows(client: redis.Redis, store: EventStore) -> RowProjection:
-    return RowProjection(client, store, GAME_INDEX, apply_row)
+    return RowProjection(client, store, GAME_INDEX, apply_row, listing_indexes)
 
 
 class RedisHealth:
@@ -72,7 +74,7 @@ def build(
     *,
     events: redis.Redis | RedisCluster | None = None,
     follow_ups: FollowUps | None = None,
-    rate_limit: tuple[int, float] | None = None,
+    rate_limits: Mapping[str, tuple[int, float]] | None = None,
     allow_private_webhooks: bool | None = None,
     snapshot_every: int | None = None,
     recent_games: int | None = None,
@@ -109,6 +111,6 @@ def build(
         notifications=Notifications(webhooks),
         requests=IdempotentRequests(client),
         health=RedisHealth(client),
-        rate_limits=RateLimiter(client, *rate_limit) if rate_limit else None,
-        unavailable=(redis.RedisError, NotDurable),
+        rate_limits=RateLimiter(client, rate_limits) if rate_limits else None,
+        unavailable=(*UNAVAILABLE, NotDurable),
     )

@@ -1,8 +1,23 @@
-"""The WSGI entry point for gunicorn: ``service.wsgi:app``."""
+"""The WSGI entry point for gunicorn: ``service.wsgi:app`` (settings: ``service.gunicorn_conf``)."""
+
+import os
 
 from service import wiring
 from service.api import create_app
-from service.api.settings import api_settings, parse_limit
+from service.api.settings import api_settings, rate_limits
+
+#: Seconds a client has to send a request's body, and to take each piece of
+#: an answer (a stream's next message included), before its connection is cut.
+CLIENT_TIMEOUT = float(os.environ.get("HOLOTAPE_CLIENT_TIMEOUT_SECONDS") or 30)
 
 _settings = api_settings()
-app = create_app(wiring.build(rate_limit=parse_limit(str(_settings["RATE_LIMIT"]))), _settings)
+_api = create_app(wiring.build(rate_limits=rate_limits(_settings)), _settings)
+
+
+def app(environ, start_response):
+    # A slow client (a body trickled a byte at a time, a stream it never
+    # reads) then holds a greenlet for CLIENT_TIMEOUT at most, not for ever.
+    sock = environ.get("gunicorn.socket")
+    if sock is not None:
+        sock.settimeout(CLIENT_TIMEOUT)
+    return _api(environ, start_response)

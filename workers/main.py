@@ -17,6 +17,7 @@ The game modules and their default content are loaded before the first job.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 
@@ -29,6 +30,11 @@ from service.adapters.sweeper import SWEEP_SECONDS
 from service.usecases import genesis
 
 log = logging.getLogger("workers.main")
+
+#: ``HOLOTAPE_LOG_LEVEL`` (default INFO). Routine work (each job taken and
+#: done, every sweep) is rq's INFO, which an operator sees only at DEBUG:
+#: at INFO a worker says it started and what went wrong, nothing every ten seconds.
+LOG_LEVEL = (os.environ.get("HOLOTAPE_LOG_LEVEL") or "INFO").upper()
 
 
 def preload() -> None:
@@ -55,20 +61,21 @@ def sweep_every(seconds: float, stop: threading.Event) -> None:
         try:
             if not Job.exists(job_id, connection=queue.connection):
                 queue.enqueue("workers.jobs.sweep", job_id=job_id, result_ttl=600, failure_ttl=3600)
-        except Exception:  # noqa: BLE001 - Redis away for a moment: try next time
-            log.warning("could not enqueue a sweep", exc_info=True)
+        except Exception as failed:  # noqa: BLE001 - Redis away for a moment: try next time
+            log.warning("could not enqueue a sweep (trying again in %s s): %s", seconds, failed)
         stop.wait(seconds)
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(message)s")
+    logging.basicConfig(level=LOG_LEVEL, format="%(asctime)s worker %(message)s")
     preload()
     client = queue_client()
     stop = threading.Event()
     threading.Thread(target=sweep_every, args=(SWEEP_SECONDS, stop), daemon=True, name="sweeper").start()
     worker = SimpleWorker([Queue(QUEUE_NAME, connection=client)], connection=client)
+    log.info("worker %s on queue %s", worker.name, QUEUE_NAME)
     try:
-        worker.work(with_scheduler=True)
+        worker.work(with_scheduler=True, logging_level="DEBUG" if LOG_LEVEL == "DEBUG" else "WARNING")
     finally:
         stop.set()
 

@@ -1,4 +1,5 @@
-"""Where the service finds its Redis servers, read from the environment.
+"""Where the service finds its Redis servers, read from the environment, and how
+long it waits for them.
 
 Three roles, each its own setting, each defaulting to ``REDIS_URL``:
 
@@ -20,10 +21,38 @@ import os
 from urllib.parse import urlsplit
 
 import redis
+from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
+from redis.retry import Retry
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 QUEUE_NAME = "holotape"
+
+#: Seconds to wait for an answer from Redis. Every command the service sends
+#: takes well under a millisecond, so a Redis that is paused or swapping is
+#: told apart from a slow one quickly, and the API answers 503 instead of
+#: holding its caller (and a worker) for the socket's default of forever.
+#: Blocking reads stay below it (``service.api.stream`` polls in steps).
+SOCKET_TIMEOUT = float(os.environ.get("HOLOTAPE_REDIS_TIMEOUT_SECONDS") or 2.0)
+CONNECT_TIMEOUT = 1.0
+#: Connections one process may open to Redis. Each open event stream waits on
+#: one of its own (a blocking read), so this is above the streams a process
+#: serves (``STREAM_MAX_OPEN``); past it a request gets 503, never a hang.
+#: redis-py's own default (100) would refuse the 101st stream.
+MAX_CONNECTIONS = int(os.environ.get("HOLOTAPE_REDIS_MAX_CONNECTIONS") or 2000)
+
+#: The errors that mean Redis is away (down, paused, loading, out of memory,
+#: failing over), not that a request or the code is wrong: the API answers
+#: them with 503 and Retry-After, and a client tries again.
+UNAVAILABLE: tuple[type[Exception], ...] = (
+    redis.ConnectionError,  # refused, reset, loading (BusyLoadingError)
+    redis.TimeoutError,
+    redis.exceptions.ReadOnlyError,
+    redis.exceptions.OutOfMemoryError,
+    redis.exceptions.ClusterDownError,
+    redis.exceptions.TryAgainError,
+    redis.exceptions.MasterDownError,
+)
 
 
 def redis_url() -> str:
@@ -31,7 +60,17 @@ def redis_url() -> str:
 
 
 def redis_client(url: str | None = None) -> redis.Redis:
-    return redis.Redis.from_url(url or redis_url(), health_check_interval=30)
+    # One retry on a broken connection (a pooled socket Redis closed when it
+    # restarted), none on a timeout: a paused Redis costs one timeout, not four
+    # with backoff (redis-py's default).
+    return redis.Redis.from_url(
+        url or redis_url(),
+        health_check_interval=30,
+        socket_timeout=SOCKET_TIMEOUT,
+        socket_connect_timeout=CONNECT_TIMEOUT,
+        max_connections=MAX_CONNECTIONS,
+        retry=Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)),
+    )
 
 
 def events_url() -> str:
@@ -56,7 +95,14 @@ def events_client(url: str | None = None) -> redis.Redis | RedisCluster:
     for node in nodes:
         parts = urlsplit(node if "://" in node else f"redis://{node}")
         startup.append(ClusterNode(parts.hostname or "127.0.0.1", parts.port or 6379))
-    return RedisCluster(startup_nodes=startup)
+    # The cluster client keeps its own retries: through a failover it follows
+    # the slots to the promoted replica; only a socket that hangs is cut short.
+    return RedisCluster(
+        startup_nodes=startup,
+        socket_timeout=SOCKET_TIMEOUT,
+        socket_connect_timeout=CONNECT_TIMEOUT,
+        max_connections=MAX_CONNECTIONS,
+    )
 
 
 def has_replicas(client: redis.Redis | RedisCluster) -> bool:

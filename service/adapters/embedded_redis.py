@@ -115,6 +115,9 @@ class EmbeddedRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             preexec_fn=_die_with_parent,
+            # Out of the terminal's process group: Ctrl-C reaches whoever
+            # started it, which stops its clients first and the server last.
+            start_new_session=True,
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -1,45 +1,63 @@
-"""Rate limiting per token (per client address without one), kept in Redis.
+"""Rate limits kept in Redis by the ``limits`` library (fixed windows, one key per bucket and caller).
 
-A fixed window: the first request of a caller opens a window of ``window``
-seconds in which it may make ``limit`` requests; past that it is told to come
-back when the window closes (``Retry-After``). One Lua call per request, so
-every API process shares the same count. Coarse, but cheap and predictable,
-which is what a client writing a polite retry loop needs.
+Each bucket (``service.usecases.ports``: per token, per address, failed
+authentications per address) has its own allowance: ``limit`` requests per
+``window`` seconds. Callers are named in keys by a hash, never by a token.
+``peek`` judges without counting and writes nothing, so the API can ask
+about a token before it knows the token is real, and only a real token ever
+gets a key of its own: a client trying random tokens costs one key, its
+address's.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import time
+from collections.abc import Mapping
 
 import redis
+from limits import RateLimitItemPerSecond
+from limits.storage import RedisStorage
+from limits.strategies import FixedWindowRateLimiter
 
 from service.usecases.ports import Verdict
 
-_HIT = """
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
-end
-return {n, ttl}
-"""
+KEY_PREFIX = "holotape:rate"
+#: An allowed request: what is left of the allowance is not shown to clients.
+ALLOWED = Verdict(True, -1, 0)
 
 
 class RateLimiter:
-    def __init__(self, client: redis.Redis, limit: int, window: float):
-        self.limit = limit
-        self.window_ms = int(window * 1000)
-        self.redis = client
-        self._hit = client.register_script(_HIT)
+    def __init__(self, client: redis.Redis, limits: Mapping[str, tuple[int, float]]):
+        # The service's own pool (its timeouts and bounds); the URL only names the scheme.
+        storage = RedisStorage("redis://", connection_pool=client.connection_pool, key_prefix=KEY_PREFIX)
+        self.strategy = FixedWindowRateLimiter(storage)
+        self.items = {
+            bucket: RateLimitItemPerSecond(count, max(1, math.ceil(window)), namespace=bucket)
+            for bucket, (count, window) in limits.items()
+        }
 
-    def hit(self, caller: str) -> Verdict:
-        # Keys name a hash of the caller, never a token.
-        key = f"holotape:rate:{hashlib.sha256(caller.encode()).hexdigest()[:32]}"
-        count, ttl_ms = self._hit(keys=[key], args=[self.window_ms])
-        count, ttl_ms = int(count), int(ttl_ms)
-        return Verdict(count <= self.limit, max(self.limit - count, 0), max(1, math.ceil(ttl_ms / 1000)))
+    def _refused(self, item: RateLimitItemPerSecond, key: str) -> Verdict:
+        stats = self.strategy.get_window_stats(item, key)
+        return Verdict(False, 0, max(1, math.ceil(stats.reset_time - time.time())))
+
+    def hit(self, bucket: str, caller: str) -> Verdict | None:
+        """Count one request of ``caller`` in ``bucket`` and judge it (None: the bucket has no limit)."""
+        item = self.items.get(bucket)
+        if item is None:
+            return None
+        key = _hashed(caller)
+        return ALLOWED if self.strategy.hit(item, key) else self._refused(item, key)
+
+    def peek(self, bucket: str, caller: str) -> Verdict | None:
+        """Judge the next request of ``caller`` in ``bucket`` without counting it (reads only)."""
+        item = self.items.get(bucket)
+        if item is None:
+            return None
+        key = _hashed(caller)
+        return ALLOWED if self.strategy.get_window_stats(item, key).remaining > 0 else self._refused(item, key)
+
+
+def _hashed(caller: str) -> str:
+    return hashlib.sha256(caller.encode()).hexdigest()[:32]

@@ -13,8 +13,12 @@ Webhooks scheme (``webhook-id``: the message id, the same on every retry;
 passed since the first attempt. Every attempt goes into the seat's delivery
 log (the latest 200).
 
-Only http and https URLs, and never to loopback, private, link-local or other
-special addresses unless the server allows them
+Only http and https URLs, and never to an address that is not global unicast
+(loopback, private, link-local, site-local, multicast, reserved), judged on the
+address as a whole: an IPv6 address that carries an IPv4 one (IPv4-mapped,
+IPv4-compatible, NAT64, 6to4, Teredo) must be global and carry a global one,
+so ``[64:ff9b::a9fe:a9fe]`` is the metadata address it wraps. Unless the
+server allows them
 (``HOLOTAPE_WEBHOOKS_ALLOW_PRIVATE=1``, for tests and closed networks): the
 host is resolved when the webhook is registered and again at each delivery,
 and the connection goes to the address that was checked, so a DNS answer that
@@ -74,12 +78,47 @@ def _key(game_id: str, tail: str) -> str:
     return f"game:{{{game_id}}}:{tail}"
 
 
+#: IPv6 prefixes that carry an IPv4 address in their last 32 bits (RFC 6052's
+#: well-known and local-use NAT64 prefixes) and the IPv4-compatible form (::/96).
+_CARRY_IPV4_IN_LOW_BITS = (
+    ipaddress.IPv6Network("64:ff9b::/96"),
+    ipaddress.IPv6Network("64:ff9b:1::/48"),
+    ipaddress.IPv6Network("::/96"),
+)
+
+
+def _addresses_within(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    """``ip`` and every IPv4 address it carries (a connection to it may reach any of them)."""
+    found: list[ipaddress.IPv4Address | ipaddress.IPv6Address] = [ip]
+    if isinstance(ip, ipaddress.IPv6Address):
+        carried = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
+        if any(ip in net for net in _CARRY_IPV4_IN_LOW_BITS) and ip != ipaddress.IPv6Address("::"):
+            carried.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+        found += [c for c in carried if c is not None]
+    return found
+
+
+def refusal(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
+    """Why a webhook may not go to ``ip`` (None: it may): only global unicast, as a whole."""
+    for address in _addresses_within(ip):
+        if address.is_multicast:
+            return f"{ip} is a multicast address"
+        site_local = isinstance(address, ipaddress.IPv6Address) and address.is_site_local
+        if not address.is_global or site_local:
+            return f"{ip} is a loopback, private or reserved address"
+    return None
+
+
 def resolve(url: str, allow_private: bool) -> tuple[str, str, int, str]:
     """(scheme, host, port, address to connect to) for ``url``, or RefusedUrl."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        hostname = parts.hostname
+    except ValueError:  # an unclosed IPv6 bracket, say
+        raise RefusedUrl("not a URL") from None
     if parts.scheme not in ("http", "https"):
         raise RefusedUrl("only http and https URLs")
-    if not parts.hostname:
+    if not hostname:
         raise RefusedUrl("the URL names no host")
     if parts.username or parts.password:
         raise RefusedUrl("no credentials in the URL")
@@ -88,15 +127,15 @@ def resolve(url: str, allow_private: bool) -> tuple[str, str, int, str]:
     except ValueError:
         raise RefusedUrl("a bad port") from None
     try:
-        infos = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError):
-        raise RefusedUrl(f"cannot resolve {parts.hostname}") from None
+        infos = socket.getaddrinfo(hostname, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError, ValueError):  # ValueError: a NUL in the name
+        raise RefusedUrl(f"cannot resolve {hostname}") from None
     addresses = [info[4][0] for info in infos]
     for address in addresses:
-        ip = ipaddress.ip_address(address.split("%")[0])
-        if not ip.is_global and not allow_private:
-            raise RefusedUrl(f"{parts.hostname} is a loopback, private or reserved address ({ip})")
-    return parts.scheme, parts.hostname, port, addresses[0]
+        why = refusal(ipaddress.ip_address(address.split("%")[0]))
+        if why and not allow_private:
+            raise RefusedUrl(f"{hostname}: {why}")
+    return parts.scheme, hostname, port, addresses[0]
 
 
 @dataclass(frozen=True)

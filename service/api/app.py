@@ -8,8 +8,10 @@ as ``openapi.yaml`` by ``make openapi``; a test fails when they drift.
 from __future__ import annotations
 
 import http
+import logging
 from typing import Any
 
+from apispec import BasePlugin
 from flask import Flask, Response, g, request, send_from_directory
 from flask_smorest import Api
 from flask_smorest.spec import prepare_response
@@ -19,14 +21,24 @@ from werkzeug.exceptions import HTTPException
 from domain import registry
 from domain.game import RuleViolation
 from events.log import ConcurrencyError, IdempotencyConflict
-from service.api import audit, health, lobby, log, notify, rewind, stream
+from service.api import audit, health, inputs, lobby, log, notify, rewind, stream
 from service.api import games as games_api
 from service.api.callers import bearer, services
 from service.api.gameschemas import publish_game_schemas
-from service.api.problems import PROBLEM_JSON, STATUS_OF, ProblemSchema, from_http_exception, problem_response
+from service.api.problems import (
+    PROBLEM_JSON,
+    STATUS_OF,
+    ProblemSchema,
+    from_http_exception,
+    problem_response,
+    unavailable_response,
+)
 from service.api.settings import api_settings
 from service.usecases.errors import GameNotFound
+from service.usecases.ports import ADDRESS_BUCKET, REFUSED_BUCKET, TOKEN_BUCKET, Verdict
 from service.usecases.services import Services
+
+logger = logging.getLogger(__name__)
 
 API_TITLE = "Holotape"
 API_DESCRIPTION = """An event-sourced board-game server. Each hosted game's options, view and
@@ -51,8 +63,9 @@ sha256 is published when the game is created, and the seed is revealed
 when it ends; `GET /games/{id}/audit` re-derives every outcome, and
 docs/audit.md tells how to do it yourself.
 
-Every caller is rate limited (per token, or per address without one):
-past the limit the answer is 429 with `Retry-After`.
+Every caller is rate limited, per client address and per token, and an
+address whose tokens hold nothing is soon refused: past a limit the answer
+is 429 with `Retry-After`.
 """
 
 
@@ -62,6 +75,34 @@ DOCS_ASSETS = "/docs/assets"
 
 def _docs_asset(name: str) -> Response:
     return send_from_directory(swagger_ui_path, name, max_age=86400)
+
+
+RETRY_AFTER_HEADER = {
+    "description": "Seconds to wait before trying again",
+    "schema": {"type": "integer", "minimum": 1},
+}
+
+
+class EveryOperationsErrors(BasePlugin):
+    """List among each operation's responses the errors any request may meet.
+
+    Whatever the operation: a malformed body or header (400), too many
+    requests (429), Redis away (503); with a body, 413 and 415; on a game, 404.
+    Each refers to the shared problem+json response of its status.
+    """
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        for method, operation in (operations or {}).items():
+            statuses = [400, 429, 503] if path and path.startswith("/games") else [503]
+            if method in ("post", "put", "patch", "delete"):
+                statuses += [413, 415]
+            if path and "{game_id}" in path:
+                statuses.append(404)
+            responses = operation.setdefault("responses", {})
+            for status in statuses:
+                # flask-smorest keys some responses by int, some by str.
+                if status not in responses and str(status) not in responses:
+                    responses[str(status)] = http.HTTPStatus(status).name
 
 
 class HolotapeApi(Api):
@@ -74,6 +115,8 @@ class HolotapeApi(Api):
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
             prepare_response(response, self.spec, PROBLEM_JSON)
+            if status in (429, 503):
+                response["headers"] = {"Retry-After": RETRY_AFTER_HEADER}
             self.spec.components.response(status.name, response, lazy=True)
         response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
         prepare_response(response, self.spec, PROBLEM_JSON)
@@ -109,7 +152,7 @@ def create_app(
     app.extensions["holotape.services"] = services_
     app.add_url_rule(f"{DOCS_ASSETS}/<path:name>", "docs_asset", _docs_asset)
 
-    api = HolotapeApi(app)
+    api = HolotapeApi(app, spec_kwargs={"extra_plugins": [EveryOperationsErrors()]})
     api.spec.components.security_scheme(
         "token", {"type": "http", "scheme": "bearer", "description": "A seat's or the creator's token"}
     )
@@ -121,36 +164,25 @@ def create_app(
     hosted = registry.names() if games is None else games
     publish_game_schemas(api.spec, [registry.game_module(name) for name in hosted])
     _register_rate_limit(app)
+    inputs.register(app)
     _register_idempotency(app)
-    _register_problem_handlers(app)
-    for away in services_.unavailable:
-        app.register_error_handler(away, _unavailable)
+    _register_problem_handlers(app, services_.unavailable)
     return app
 
 
-#: Seconds a client waits before trying again when a server is away.
-RETRY_AFTER_UNAVAILABLE = 1
-
-
-def _unavailable(error: Exception):
-    # Nothing was acknowledged: the client may retry (with its Idempotency-Key).
-    return problem_response(
-        503,
-        "unavailable",
-        "a server the service needs is away for now; try again shortly",
-        headers={"Retry-After": str(RETRY_AFTER_UNAVAILABLE)},
-    )
-
-
 def _register_rate_limit(app: Flask) -> None:
-    @app.before_request
-    def rate_limit():
-        limiter = services().rate_limits
-        if limiter is None or not request.path.startswith("/games"):
-            return None
-        token = bearer()
-        verdict = limiter.hit(f"token:{token}" if token else f"addr:{request.remote_addr}")
-        if verdict.allowed:
+    """Three allowances (service.api.settings), each answered past its end with 429 and Retry-After.
+
+    Every request to /games… counts against its client address. A token is
+    judged before the request (without counting) and counted after it, and
+    only if it held something in the game it named: a token that holds
+    nothing counts instead as a failed authentication against the address,
+    whose small allowance then refuses that address for the rest of the
+    window. So guessing tokens is slow, and a random token writes no key.
+    """
+
+    def refused(verdict: Verdict | None) -> Response | None:
+        if verdict is None or verdict.allowed:
             return None
         return problem_response(
             429,
@@ -158,6 +190,34 @@ def _register_rate_limit(app: Flask) -> None:
             f"too many requests; try again in {verdict.retry_after} s",
             headers={"Retry-After": str(verdict.retry_after)},
         )
+
+    @app.before_request
+    def rate_limit():
+        limiter = services().rate_limits
+        if limiter is None or not request.path.startswith("/games"):
+            return None
+        address = str(request.remote_addr)
+        token = bearer()
+        return (
+            refused(limiter.hit(ADDRESS_BUCKET, address))
+            or refused(limiter.peek(REFUSED_BUCKET, address))
+            or (refused(limiter.peek(TOKEN_BUCKET, token)) if token else None)
+        )
+
+    @app.after_request
+    def count_token(response: Response):
+        limiter = services().rate_limits
+        authenticated = g.pop("authenticated", None)
+        if limiter is None or authenticated is None:
+            return response
+        try:
+            if authenticated:
+                limiter.hit(TOKEN_BUCKET, bearer() or "")
+            else:
+                limiter.hit(REFUSED_BUCKET, str(request.remote_addr))
+        except services().unavailable as lost:
+            logger.warning("could not count a request against its rate limit: %s", lost)
+        return response
 
 
 def _register_idempotency(app: Flask) -> None:
@@ -168,29 +228,35 @@ def _register_idempotency(app: Flask) -> None:
         pending = g.pop("idempotent_request", None)
         if pending is not None:
             requests = services().requests
-            if 200 <= response.status_code < 300:
-                headers = {k: v for k, v in response.headers.items() if k in ("Content-Type", "ETag")}
-                requests.finish(*pending, response.status_code, headers, response.get_data(as_text=True))
-            else:
-                requests.release(*pending)
+            try:
+                if 200 <= response.status_code < 300:
+                    headers = {k: v for k, v in response.headers.items() if k in ("Content-Type", "ETag")}
+                    requests.finish(*pending, response.status_code, headers, response.get_data(as_text=True))
+                else:
+                    requests.release(*pending)
+            except services().unavailable as lost:
+                # The action is done and answered; only its replay is not kept
+                # (the key's in-flight mark expires by itself).
+                logger.warning("could not keep the answer for an Idempotency-Key: %s", lost)
         return response
 
     @app.teardown_request
     def release_key(error):
         pending = g.pop("idempotent_request", None)
         if pending is not None:
-            services().requests.release(*pending)
+            try:
+                services().requests.release(*pending)
+            except services().unavailable as lost:
+                logger.warning("could not release an Idempotency-Key: %s", lost)
 
 
-def _register_problem_handlers(app: Flask) -> None:
-    @app.before_request
-    def require_json_bodies():
-        if request.method in ("POST", "PUT", "PATCH") and request.content_length:
-            if not request.is_json:
-                return problem_response(
-                    415, "unsupported_media_type", "send the request body as application/json"
-                )
-        return None
+def _register_problem_handlers(app: Flask, unavailable: tuple[type[Exception], ...]) -> None:
+    def store_unavailable(error: Exception):
+        logger.warning("Redis is unavailable: %s: %s", type(error).__name__, error)
+        return unavailable_response()
+
+    for exception in unavailable:
+        app.register_error_handler(exception, store_unavailable)
 
     @app.errorhandler(RuleViolation)
     def rule_violation(error: RuleViolation):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from service.api.problems import Problem
 from service.usecases.ports import CREATOR, Holder
@@ -48,7 +48,12 @@ def caller(game_id: str) -> Caller:
     token = bearer()
     if token is None:
         return Caller(None, None)
-    return Caller(token, services().queries.holder(game_id, token))
+    # Whether the token held something here: the rate limits count it against
+    # the token, or against the address as a failed authentication (service.api.app).
+    g.authenticated = False
+    holder = services().queries.holder(game_id, token)
+    g.authenticated = True
+    return Caller(token, holder)
 
 
 def _token_required() -> Problem:

@@ -19,7 +19,7 @@ from events.envelope import canonical_json
 from events.log import ConcurrencyError
 from service.api.callers import caller, seat_holder, services
 from service.api.problems import Problem
-from service.api.schemas import EXAMPLE_EVENT, EXAMPLE_GAME_ID, EventSchema, SeatSchema
+from service.api.schemas import EXAMPLE_EVENT, EXAMPLE_GAME_ID, MAX_VERSION, SEED_SOURCE, EventSchema, SeatSchema
 from service.usecases.ports import IN_FLIGHT, MISMATCH, REPLAY, fingerprint
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Play a game")
@@ -87,7 +87,7 @@ class ClockSchema(Schema):
 
 class StateArgs(Schema):
     at = fields.Integer(
-        validate=validate.Range(min=1),
+        validate=validate.Range(1, MAX_VERSION),
         metadata={"description": "Time travel: the view as it was right after this version", "example": 12},
     )
 
@@ -103,6 +103,7 @@ class StateSchema(Schema):
     over = fields.Boolean(required=True)
     proposal = fields.Nested(ProposalSchema, allow_none=True, required=True)
     seed_commitment = fields.String(required=True, metadata={"description": "sha256 of the secret seed"})
+    seed_source = fields.String(required=True, **SEED_SOURCE)
     seed = fields.String(allow_none=True, required=True, metadata={"description": "Revealed when the game ends"})
     view = fields.Dict(required=True, metadata={"description": "The game as this seat may see it (the game's View schema)"})
     clocks = fields.List(
@@ -154,6 +155,7 @@ EXAMPLE_STATE = {
     "over": False,
     "proposal": None,
     "seed_commitment": "5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
+    "seed_source": "server",
     "seed": None,
     "view": {},
     "clocks": [{"seat": 0, "since": 11, "deadline": "2026-11-22T10:15:00.000000Z", "reminder": "2026-11-22T05:27:00.000000Z"}],

@@ -8,6 +8,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from service.api.callers import services
+from service.api.problems import RETRY_AFTER_UNAVAILABLE
 
 blp = Blueprint("health", __name__, description="Liveness and readiness")
 
@@ -27,9 +28,14 @@ class HealthSchema(Schema):
 
 @blp.route("/healthz")
 @blp.response(200, HealthSchema, example={"status": "ok", "redis": True, "version": "0.1.0"})
-@blp.alt_response(503, schema=HealthSchema, description="Redis does not answer")
+@blp.alt_response(
+    503,
+    schema=HealthSchema,
+    description="Redis does not answer",
+    headers={"Retry-After": {"description": "Seconds to wait before trying again", "schema": {"type": "integer"}}},
+)
 def healthz():
     """Whether the service and its Redis answer."""
     alive = services().health.alive()
     body = {"status": "ok" if alive else "unavailable", "redis": alive, "version": holotape_version()}
-    return body, 200 if alive else 503
+    return (body, 200) if alive else (body, 503, {"Retry-After": str(RETRY_AFTER_UNAVAILABLE)})

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import url_for
+from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate
 
 from domain import registry
 from service.api.callers import creator, services, token_holder
+from service.api.games import IDEMPOTENCY_KEY, idempotency_key
 from service.api.problems import Problem
-from service.api.schemas import EXAMPLE_GAME_ID, ChangedSchema, SeatSchema
+from service.api.schemas import EXAMPLE_GAME_ID, SEED_SOURCE, ChangedSchema, SeatSchema
 from service.usecases.bots import LEVELS
 from service.usecases.index import summary
 from service.usecases.record import BOT, HUMAN, OPEN
@@ -33,6 +34,14 @@ EXAMPLE_SEATS = [
     {"seat": 1, "kind": "open", "name": None, "bot": None},
 ]
 
+
+MIN_CLAIM = 16
+JOIN_KEY = {
+    **IDEMPOTENCY_KEY,
+    "description": "A secret only you know (a random UUID; 16 characters at least): sending the join again "
+    "with it gets the seat it took, with a new token, if the first answer was lost",
+    "schema": {**IDEMPOTENCY_KEY["schema"], "pattern": "^[!-~]{16,128}$"},
+}
 
 #: A bound on seats for any game, before the game's own range applies.
 MAX_SEATS = 16
@@ -88,7 +97,9 @@ class CreateGameSchema(Schema):
     )
     seed = fields.String(
         validate=validate.Length(1, 128),
-        metadata={"description": "Fix the game's secret seed (tests, replays); default: random"},
+        metadata={"description": "Fix the game's seed (tests, replays); default: a secret random one. A chosen "
+            "seed lets its chooser know every hidden card, so the game shows `seed_source: creator` to every "
+            "seat and in the listing"},
     )
     bots = fields.List(
         fields.Nested(BotSeatSchema),
@@ -147,6 +158,7 @@ class GameSummarySchema(Schema):
     version = fields.Integer(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     open_seats = fields.Integer(required=True)
+    seed_source = fields.String(required=True, **SEED_SOURCE)
     created_at = fields.String(required=True)
     updated_at = fields.String(required=True)
 
@@ -264,6 +276,11 @@ class GameCollection(MethodView):
                 seats.append({"seat": i, "kind": HUMAN, "name": names[i] if names else None, "bot": None})
             else:
                 seats.append({"seat": i, "kind": OPEN, "name": None, "bot": None})
+        if "seed" in body and current_app.config["CHOSEN_SEEDS"] == "private" and any(s["kind"] == OPEN for s in seats):
+            # Whoever joined would play a game whose hidden cards the creator can know.
+            raise Problem(
+                422, "seed_not_allowed", "this server takes a chosen seed only for a game with no seat left open to join"
+            )
         created = services().games.create(
             body["game"],
             body.get("options") or {},
@@ -314,6 +331,7 @@ class GameSummary(MethodView):
             "version": 2,
             "seats": EXAMPLE_SEATS,
             "open_seats": 1,
+            "seed_source": "server",
             "created_at": "2026-11-21T10:15:00.000000Z",
             "updated_at": "2026-11-21T10:15:00.000000Z",
         },
@@ -340,11 +358,20 @@ class Seats(MethodView):
     )
     @blp.doc(
         operationId="joinGame",
+        parameters=[JOIN_KEY],
         responses={201: {"links": _links_to(("getState", "listActions", "postAction", "leaveSeat"), "$request.path.game_id")}},
     )
     def post(self, body, game_id: str):
-        """Take an open seat under a display name; the answer holds the seat's token, shown once."""
-        seat, token, version = services().lobby.join(game_id, body["name"], body.get("seat"))
+        """Take an open seat under a display name; the answer holds the seat's token, shown once.
+
+        Send an `Idempotency-Key`: if the answer is lost, the same request with
+        the same key gets the seat it took, with a new token.
+        """
+        claim = idempotency_key()
+        if claim is not None and len(claim) < MIN_CLAIM:
+            # It proves a seat is yours: short keys could be guessed.
+            raise Problem(400, "bad_idempotency_key", f"a join's Idempotency-Key takes at least {MIN_CLAIM} characters")
+        seat, token, version = services().lobby.join(game_id, body["name"], body.get("seat"), claim=claim)
         return {"game_id": game_id, "version": version, "seat": seat, "token": token}, 201
 
 

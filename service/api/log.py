@@ -17,7 +17,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from service.api.callers import caller, services
-from service.api.schemas import EXAMPLE_EVENT, EXAMPLE_GAME_ID, EventSchema
+from service.api.schemas import EXAMPLE_EVENT, EXAMPLE_GAME_ID, MAX_VERSION, EventSchema
 
 blp = Blueprint("log", __name__, url_prefix="/games", description="The event log")
 
@@ -27,7 +27,7 @@ NDJSON = "application/x-ndjson"
 class EventPageArgs(Schema):
     after = fields.Integer(
         load_default=0,
-        validate=validate.Range(min=0),
+        validate=validate.Range(0, MAX_VERSION),
         metadata={"description": "Events after this version", "example": 4},
     )
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000), metadata={"example": 100})

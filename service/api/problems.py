@@ -23,23 +23,16 @@ PROBLEM_JSON = "application/problem+json"
 
 log = logging.getLogger(__name__)
 
-# Codes for the errors Flask and werkzeug raise on their own.
-_CODES = {
+# Codes for the errors Flask, werkzeug and webargs raise on their own (every
+# other problem names its code where it is raised); docs/api.md lists them all.
+CODES = {
     400: "bad_request",
-    401: "unauthorized",
-    403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
-    406: "not_acceptable",
-    409: "conflict",
-    412: "precondition_failed",
     413: "payload_too_large",
     415: "unsupported_media_type",
     422: "invalid_request",
-    428: "precondition_required",
-    429: "too_many_requests",
     500: "internal_error",
-    503: "unavailable",
 }
 
 
@@ -99,6 +92,21 @@ def problem_response(
     return response
 
 
+#: Seconds a client waits before trying again while Redis is away.
+RETRY_AFTER_UNAVAILABLE = 2
+
+
+def unavailable_response() -> Response:
+    """503: the store does not answer now (down, paused, failing over); nothing is lost by trying again."""
+    return problem_response(
+        503,
+        "store_unavailable",
+        "the event store does not answer; try again shortly (a write may or may not have been done: "
+        "retry it with the same Idempotency-Key or If-Match)",
+        headers={"Retry-After": str(RETRY_AFTER_UNAVAILABLE)},
+    )
+
+
 def from_http_exception(error: HTTPException) -> Response:
     status = error.code or 500
     if isinstance(error, Problem):
@@ -109,7 +117,7 @@ def from_http_exception(error: HTTPException) -> Response:
         original = getattr(error, "original_exception", None)
         if original is not None:
             log.exception("unhandled error", exc_info=original)
-        return problem_response(status, _CODES.get(status, "internal_error"), "internal error")
+        return problem_response(status, "internal_error", "internal error")
     data = getattr(error, "data", None) or {}
     headers = dict(data.get("headers") or {})
     if error.code == 405 and getattr(error, "valid_methods", None):
@@ -119,5 +127,5 @@ def from_http_exception(error: HTTPException) -> Response:
     if errors and status == 422:
         detail = "the request did not validate"
     return problem_response(
-        status, _CODES.get(status, http.HTTPStatus(status).name.lower()), detail, headers, errors=errors
+        status, CODES.get(status, http.HTTPStatus(status).name.lower()), detail, headers, errors=errors
     )

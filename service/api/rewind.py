@@ -8,7 +8,7 @@ from marshmallow import Schema, fields, validate
 
 from service.api.callers import seat_holder, services
 from service.api.games import ProposalSchema
-from service.api.schemas import EXAMPLE_GAME_ID
+from service.api.schemas import EXAMPLE_GAME_ID, MAX_VERSION
 from service.usecases.proposals import FORK, REWIND, Outcome
 
 blp = Blueprint("rewind", __name__, url_prefix="/games", description="Rewind or fork a game by agreement")
@@ -18,7 +18,7 @@ class ProposeSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf([REWIND, FORK]), metadata={"example": "rewind"})
     to_version = fields.Integer(
         required=True,
-        validate=validate.Range(min=1),
+        validate=validate.Range(1, MAX_VERSION),
         metadata={"description": "The version to return to (rewind) or to fork at"},
     )
 

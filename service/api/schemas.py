@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 EXAMPLE_GAME_ID = "3f2c9a7e5b1d4e6f8a0b2c4d6e8f0a1b"
+#: How a game's `seed_source` is described wherever it is shown.
+SEED_SOURCE = {
+    "validate": validate.OneOf(["server", "creator"]),
+    "metadata": {
+        "description": "`server`: a secret random seed; `creator`: chosen by the game's creator at creation "
+        "(tests, replays), who can therefore know every hidden card: not a fair game for strangers",
+        "example": "server",
+    },
+}
+#: The largest version a request may name (twelve digits, as in If-Match and Last-Event-ID).
+MAX_VERSION = 10**12 - 1
 EXAMPLE_HASH = "9b1e3a60c2f4d8e7a5b3c1d9e7f5a3b1c9d7e5f3a1b9c7d5e3f1a9b7c5d3e1f0"
 
 

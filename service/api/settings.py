@@ -4,16 +4,30 @@ from __future__ import annotations
 
 import os
 
+from service.usecases.ports import ADDRESS_BUCKET, REFUSED_BUCKET, TOKEN_BUCKET
+
 #: Settings of the HTTP API: app config key -> (environment variable, default).
 #: Tests set them in ``create_app(config=...)``; a deployment in the environment.
 API_SETTINGS: dict[str, tuple[str, object]] = {
-    # Requests per window, per token (per address without one); "0" turns it off.
+    # Requests per window ("count/seconds"; "0" turns one off): per token that
+    # holds something in the game it names; per client address, every request
+    # to /games…; failed authentications per address (service.api.app).
     "RATE_LIMIT": ("HOLOTAPE_RATE_LIMIT", "1200/60"),
+    "RATE_LIMIT_ADDRESS": ("HOLOTAPE_RATE_LIMIT_ADDRESS", "3000/60"),
+    "RATE_LIMIT_REFUSED": ("HOLOTAPE_RATE_LIMIT_REFUSED", "60/60"),
+    # Who may choose a game's seed at creation: "any" game (shown to every
+    # seat as chosen by the creator), or only a "private" one, with no seat
+    # left open for someone else to join (a public server's choice).
+    "CHOSEN_SEEDS": ("HOLOTAPE_CHOSEN_SEEDS", "any"),
     # An event stream ends after this long, or after this long without an
-    # event, so a worker thread is never held forever; clients reconnect.
+    # event, so a connection is never held forever; clients reconnect.
     "STREAM_MAX_SECONDS": ("HOLOTAPE_STREAM_MAX_SECONDS", 300.0),
     "STREAM_IDLE_SECONDS": ("HOLOTAPE_STREAM_IDLE_SECONDS", 120.0),
     "STREAM_KEEPALIVE_SECONDS": ("HOLOTAPE_STREAM_KEEPALIVE_SECONDS", 15.0),
+    # Streams one API process serves at once, in all and to one caller (a
+    # token, or an address without one): service.api.stream.
+    "STREAM_MAX_OPEN": ("HOLOTAPE_STREAM_MAX_OPEN", 1000),
+    "STREAM_MAX_PER_CALLER": ("HOLOTAPE_STREAM_MAX_PER_CALLER", 8),
 }
 
 
@@ -32,3 +46,10 @@ def parse_limit(text: str | None) -> tuple[int, float] | None:
         return None
     count, _, seconds = text.partition("/")
     return int(count), float(seconds or 60)
+
+
+def rate_limits(settings: dict[str, object]) -> dict[str, tuple[int, float]]:
+    """Each rate-limit bucket's allowance from ``api_settings()``; a bucket turned off is left out."""
+    keys = {TOKEN_BUCKET: "RATE_LIMIT", ADDRESS_BUCKET: "RATE_LIMIT_ADDRESS", REFUSED_BUCKET: "RATE_LIMIT_REFUSED"}
+    parsed = {bucket: parse_limit(str(settings[key])) for bucket, key in keys.items()}
+    return {bucket: limit for bucket, limit in parsed.items() if limit is not None}

@@ -7,32 +7,43 @@ view) arrives as ``event: event`` with ``id:`` its version, redacted for the
 caller exactly as GET /games/{id}/events would show it. A client that
 reconnects with the last id it saw loses nothing and gets nothing twice.
 
-A stream holds a server thread and a Redis connection while it waits, so it
+A stream holds a connection (a greenlet of the gevent worker, no thread:
+``service.gunicorn_conf``) and a Redis connection while it waits, so it
 ends after ``STREAM_MAX_SECONDS`` or ``STREAM_IDLE_SECONDS`` without an
 event (the client reconnects; ``retry:`` tells it how soon), and sends a
 keep-alive comment every ``STREAM_KEEPALIVE_SECONDS`` so proxies keep it open.
+Each process serves at most ``STREAM_MAX_OPEN`` streams (past it: 503
+``streams_busy``) and ``STREAM_MAX_PER_CALLER`` to one token, or to one
+address without a token (past it: 429 ``too_many_streams``).
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from service.api.callers import caller, services
+from service.api.callers import bearer, caller, services
 from service.api.problems import Problem
+from service.api.schemas import MAX_VERSION
 from service.usecases.queries import Queries
 
 blp = Blueprint("stream", __name__, url_prefix="/games", description="The log, live")
 
 EVENT_STREAM = "text/event-stream"
 RETRY_MS = 1000
+#: The longest single wait on Redis: under its client's socket timeout
+#: (service.adapters.config), so a quiet stream is never taken for a lost Redis.
+POLL_SECONDS = 1.0
 EXAMPLE = (
     "retry: 1000\n\n"
     'event: state\ndata: {"game_id": "3f2c…", "version": 12, "view": {"total": 7}, "…": "…"}\n\n'
@@ -57,7 +68,7 @@ MESSAGE = {
 
 class StreamArgs(Schema):
     after = fields.Integer(
-        validate=validate.Range(min=0),
+        validate=validate.Range(0, MAX_VERSION),
         metadata={"description": "Send events after this version (Last-Event-ID wins when both are sent)", "example": 12},
     )
 
@@ -69,6 +80,51 @@ LAST_EVENT_ID = {
     "description": "The `id` of the last event received, to resume without a gap",
     "schema": {"type": "string", "pattern": "^[0-9]{1,12}$", "example": "13"},
 }
+
+
+#: Seconds a refused stream is told to wait before trying again.
+RETRY_AFTER_BUSY = 5
+
+
+@dataclass
+class OpenStreams:
+    """The streams this process serves now, counted by caller (a token, or an address)."""
+
+    most: int
+    most_per_caller: int
+    by_caller: Counter[str] = field(default_factory=Counter)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def open(self, who: str) -> Problem | None:
+        """Count a stream for ``who``, or the problem that refuses it."""
+        with self.lock:
+            if self.by_caller.total() >= self.most:
+                return Problem(
+                    503, "streams_busy", "this server holds as many streams as it may; try again",
+                    headers={"Retry-After": str(RETRY_AFTER_BUSY)},
+                )  # fmt: skip
+            if self.by_caller[who] >= self.most_per_caller:
+                return Problem(
+                    429, "too_many_streams", f"at most {self.most_per_caller} open streams per token (or address)",
+                    headers={"Retry-After": str(RETRY_AFTER_BUSY)},
+                )  # fmt: skip
+            self.by_caller[who] += 1
+            return None
+
+    def close(self, who: str) -> None:
+        with self.lock:
+            self.by_caller[who] -= 1
+            if self.by_caller[who] <= 0:
+                del self.by_caller[who]
+
+
+def open_streams() -> OpenStreams:
+    config = current_app.config
+    found: OpenStreams = current_app.extensions.setdefault(
+        "holotape.open_streams",
+        OpenStreams(int(config["STREAM_MAX_OPEN"]), int(config["STREAM_MAX_PER_CALLER"])),
+    )
+    return found
 
 
 def sse(event: str, data: Any, id_: int | None = None) -> str:
@@ -119,12 +175,21 @@ class GameStream(MethodView):
             float(config["STREAM_MAX_SECONDS"]),
             float(config["STREAM_IDLE_SECONDS"]),
             float(config["STREAM_KEEPALIVE_SECONDS"]),
+            services().unavailable,
         )
-        return Response(
-            stream_with_context(messages),
+        streams = open_streams()
+        who = bearer() or f"address {request.remote_addr}"
+        refused = streams.open(who)
+        if refused is not None:
+            raise refused
+        response = Response(
+            messages,  # needs no request context: everything it uses is passed in
             mimetype=EVENT_STREAM,
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
+        # On close, whether or not the stream was ever read (a client gone at once).
+        response.call_on_close(lambda: streams.close(who))
+        return response
 
 
 def _messages(
@@ -136,23 +201,32 @@ def _messages(
     longest: float,
     idle: float,
     keepalive: float,
+    unavailable: tuple[type[Exception], ...],
 ) -> Iterator[str]:
     yield f"retry: {RETRY_MS}\n\n"
     yield sse("state", first)
     last = after
     began = time.monotonic()
-    quiet_since = began
+    quiet_since = spoke = began
     while True:
         now = time.monotonic()
         left = min(began + longest, quiet_since + idle) - now
         if left <= 0:
             yield ": closing; reconnect with Last-Event-ID to go on\n\n"
             return
-        batch = queries.follow(game_id, seat, last, int(min(keepalive, left) * 1000))
-        if not batch:
+        if now - spoke >= keepalive:
             yield ": keep-alive\n\n"
-            continue
+            spoke = now
+        wait = min(keepalive - (now - spoke), left, POLL_SECONDS)
+        try:
+            batch = queries.follow(game_id, seat, last, max(1, int(wait * 1000)))
+        except unavailable:
+            # The headers are sent: end the stream cleanly; the client
+            # reconnects with Last-Event-ID after `retry` and loses nothing.
+            yield ": the store does not answer; reconnect with Last-Event-ID\n\n"
+            return
         for event in batch:
             yield sse("event", event, event["version"])
             last = event["version"]
-        quiet_since = time.monotonic()
+        if batch:
+            quiet_since = spoke = time.monotonic()

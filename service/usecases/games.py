@@ -30,9 +30,11 @@ from service.usecases.errors import GameNotFound, Refused
 from service.usecases.ports import CREATOR, SEAT, FollowUps, Holder, NoFollowUps, Seeds, Tokens
 from service.usecases.record import (
     BOT,
+    CREATOR_SEED,
     HUMAN,
     META_EVENTS,
     OPEN,
+    SERVER_SEED,
     Record,
     RecordFolder,
     StaleSnapshot,
@@ -172,12 +174,14 @@ class Games:
         game_id = self.store.new_game_id()
         # The seed stays secret until the game ends; the log carries only its
         # commitment, so anyone can later check every outcome came from it.
+        chosen = seed
         seed = seed if seed is not None else secrets.token_hex(32)
         created = {
             "game": game,
             "options": {**resolved, **(settings or {})},
             "seats": seats,
             "seed_commitment": genesis.commitment(seed),
+            "seed_source": SERVER_SEED if chosen is None else CREATOR_SEED,
         }
         # Setup sees exactly what the log records, so an auditor can run it
         # again from GameCreated alone.

@@ -3,10 +3,13 @@
 Every change of seat is an event in the game's own stream, so the log shows
 who sat where and when. Tokens are not: they live, hashed, in the game's
 secrets (the ``Tokens`` port). A seat's token is written just after its
-``SeatJoined`` is appended, because only then do we know the seat is ours; a
-crash in between leaves a seat taken with no token, which the creator can
-free again (remove the player) — better than the other order, which could
-overwrite the token of a player who won the seat in a race.
+``SeatJoined`` is appended, because only then do we know the seat is ours
+(the other order could overwrite the token of a player who won the seat in
+a race). A crash in between, or an answer lost on the way, leaves a seat
+taken whose token nobody has; so a join may carry a claim (the client's
+``Idempotency-Key``), kept in ``SeatJoined`` as a hash, and the same join
+sent again with the same key finds the seat its claim holds and is given a
+new token for it: the recovery is the retry a client makes anyway.
 
 The rules of the lobby:
 
@@ -20,6 +23,8 @@ The rules of the lobby:
 
 from __future__ import annotations
 
+import hashlib
+
 from events.envelope import NewEvent
 from service.usecases.bots import LEVELS
 from service.usecases.errors import Refused
@@ -32,8 +37,18 @@ class Lobby:
     def __init__(self, games: Games):
         self.games = games
 
-    def join(self, game_id: str, name: str, seat: int | None = None) -> tuple[int, str, int]:
-        """Take ``seat`` (or the first open one); returns the seat, its token and the version."""
+    def join(self, game_id: str, name: str, seat: int | None = None, claim: str | None = None) -> tuple[int, str, int]:
+        """Take ``seat`` (or the first open one); returns the seat, its token and the version.
+
+        With ``claim``: if a seat was already taken with it, that seat's token
+        is issued anew instead (the retry of a join whose answer was lost).
+        """
+        digest = claim_digest(game_id, claim) if claim else None
+        if digest is not None:
+            loaded = self.games.load(game_id)
+            held = [s for s, c in loaded.state.claims.items() if c == digest]
+            if held:
+                return held[0], self.games.tokens.issue(game_id, Holder(SEAT, held[0])), loaded.version
 
         def decide(record: Record, version: int) -> list[NewEvent]:
             _not_over(record)
@@ -41,7 +56,10 @@ class Lobby:
             _seat_exists(record, chosen)
             if record.kind_of(chosen) != OPEN:
                 raise Refused("seat_taken", f"seat {chosen} is not open")
-            return [NewEvent("SeatJoined", {"seat": chosen, "name": name})]
+            data: dict[str, object] = {"seat": chosen, "name": name}
+            if digest is not None:
+                data["claim"] = digest
+            return [NewEvent("SeatJoined", data)]
 
         result, _ = self.games.transact(game_id, decide)
         taken: int = result.envelopes[0].data["seat"]
@@ -112,6 +130,11 @@ class Lobby:
         if held is not None:
             self.games.tokens.revoke(game_id, holder, expected=held)
         return result.last_version
+
+
+def claim_digest(game_id: str, claim: str) -> str:
+    """What a join's claim is kept as: tied to the game, so one key claims nothing elsewhere."""
+    return hashlib.sha256(f"{game_id}\n{claim}".encode()).hexdigest()
 
 
 def check_bot_level(level: str) -> None:

@@ -137,8 +137,21 @@ class Verdict:
     retry_after: int  # whole seconds until the window closes
 
 
+#: Rate-limit buckets: requests per real token; requests per client address;
+#: failed authentications (a token that holds nothing) per client address.
+TOKEN_BUCKET = "token"
+ADDRESS_BUCKET = "address"
+REFUSED_BUCKET = "refused"
+
+
 class RateLimits(Protocol):
-    def hit(self, caller: str) -> Verdict: ...
+    def hit(self, bucket: str, caller: str) -> Verdict | None:
+        """Count a request and judge it; None when ``bucket`` has no limit."""
+        ...
+
+    def peek(self, bucket: str, caller: str) -> Verdict | None:
+        """Judge the next request without counting it, writing nothing."""
+        ...
 
 
 class GameRows(Protocol):
@@ -149,6 +162,12 @@ class GameRows(Protocol):
     def row(self, game_id: str) -> dict[str, Any] | None: ...
 
     def rows(self) -> dict[str, dict[str, Any]]: ...
+
+    def rows_of(self, game_ids: list[str]) -> list[dict[str, Any] | None]: ...
+
+    def index_page(self, index: str, before: str | None, count: int) -> list[str]:
+        """Members of a sorted index, greatest first, each less than ``before``."""
+        ...
 
 
 class Health(Protocol):

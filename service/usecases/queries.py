@@ -37,6 +37,7 @@ def state_body(game_id: str, record: Record, version: int, seat: int | None) -> 
         "over": record.over,
         "proposal": record.proposal,
         "seed_commitment": record.seed_commitment,
+        "seed_source": record.seed_source,
         "seed": record.seed,
         "view": module.view(record.state, seat),
         "clocks": [

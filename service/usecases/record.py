@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from domain import registry
 from domain.game import Event, Game
@@ -70,12 +70,20 @@ class StaleSnapshot(Exception):
     pass
 
 
+#: Where a game's seed came from (``GameCreated.seed_source``).
+SERVER_SEED = "server"
+CREATOR_SEED = "creator"
+
+
 @dataclass(frozen=True)
 class Record:
     game: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
     seats: tuple[dict[str, Any], ...] = ()
     seed_commitment: str | None = None
+    #: Who chose the seed: "server" (secret, random) or "creator" (given at
+    #: creation, for tests and replays: its creator knows every hidden card).
+    seed_source: str = SERVER_SEED
     state: Any = None
     started_at: int | None = None  # the version of GameStarted
     proposal: dict[str, Any] | None = None  # a pending rewind or fork
@@ -88,6 +96,9 @@ class Record:
     # Seats whose deadline lapsed during their current wait, and what plays them.
     timeouts: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> {"since", "action", "bot"}
     vacations: dict[int, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # seat -> (from, until)...
+    # The claim (sha256 of the joiner's Idempotency-Key) each seated person
+    # joined with: a retry of that join gets the seat's token again (service.usecases.lobby).
+    claims: dict[int, str] = field(default_factory=dict)
 
     @property
     def module(self) -> Game:
@@ -177,15 +188,23 @@ def _apply(
             options=data["options"],
             seats=tuple(data["seats"]),
             seed_commitment=data["seed_commitment"],
+            seed_source=data.get("seed_source", SERVER_SEED),  # older events and snapshots: the server's
             state=registry.game_module(data["game"]).initial_state(),
         )
     # A change of players drops a pending proposal: who must agree has changed.
     if event_type == "SeatJoined":
-        return replace(_seat(record, data["seat"], kind=HUMAN, name=data["name"], bot=None), proposal=None)
-    if event_type == "SeatLeft":
-        return replace(_seat(record, data["seat"], kind=OPEN, name=None, bot=None), proposal=None)
-    if event_type == "SeatHandedToBot":
-        return replace(_seat(record, data["seat"], kind=BOT, name=None, bot=data["bot"]), proposal=None)
+        claims = {k: v for k, v in record.claims.items() if k != data["seat"]}
+        if data.get("claim"):
+            claims[data["seat"]] = data["claim"]
+        seated = _seat(record, data["seat"], kind=HUMAN, name=data["name"], bot=None)
+        return replace(seated, proposal=None, claims=claims)
+    if event_type in ("SeatLeft", "SeatHandedToBot"):
+        claims = {k: v for k, v in record.claims.items() if k != data["seat"]}
+        if event_type == "SeatLeft":
+            freed = _seat(record, data["seat"], kind=OPEN, name=None, bot=None)
+        else:
+            freed = _seat(record, data["seat"], kind=BOT, name=None, bot=data["bot"])
+        return replace(freed, proposal=None, claims=claims)
     if event_type == "GameStarted":
         return replace(record, started_at=version)
     if event_type == "SeedRevealed":
@@ -252,6 +271,7 @@ class RecordFolder:
             "options": record.options,
             "seats": list(record.seats),
             "seed_commitment": record.seed_commitment,
+            "seed_source": record.seed_source,
             "started_at": record.started_at,
             "proposal": record.proposal,
             "seed": record.seed,
@@ -259,6 +279,7 @@ class RecordFolder:
             "waits": {str(k): v for k, v in record.waits.items()},
             "timeouts": {str(k): v for k, v in record.timeouts.items()},
             "vacations": {str(k): [list(p) for p in v] for k, v in record.vacations.items()},
+            "claims": {str(k): v for k, v in record.claims.items()},
             "state_format": module.state_format,
             "state": module.dump_state(record.state),
         }
@@ -272,6 +293,7 @@ class RecordFolder:
             options=data["options"],
             seats=tuple(data["seats"]),
             seed_commitment=data["seed_commitment"],
+            seed_source=data.get("seed_source", SERVER_SEED),  # older events and snapshots: the server's
             started_at=data["started_at"],
             proposal=data["proposal"],
             seed=data["seed"],
@@ -279,6 +301,7 @@ class RecordFolder:
             waits={int(k): v for k, v in data["waits"].items()},
             timeouts={int(k): v for k, v in data["timeouts"].items()},
             vacations={int(k): tuple(tuple(p) for p in v) for k, v in data["vacations"].items()},
+            claims={int(k): v for k, v in data.get("claims", {}).items()},  # none in older snapshots
             state=module.load_state(data["state"]),
         )
 
@@ -306,6 +329,8 @@ class GameCreatedV2(Schema):
     options = fields.Dict(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     seed_commitment = fields.String(required=True)
+    # Absent in games created before it was recorded (then: the server's).
+    seed_source = fields.String(validate=validate.OneOf([SERVER_SEED, CREATOR_SEED]))
 
 
 def _game_created_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
@@ -329,10 +354,13 @@ class _SeatOrSystem(fields.Field):
 
 
 # The lobby: who sits where. The seat's token lives in the game's secrets,
-# never in the log, which every seat reads.
+# never in the log, which every seat reads (a join's claim is a hash).
 class SeatJoinedV1(_Strict):
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
+    # sha256 of the game id and the joiner's Idempotency-Key: public, and
+    # proof of nothing without the key (docs/api.md, "Lobby").
+    claim = fields.String(validate=validate.Length(equal=64))
 
 
 class SeatLeftV1(_Strict):

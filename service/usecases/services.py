@@ -31,6 +31,7 @@ class Services:
     #: None: no rate limit (tests, or a deployment that limits elsewhere).
     rate_limits: RateLimits | None = None
     #: The errors that mean a server the service needs is away for now (a lost
-    #: Redis, a cluster failing over): the adapters' own, named by the wiring,
-    #: so the API answers them 503 without knowing what raised them.
+    #: Redis, a cluster failing over, an append no replica holds yet): the
+    #: adapters' own, named by the wiring, so the API answers them 503 with
+    #: Retry-After without knowing what raised them (service.api.app).
     unavailable: tuple[type[Exception], ...] = ()

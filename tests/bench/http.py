@@ -162,6 +162,8 @@ def main() -> None:
             "REDIS_URL": server.url,
             "HOLOTAPE_GAMES": "tests.games.counter:COUNTER",
             "HOLOTAPE_RATE_LIMIT": "0",
+            "HOLOTAPE_RATE_LIMIT_ADDRESS": "0",
+            "HOLOTAPE_RATE_LIMIT_REFUSED": "0",
         }
         api = Gunicorn("service.wsgi:app", env)
         baseline = Gunicorn("tests.bench.http:bare_app", env)

@@ -6,7 +6,7 @@ import pytest
 
 from service.api import create_app
 from service.usecases.services import Services
-from tests.service.gunicorn import server  # noqa: F401 - a fixture for the tests here
+from tests.service.gunicorn import server, server_env  # noqa: F401 - fixtures for the tests here
 
 #: Short streams, so a test reading one to its end waits well under a second.
 TEST_CONFIG = {

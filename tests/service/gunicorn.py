@@ -59,20 +59,29 @@ class Server:
 
 
 @pytest.fixture
-def server(redis_url: str, redis_client, worker, tmp_path: Path) -> Iterator[Server]:
+def server_env() -> dict[str, str]:
+    """Settings of the server beside the defaults below; a test module overrides this fixture."""
+    return {}
+
+
+@pytest.fixture
+def server(redis_url: str, redis_client, worker, tmp_path: Path, server_env: dict[str, str]) -> Iterator[Server]:
     port = _free_port()
     env = {
         **os.environ,
         "REDIS_URL": redis_url,
         "HOLOTAPE_GAMES": "tests.games.counter:COUNTER",
         "HOLOTAPE_RATE_LIMIT": "100000/60",
+        "HOLOTAPE_RATE_LIMIT_ADDRESS": "100000/60",
+        "HOLOTAPE_RATE_LIMIT_REFUSED": "100000/60",
         "HOLOTAPE_STREAM_IDLE_SECONDS": "1.5",
         "HOLOTAPE_STREAM_MAX_SECONDS": "60",
         "HOLOTAPE_STREAM_KEEPALIVE_SECONDS": "0.5",
+        **server_env,
     }
     log = open(tmp_path / "gunicorn.log", "wb")
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4",
+        [sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf", "--bind", f"127.0.0.1:{port}",
          "service.wsgi:app"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip

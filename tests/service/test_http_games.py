@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from service import wiring
 from service.adapters.idempotency import IdempotentRequests, request_key
-from service.api import create_app
 from service.usecases.ports import fingerprint
 from tests.conftest import wait_until
 from tests.service.tables import act, new_table, play_on_turn, state
@@ -165,13 +163,3 @@ def test_the_worker_carries_out_the_system_step_after_a_seat_acts(client, worker
         play_on_turn(client, table, 3)
     wait_until(lambda: state(client, table)["view"]["ticks"] == 1, message="tick")
     assert state(client, table)["waiting_for"] == [0]
-
-
-def test_too_many_requests_are_429_with_retry_after(redis_client):
-    client = create_app(wiring.build(redis_client, rate_limit=(3, 60))).test_client()
-    table = new_table(client, seats=1)
-    answers = [client.get(table.url("/state"), headers=table.seats[0]) for _ in range(4)]
-    assert [a.status_code for a in answers] == [200, 200, 200, 429]
-    assert answers[-1].get_json()["code"] == "rate_limited" and 1 <= int(answers[-1].headers["Retry-After"]) <= 60
-    # Another token has its own allowance.
-    assert client.get(table.url("/state"), headers=table.creator).status_code == 200
