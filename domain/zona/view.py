@@ -8,6 +8,10 @@ text of the event card being read beyond what has been chosen: the stalker
 hears the options, the Voice of the Zone who reads the card (the player on the left when the
 stalker holds the Voice) sees it whole (the read-aloud split; option
 ``read_whole_card`` lets the stalker read it).
+
+Everything else the log shows every seat is in the view too, the public
+bookkeeping under ``table`` (options, the resolution stack, discard piles),
+so that a bot can rebuild a whole game from its view (``domain.zona.determinize``).
 """
 
 from __future__ import annotations
@@ -67,6 +71,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         })
     pending = state["pending"]
     shown = _body(state, seat, pack, over, stalkers, pending)
+    shown["table"] = _table(state, seat, over)
     shown["board"] = clone(board_description(pack.name, state["side"]))
     shown["cards"] = _catalog(pack, shown)
     return shown
@@ -111,6 +116,21 @@ def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list
             "choices": mask(pending["choices"], own) if looking else [],
             "context": mask(pending["context"], own) if looking else {},
         },
+    }
+
+
+def _table(state: State, seat: int | None, over: bool) -> dict[str, Any]:
+    """The public bookkeeping the log shows everyone and the rest of the view does not: the options,
+    the resolution stack, the face-up discard piles, who has played this phase. A bot rebuilds a
+    whole game from its view (``domain.zona.ai``); with this it needs to sample only what is hidden."""
+    return {
+        "pack": state["pack"], "options": clone(state["options"]), "facility_of": dict(state["facility_of"]),
+        "turns_taken": list(state["turns_taken"]), "used_characters": list(state["used_characters"]),
+        "frames": [mask(f, over or f.get("seat") == seat) for f in state["frames"]],
+        "discards": mask(state["discards"], over), "reading": list(state["reading"]),
+        "timed_slot": list(state["timed_slot"]),
+        "secrets": [list(s["secrets"]) for s in state["stalkers"]],
+        "ability_used": [bool(s.get("ability_used")) for s in state["stalkers"]],
     }
 
 
