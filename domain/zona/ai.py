@@ -85,7 +85,8 @@ def standing(view: dict[str, Any], seat: Seat) -> float:
         if here in targets:
             score += 24.0
         elif targets:
-            steps = min(min((near.get(g, 20) for g in entrances.get(f, ())), default=20) + 1 for f in targets)
+            steps = min(min((near.get(g, 20) for g in entrances.get(f, ())), default=20) + 1 + _hindrance(view, me, f)
+                        for f in targets)
             score += max(0.0, 20.0 - 4.0 * steps)
     stamina = me["stamina"] or 0
     left = stamina - me["damage"]
@@ -97,6 +98,19 @@ def standing(view: dict[str, Any], seat: Seat) -> float:
     if me["dead"]:
         score -= 40.0
     return score
+
+
+def _hindrance(view: dict[str, Any], me: dict[str, Any], facility: str) -> int:
+    """Steps' worth of trouble getting into a facility besides walking there: a lock the stalker cannot pay
+    yet (roubles or trophies to find first), or no room inside (Zona §"OTWARCIE TAJNEGO OBIEKTU")."""
+    info = view["facilities"][facility]
+    if info["open"]:
+        inside = sum(1 for s in view["stalkers"] if s["area"] == facility and not s["dead"])
+        return 2 if inside >= view["board"]["facility_spaces"] else 0
+    lock = info["lock"]
+    payable = (me["fatigue"] + lock["fatigue"] <= MAX_FATIGUE and me["damage"] + sum(lock["damage"].values()) <= me["stamina"]
+               and me["roubles"] >= lock["roubles"] and len(me["trophies"]) >= lock["trophies"])
+    return 0 if payable else 3
 
 
 def evaluate(view: dict[str, Any], seat: Seat) -> float:
