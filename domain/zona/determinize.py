@@ -33,7 +33,7 @@ from domain.zona.pack import pack_named
 from domain.zona.resolution import ZonaResolution
 from domain.zona.setup import _instances
 from domain.zona.state import State, clone, initial_state
-from domain.zona.view import HIDDEN, is_find
+from domain.zona.view import HIDDEN, is_find, mask
 
 FIND = "find"
 CONTAINERS = ("backpack", "worn", "small", "sixth")
@@ -213,7 +213,7 @@ def _resolution(state: State, view: dict[str, Any], table: dict[str, Any], seat:
                         "choices": _unmask(pending["choices"], supply), "context": _unmask(pending["context"], supply)}
     masked = HIDDEN in _strings(pending) or (not pending["choices"] and state["frames"])
     if masked and state["frames"]:
-        _ask_again(state, rng)
+        _ask_again(state, pending, rng)
 
 
 def _owned_finds(state: State, seat: int) -> list[str]:
@@ -222,12 +222,16 @@ def _owned_finds(state: State, seat: int) -> list[str]:
     return [c for c in [*state["hand"], *held] if is_find(c)]
 
 
-def _ask_again(state: State, rng: Rng) -> None:
-    """The top frame's step run again on the sampled world: it asks the decision with that world's choices."""
-    pending = state["pending"]
+def _ask_again(state: State, shown: dict[str, Any], rng: Rng) -> None:
+    """The top frame's step run again on the sampled world, so that it asks the decision with that world's
+    choices; kept when the seat would see them as it does (a sampled find of another kind than the one
+    offered would change them: then the hidden names stay as dealt)."""
     probe = {**state, "pending": None}
     res = ZonaResolution(probe, rng)
     STEPS[probe["frames"][-1]["kind"]](res, probe["frames"][-1])
     asked = res.state["pending"]
-    if [e.type for e in res.events] == ["DecisionRequested"] and asked and asked["kind"] == pending["kind"]:
+    if [e.type for e in res.events] != ["DecisionRequested"] or asked is None or asked["kind"] != shown["kind"]:
+        return
+    private = not shown["choices"] and not shown["context"]
+    if private or (mask(asked["choices"], False) == shown["choices"] and mask(asked["context"], False) == shown["context"]):
         state["pending"] = asked
