@@ -121,8 +121,7 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> State:
     starting = [c for c in (f"{e}@{st.id}" for st in pack.stalkers.values() for e in st.equipment) if c not in seen]
     box = sorted(finds_pool) + starting
 
-    decks = _decks(view, table, pack, seen, discards, rng)
-    removed = decks.pop("\0removed")
+    decks, removed = _decks(view, table, pack, seen, discards, rng)
 
     # -- threat tokens -------------------------------------------------------------------
     threats = {area: [t["token"] for t in tokens] for area, tokens in view["threats"].items()}
@@ -153,8 +152,9 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> State:
 
 
 def _decks(view: dict[str, Any], table: dict[str, Any], pack: Pack, seen: set[str],
-           discards: dict[str, list[str]], rng: Rng) -> dict[str, list[str]]:
-    """Every deck dealt from its cards in no known place, in the counts the view shows."""
+           discards: dict[str, list[str]], rng: Rng) -> tuple[dict[str, list[str]], list[str]]:
+    """Every deck dealt from its cards in no known place, in the counts the view shows; and the news
+    cards left over, set aside (used, or unseen in solo)."""
     counts = view["decks"]
     decks: dict[str, list[str]] = {}
     for deck in ITEM_DECKS:
@@ -173,8 +173,7 @@ def _decks(view: dict[str, Any], table: dict[str, Any], pack: Pack, seen: set[st
     decks["news"] = _take(news, counts["news"], rng)
     emission = sorted(e for e in pack.emissions if e not in set(discards.get("emission", [])))
     decks["emission"] = _take(emission, counts["emission"], rng)
-    decks["\0removed"] = news
-    return decks
+    return decks, news
 
 
 def _deck_items(pack: Pack, deck: str) -> list[str]:
