@@ -74,9 +74,9 @@ def standing(view: dict[str, Any], seat: Seat) -> float:
     near = distances.get(here, {})
     if len(secrets) >= 2:
         if sector == "sarcophagus":
-            score += 90.0
+            score += 130.0
         elif pack.areas[here].power_plant:
-            score += 70.0
+            score += 90.0
         else:
             score += 50.0 - 6.0 * min((near.get(g, 20) for g in gates), default=20)
     else:
@@ -88,13 +88,16 @@ def standing(view: dict[str, Any], seat: Seat) -> float:
             steps = min(min((near.get(g, 20) for g in entrances.get(f, ())), default=20) + 1 + _hindrance(view, me, f)
                         for f in targets)
             score += max(0.0, 20.0 - 4.0 * steps)
+    # Zona §"PRZEGRANA": the news deck is the clock. With few cards left, getting on counts, sparing oneself less.
+    care = min(1.0, (view["decks"]["news"] + 1) / 4)
     stamina = me["stamina"] or 0
     left = stamina - me["damage"]
-    score += 2.5 * left - (8.0 if left <= 1 else 0.0) - 7.0 * len(me["injuries"])
-    score -= 2.0 * me["fatigue"] + (4.0 if me["fatigue"] >= MAX_FATIGUE else 0.0)
+    body = 2.5 * left - (8.0 if left <= 1 else 0.0) - 7.0 * len(me["injuries"])
+    body -= 2.0 * me["fatigue"] + (4.0 if me["fatigue"] >= MAX_FATIGUE else 0.0)
     kept = [c for kind in ("backpack", "worn", "small", "sixth") for c in me[kind]]
-    score += 3.0 * len(kept) + 2.5 * len(me["trophies"]) + me["roubles"] / 100.0
-    score += {"good": 3.0, "neutral": 0.0, "bad": -3.0}.get(me["reputation"], 0.0)
+    body += 3.0 * len(kept) + 2.5 * len(me["trophies"]) + me["roubles"] / 100.0
+    body += {"good": 3.0, "neutral": 0.0, "bad": -3.0}.get(me["reputation"], 0.0)
+    score += care * body
     if me["dead"]:
         score -= 40.0
     return score
@@ -102,15 +105,17 @@ def standing(view: dict[str, Any], seat: Seat) -> float:
 
 def _hindrance(view: dict[str, Any], me: dict[str, Any], facility: str) -> int:
     """Steps' worth of trouble getting into a facility besides walking there: a lock the stalker cannot pay
-    yet (roubles or trophies to find first), or no room inside (Zona §"OTWARCIE TAJNEGO OBIEKTU")."""
+    yet, or no room inside (Zona §"OTWARCIE TAJNEGO OBIEKTU")."""
     info = view["facilities"][facility]
     if info["open"]:
         inside = sum(1 for s in view["stalkers"] if s["area"] == facility and not s["dead"])
         return 2 if inside >= view["board"]["facility_spaces"] else 0
     lock = info["lock"]
-    payable = (me["fatigue"] + lock["fatigue"] <= MAX_FATIGUE and me["damage"] + sum(lock["damage"].values()) <= me["stamina"]
-               and me["roubles"] >= lock["roubles"] and len(me["trophies"]) >= lock["trophies"])
-    return 0 if payable else 3
+    # Roubles to earn (a step a 200), trophies to take (two steps each), rests to take, wounds to heal.
+    short = -(-max(0, lock["roubles"] - me["roubles"]) // 200) + 2 * max(0, lock["trophies"] - len(me["trophies"]))
+    short += max(0, me["fatigue"] + lock["fatigue"] - MAX_FATIGUE)
+    short += 2 if me["damage"] + sum(lock["damage"].values()) > me["stamina"] else 0
+    return min(short, 4)
 
 
 def evaluate(view: dict[str, Any], seat: Seat) -> float:
