@@ -157,7 +157,9 @@ class ZonaAI:
         return standing(view, seat)
 
     def free_choice(self, view: dict[str, Any], seat: Seat) -> bool:
-        return view.get("pending") is None
+        """The seat's own turn of the action phase, no decision pending (Zona §"AKCJE")."""
+        turn = view.get("turn")
+        return view.get("pending") is None and not view.get("over") and turn is not None and turn["seat"] == seat
 
     def timeout_command(self, state: State, seat: Seat) -> Command | None:
         return timeout_command(state, seat)

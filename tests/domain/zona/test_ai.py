@@ -151,9 +151,11 @@ def test_a_lapsed_turn_passes_and_a_lapsed_test_keeps_its_roll():
 
 
 def test_free_choice_is_the_seats_own_turn():
+    """Zona §"AKCJE": a stalker chooses its actions freely on its own turn; a decision is answered."""
     state = new_game(2, seed="free")
     seat = ZONA.waiting_for(state)[0]
     assert ZONA_AI.free_choice(ZONA.view(state, seat), seat)
+    assert not ZONA_AI.free_choice(ZONA.view(state, 1 - seat), 1 - seat)
     for state in _random_play(2, "free", 200):
         if state["pending"] and not state["over"]:
             seat = state["pending"]["seat"]
