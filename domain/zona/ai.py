@@ -131,6 +131,10 @@ def timeout_command(state: State, seat: Seat) -> Command | None:
     actions = legal_actions(state, seat)
     if not actions:
         return None
+    pending = state["pending"]
+    if pending is not None and pending["kind"] == "give_up":
+        # Giving something up is an offer (Zona §"WYKONYWANIE AKCJI OBSZARÓW"): a lapsed player keeps everything.
+        return next((a for a in actions if a["type"] != "give_up"), actions[0])
     for kind in TIMEOUT_DEFAULTS:
         for action in actions:
             if action["type"] == kind:

@@ -150,6 +150,21 @@ def test_a_lapsed_turn_passes_and_a_lapsed_test_keeps_its_roll():
         raise AssertionError("no test met")
 
 
+def test_a_lapsed_offer_to_give_something_up_keeps_everything():
+    """Zona §"WYKONYWANIE AKCJI OBSZARÓW": the Smelter's action asks for a trophy or an artifact; a lapsed
+    player gives up nothing."""
+    state = with_stalker(new_game(1, seed="smelter"), 0, area="smelter", trophies=[])
+    token = next(t for ts in state["dispenser"].values() for t in ts)
+    state = clone(state)
+    for queue in state["dispenser"].values():
+        if token in queue:
+            queue.remove(token)
+    state["stalkers"][0]["trophies"].append(token)
+    state = ZONA.decide_and_fold(state, 0, {"type": "area_action"}, Rng("smelter"))[1]
+    assert state["pending"]["kind"] == "give_up"
+    assert ZONA.timeout_command(state, 0) == {"type": "choose", "option": 1}
+
+
 def test_free_choice_is_the_seats_own_turn():
     """Zona §"AKCJE": a stalker chooses its actions freely on its own turn; a decision is answered."""
     state = new_game(2, seed="free")
