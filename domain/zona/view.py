@@ -125,11 +125,11 @@ def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list
 def _table(state: State, seat: int | None, over: bool) -> dict[str, Any]:
     """The public bookkeeping the log shows everyone and the rest of the view does not: the options,
     the resolution stack, the face-up discard piles, who has played this phase. A bot rebuilds a
-    whole game from its view (``domain.zona.ai``); with this it needs to sample only what is hidden."""
+    whole game from its view (``domain.zona.determinize``); with this it samples only what is hidden."""
     return {
         "pack": state["pack"], "options": clone(state["options"]), "facility_of": dict(state["facility_of"]),
         "turns_taken": list(state["turns_taken"]), "used_characters": list(state["used_characters"]),
-        "frames": [mask(f, over or f.get("seat") == seat) for f in state["frames"]],
+        "frames": [mask(f, over or (seat is not None and f.get("seat") == seat)) for f in state["frames"]],
         "discards": mask(state["discards"], over), "reading": list(state["reading"]),
         "timed_slot": list(state["timed_slot"]),
         "secrets": [list(s["secrets"]) for s in state["stalkers"]],
