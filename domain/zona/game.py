@@ -19,6 +19,7 @@ from domain.game import SYSTEM, Command, Event, EventSchema, Game, Outcome, Rule
 from domain.rng import Rng
 from domain.zona import actions, flow, items
 from domain.zona import setup as setup_rules
+from domain.zona.ai import ZONA_AI
 from domain.zona.model import FACES
 from domain.zona.pack import PACKS, pack_named
 from domain.zona.resolution import ZonaResolution
@@ -82,6 +83,8 @@ class ZonaView(Schema):
     hand = fields.Raw(metadata={"description": "cards being looked through (a count for others)"})
     pending = fields.Dict(allow_none=True, metadata={
         "description": "the decision the game waits for; its choices, except the draft and the find deck"})
+    table = fields.Dict(metadata={"description": "public bookkeeping: pack, options, facility decks' places, who has "
+                                                 "played this phase, the resolution stack, discard piles, cards being read"})
     board = fields.Dict(metadata={"description": "this side's areas (name, sector, action in words) and borders"})
     cards = fields.Dict(metadata={"description": "what each item card named in the view is, by type"})
 
@@ -95,7 +98,7 @@ class ZonaGame(Game):
     view_schema: ClassVar[type[Schema]] = ZonaView
     command_schemas: ClassVar[dict[str, type[Schema]]] = RULES.commands
     event_schemas: ClassVar[list[EventSchema]] = RULES.event_schemas()
-    ai = None
+    ai = ZONA_AI
 
     def initial_state(self) -> State:
         return initial_state()

@@ -8,11 +8,17 @@ text of the event card being read beyond what has been chosen: the stalker
 hears the options, the Voice of the Zone who reads the card (the player on the left when the
 stalker holds the Voice) sees it whole (the read-aloud split; option
 ``read_whole_card`` lets the stalker read it).
+
+Everything else the log shows every seat is in the view too, the public
+bookkeeping under ``table`` (options, the resolution stack, discard piles),
+so that a bot can rebuild a whole game from its view (``domain.zona.determinize``).
 """
 
 from __future__ import annotations
 
 import functools
+import json
+import re
 from typing import Any
 
 from domain.game import Event
@@ -67,8 +73,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         })
     pending = state["pending"]
     shown = _body(state, seat, pack, over, stalkers, pending)
-    shown["board"] = clone(board_description(pack.name, state["side"]))
+    shown["table"] = _table(state, seat, over)
+    # The board names no item card: left out of the walk, it keeps a view quick enough for bots' searches.
     shown["cards"] = _catalog(pack, shown)
+    shown["board"] = clone(board_description(pack.name, state["side"]))
     return shown
 
 
@@ -114,6 +122,21 @@ def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list
     }
 
 
+def _table(state: State, seat: int | None, over: bool) -> dict[str, Any]:
+    """The public bookkeeping the log shows everyone and the rest of the view does not: the options,
+    the resolution stack, the face-up discard piles, who has played this phase. A bot rebuilds a
+    whole game from its view (``domain.zona.determinize``); with this it samples only what is hidden."""
+    return {
+        "pack": state["pack"], "options": clone(state["options"]), "facility_of": dict(state["facility_of"]),
+        "turns_taken": list(state["turns_taken"]), "used_characters": list(state["used_characters"]),
+        "frames": [mask(f, over or (seat is not None and f.get("seat") == seat)) for f in state["frames"]],
+        "discards": mask(state["discards"], over), "reading": list(state["reading"]),
+        "timed_slot": list(state["timed_slot"]),
+        "secrets": [list(s["secrets"]) for s in state["stalkers"]],
+        "ability_used": [bool(s.get("ability_used")) for s in state["stalkers"]],
+    }
+
+
 @functools.cache
 def board_description(pack_name: str, side: str) -> dict[str, Any]:
     """The board of this side for a client to draw: areas with their actions in words, and borders."""
@@ -133,23 +156,23 @@ def board_description(pack_name: str, side: str) -> dict[str, Any]:
     return {"areas": areas, "borders": borders, "facility_spaces": board.facility_spaces}
 
 
+#: A JSON string with a ``#`` or ``@`` and no escapes (no card id has one). Between two strings of a JSON
+#: text there is never a ``#`` or ``@``, so a match cannot start at a closing quote and swallow an id.
+_NAMED = re.compile(r'"([^"\\#@]*[#@][^"\\]*)"')
+
+
 def _catalog(pack: Pack, shown: dict[str, Any]) -> dict[str, Any]:
-    """What each item card named in the view is (finds another seat holds show only as ``find``)."""
+    """What each item card named in the view is (finds another seat holds show only as ``find``).
+
+    Every string of the view, keys included, read off its JSON text: a walk in Python made views the
+    bulk of a bot's search."""
     out: dict[str, Any] = {}
-    stack: list[Any] = [shown]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            stack.extend(value.values())
-            stack.extend(k for k in value if isinstance(k, str) and ("#" in k or "@" in k))
-        elif isinstance(value, list):
-            stack.extend(value)
-        elif isinstance(value, str) and ("#" in value or "@" in value):
-            kind = value.split("#")[0].split("@")[0]
-            t = pack.items.get(kind)
-            if t is not None and kind not in out:
-                out[kind] = {"name": t.name, "kind": t.kind, "colour": t.colour, "price": t.price, "use": t.use,
-                             "durability": t.durability, "small": t.small, "outfit": list(t.outfit)}
+    for value in dict.fromkeys(_NAMED.findall(json.dumps(shown))):
+        kind = value.split("#")[0].split("@")[0]
+        t = pack.items.get(kind)
+        if t is not None and kind not in out:
+            out[kind] = {"name": t.name, "kind": t.kind, "colour": t.colour, "price": t.price, "use": t.use,
+                         "durability": t.durability, "small": t.small, "outfit": list(t.outfit)}
     return out
 
 

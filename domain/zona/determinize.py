@@ -1,0 +1,236 @@
+"""A whole game of Zona rebuilt from what one seat sees, the hidden parts sampled.
+
+A bot searches only such worlds (``domain.game.GameAI.determinize``): the
+seat's view of the world is the view it was built from, and its legal actions
+are the same. Public bookkeeping comes from the view's ``table`` (the
+options, the resolution stack, discard piles: all of it in the log for every
+seat); what is sampled with the ``Rng`` is what ``domain.zona.view`` hides:
+
+- the order and contents of every deck (items, events, news, emission cards),
+  each from the pack's cards of that deck that are nowhere in sight, in the
+  counts shown; the news cards left over are the ones set aside (``removed``);
+- the dispenser queues, from each queue's tokens not on the board, in play or
+  held as trophies;
+- the find decks and the finds another stalker holds or is looking at (shown
+  as ``find``), from the find cards the seat has not seen; the rest lie in the
+  box with the starting equipment nobody holds;
+- another player's two draft boards;
+- the choices of another seat's private decision (its draft, its find deck),
+  asked again from the sampled world, as the rules would ask them.
+
+Wear and deactivation of another stalker's finds are not shown and come back
+as fresh cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.rng import Rng
+from domain.zona.flow import STEPS
+from domain.zona.model import ITEM_DECKS, QUEUES, Pack
+from domain.zona.pack import pack_named
+from domain.zona.resolution import ZonaResolution
+from domain.zona.setup import _instances
+from domain.zona.state import State, clone, initial_state
+from domain.zona.view import HIDDEN, is_find, mask
+
+FIND = "find"
+CONTAINERS = ("backpack", "worn", "small", "sixth")
+
+
+def _take(pool: list[str], count: int, rng: Rng) -> list[str]:
+    """``count`` things drawn at random out of ``pool`` (removed from it)."""
+    return [pool.pop(rng.below(len(pool))) for _ in range(min(count, len(pool)))]
+
+
+def _strings(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, list):
+        return set().union(*(_strings(v) for v in value)) if value else set()
+    if isinstance(value, dict):
+        return set().union(*(_strings(v) for v in value.values())) if value else set()
+    return set()
+
+
+def _unmask(value: Any, supply: list[str]) -> Any:
+    """``value`` with every ``hidden`` find named by the next find of ``supply`` (cycled)."""
+    if value == HIDDEN and supply:
+        return supply[0]
+    if isinstance(value, list):
+        return [_unmask(v, supply) for v in value]
+    if isinstance(value, dict):
+        return {k: _unmask(v, supply) for k, v in value.items()}
+    return value
+
+
+def determinize(view: dict[str, Any], seat: int, rng: Rng) -> State:
+    if view.get("phase", "new") == "new":
+        return initial_state()
+    table = view["table"]
+    pack = pack_named(table["pack"])
+    discards: dict[str, list[str]] = clone(table["discards"])
+
+    # -- what lies in sight --------------------------------------------------------
+    seen: set[str] = set()
+    for pile in discards.values():
+        seen.update(pile)
+    for row in view["market"].values():
+        seen.update(c for c in row if c)
+    for s in view["stalkers"]:
+        for kind in CONTAINERS:
+            seen.update(s[kind])
+    hand = list(view["hand"])
+    seen.update(hand)
+    own_pending = view["pending"] if view["pending"] and view["pending"]["seat"] == seat else None
+    own_find_choices = [c["card"] for c in own_pending["choices"]] if own_pending and own_pending["kind"] == "find" \
+        else []
+    # Finds the seat knows by name that are not in its keeping: the one it is gaining from the hand.
+    own_strings = _strings([f for f in table["frames"] if f.get("seat") == seat]) | _strings(own_pending or {})
+    known_finds = {c for c in own_strings if is_find(c)}
+    finds_pool = sorted(c for c in _instances(pack, "find") if c not in seen and c not in known_finds)
+    in_hand = sorted(c for c in known_finds - seen - set(own_find_choices))
+
+    # -- stalkers: another's finds are dealt from the unseen finds --------------------
+    stalkers = []
+    for s, secrets, used in zip(view["stalkers"], table["secrets"], table["ability_used"], strict=True):
+        record = {k: clone(s[k]) for k in ("seat", "character", "area", "damage", "fatigue", "reputation", "roubles",
+                                          "injuries", "dead", "must_leave", "trophies")}
+        for kind in CONTAINERS:
+            record[kind] = [_take(finds_pool, 1, rng)[0] if c == FIND and finds_pool else c for c in s[kind]]
+        record.update(secrets=list(secrets), ability_used=used)
+        stalkers.append(record)
+    hand = [(in_hand.pop(0) if in_hand else (_take(finds_pool, 1, rng) or [FIND])[0]) if c == FIND else c
+            for c in hand]
+
+    # -- facilities: locks, find decks ----------------------------------------------
+    finds: dict[str, list[str]] = {}
+    locks = {}
+    looted = []
+    own_find_facility = own_pending["context"].get("facility") if own_pending and own_find_choices else None
+    for area, f in view["facilities"].items():
+        locks[area] = {"lock": f["lock"]["id"], "open": f["open"]}
+        if f["looted"]:
+            looted.append(area)
+        if area == own_find_facility:
+            finds[area] = list(own_find_choices)
+        else:
+            finds[area] = _take(finds_pool, f["finds"], rng)
+    # Everything of no deck nobody holds: the finds left over and the starting cards of unused boards.
+    starting = [c for c in (f"{e}@{st.id}" for st in pack.stalkers.values() for e in st.equipment) if c not in seen]
+    box = sorted(finds_pool) + starting
+
+    decks, removed = _decks(view, table, pack, seen, discards, rng)
+
+    # -- threat tokens -------------------------------------------------------------------
+    threats = {area: [t["token"] for t in tokens] for area, tokens in view["threats"].items()}
+    in_play = [t["token"] for t in view["in_play"]]
+    tokens_seen = {t for ts in threats.values() for t in ts} | set(in_play)
+    tokens_seen.update(t for s in view["stalkers"] for t in s["trophies"])
+    dispenser = {}
+    for queue in QUEUES:
+        pool = sorted(f"{t.id}#{n}" for t in pack.threats.values() if t.queue == queue
+                      for n in range(1, t.copies + 1) if f"{t.id}#{n}" not in tokens_seen)
+        dispenser[queue] = _take(pool, view["dispenser"][queue], rng)
+
+    state: State = {
+        "phase": view["phase"], "over": view["over"], "pack": pack.name, "side": view["side"],
+        "players": view["players"], "options": clone(table["options"]), "round": view["round"],
+        "voice": view["voice"], "turn": clone(view["turn"]), "turns_taken": list(table["turns_taken"]),
+        "stalkers": stalkers, "draft": _drafts(view, pack, seat, rng),
+        "decks": decks, "discards": discards, "box": box, "hand": hand, "in_play": in_play,
+        "reading": list(table["reading"]), "removed": removed, "timed_slot": list(table["timed_slot"]),
+        "dispenser": dispenser, "threats": threats, "facility_of": dict(table["facility_of"]), "locks": locks,
+        "finds": finds, "looted": looted, "market": clone(view["market"]), "emission": view["emission"]["marker"],
+        "timed": clone(view["timed"]), "wear": dict(view["wear"]), "deactivated": list(view["deactivated"]),
+        "frames": [], "pending": None, "used_characters": list(table["used_characters"]),
+        "winner": view["winner"], "lost": view["lost"],
+    }
+    _resolution(state, view, table, seat, rng)
+    return state
+
+
+def _decks(view: dict[str, Any], table: dict[str, Any], pack: Pack, seen: set[str],
+           discards: dict[str, list[str]], rng: Rng) -> tuple[dict[str, list[str]], list[str]]:
+    """Every deck dealt from its cards in no known place, in the counts the view shows; and the news
+    cards left over, set aside (used, or unseen in solo)."""
+    counts = view["decks"]
+    decks: dict[str, list[str]] = {}
+    for deck in ITEM_DECKS:
+        pool = sorted(c for c in _deck_items(pack, deck) if c not in seen)
+        decks[deck] = _take(pool, counts[deck], rng)
+        discards.setdefault(deck, []).extend(pool)  # none, unless the view was short of a card
+    placed = set(table["reading"]) | {c for secrets in table["secrets"] for c in secrets}
+    placed.update(c for pile in discards.values() for c in pile)
+    by_area = {area: name for name, area in table["facility_of"].items()}
+    for deck in counts:
+        if deck in ITEM_DECKS or deck in ("news", "emission"):
+            continue
+        pool = sorted(c for c in pack.deck_cards(by_area.get(deck, deck)) if c not in placed)
+        decks[deck] = _take(pool, counts[deck], rng)
+    news = sorted(n for n in pack.news if n not in set(table["reading"]) | set(table["timed_slot"]))
+    decks["news"] = _take(news, counts["news"], rng)
+    emission = sorted(e for e in pack.emissions if e not in set(discards.get("emission", [])))
+    decks["emission"] = _take(emission, counts["emission"], rng)
+    return decks, news
+
+
+def _deck_items(pack: Pack, deck: str) -> list[str]:
+    return [f"{t.id}#{n}" for t in pack.items.values() if t.deck == deck for n in range(1, t.copies + 1)]
+
+
+def _drafts(view: dict[str, Any], pack: Pack, seat: int, rng: Rng) -> dict[str, list[str]]:
+    """Two boards each: the seat's own as shown, another's its chosen board and one it did not see."""
+    own = list(view["stalkers"][seat]["draft"])
+    chosen = {s["character"] for s in view["stalkers"] if s["character"]}
+    pool = sorted(c for c in pack.stalkers if c not in own and c not in chosen)
+    drafts = {}
+    for s in view["stalkers"]:
+        if s["seat"] == seat:
+            drafts[str(seat)] = own
+        else:
+            mine = [s["character"]] if s["character"] and s["character"] not in own else []
+            drafts[str(s["seat"])] = mine + _take(pool, 2 - len(mine), rng)
+    return drafts
+
+
+def _resolution(state: State, view: dict[str, Any], table: dict[str, Any], seat: int, rng: Rng) -> None:
+    """The resolution stack and the pending decision, another seat's hidden cards named from the sampled world."""
+    pending = view["pending"]
+    for frame in table["frames"]:
+        owner = frame.get("seat")
+        supply = _owned_finds(state, owner) if isinstance(owner, int) else []
+        state["frames"].append(_unmask(frame, supply))
+    if pending is None:
+        return
+    if pending["seat"] == seat:
+        state["pending"] = clone(pending)
+        return
+    supply = _owned_finds(state, pending["seat"])
+    state["pending"] = {"seat": pending["seat"], "kind": pending["kind"],
+                        "choices": _unmask(pending["choices"], supply), "context": _unmask(pending["context"], supply)}
+    masked = HIDDEN in _strings(pending) or (not pending["choices"] and state["frames"])
+    if masked and state["frames"]:
+        _ask_again(state, pending, rng)
+
+
+def _owned_finds(state: State, seat: int) -> list[str]:
+    s = state["stalkers"][seat] if 0 <= seat < len(state["stalkers"]) else None
+    held = [c for kind in CONTAINERS for c in s[kind]] if s else []
+    return [c for c in [*state["hand"], *held] if is_find(c)]
+
+
+def _ask_again(state: State, shown: dict[str, Any], rng: Rng) -> None:
+    """The top frame's step run again on the sampled world, so that it asks the decision with that world's
+    choices; kept when the seat would see them as it does (a sampled find of another kind than the one
+    offered would change them: then the hidden names stay as dealt)."""
+    probe = {**state, "pending": None}
+    res = ZonaResolution(probe, rng)
+    STEPS[probe["frames"][-1]["kind"]](res, probe["frames"][-1])
+    asked = res.state["pending"]
+    if [e.type for e in res.events] != ["DecisionRequested"] or asked is None or asked["kind"] != shown["kind"]:
+        return
+    private = not shown["choices"] and not shown["context"]
+    if private or (mask(asked["choices"], False) == shown["choices"] and mask(asked["context"], False) == shown["context"]):
+        state["pending"] = asked
