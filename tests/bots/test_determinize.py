@@ -16,7 +16,9 @@ from tests.bots.play import random_play
 from tests.domain.fallout.fixtures import FULL, MINI
 
 #: The bundled pack, the mini pack, and the full test pack (encounters, quests, trading, influence).
-PACKS = [({}, 3), ({"pack": MINI.id, "scenario": "test"}, 2), ({"pack": FULL.id, "scenario": "test"}, 4)]
+#: The bundled pack's default scenario, filled in as the service fills it in (its pack has several).
+BASE = FALLOUT.resolve_options({})
+PACKS = [(BASE, 3), ({"pack": MINI.id, "scenario": "test"}, 2), ({"pack": FULL.id, "scenario": "test"}, 4)]
 
 
 @pytest.mark.parametrize("options,players", PACKS, ids=[o.get("pack", "base") for o, _ in PACKS])
@@ -40,7 +42,7 @@ def test_the_view_of_a_determinized_state_is_the_view_it_came_from(options, play
 
 def test_what_is_hidden_is_sampled_not_copied():
     """Two samples differ in what the seat cannot see, and agree on what it can."""
-    *_, (_, _, state) = random_play(FALLOUT, {}, 3, "hidden", 60)
+    *_, (_, _, state) = random_play(FALLOUT, BASE, 3, "hidden", 60)
     view = FALLOUT.view(state, 0)
     samples = [FALLOUT.ai.determinize(view, 0, Rng(f"s{i}")) for i in range(8)]
     assert {s.survivors[1].agendas + s.agenda_deck for s in samples} != {samples[0].survivors[1].agendas + samples[0].agenda_deck}
@@ -51,7 +53,7 @@ def test_what_is_hidden_is_sampled_not_copied():
 
 
 def test_a_lapsed_deadline_ends_the_turn_or_takes_the_default():
-    for _, _, state in random_play(FALLOUT, {}, 2, "timeout", 300):
+    for _, _, state in random_play(FALLOUT, BASE, 2, "timeout", 300):
         waiting = FALLOUT.waiting_for(state)
         if not waiting:
             continue

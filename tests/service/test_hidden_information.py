@@ -72,6 +72,10 @@ def _fallout_hidden(games, game_id: str, seat: int) -> tuple[set[str], list[list
     return cards, [order for order in orders if len(order) > 1]
 
 
+#: Commands that show an agenda card to every seat.
+PUBLIC_AGENDA_MOVES = ("declare_loyalty", "withdraw_loyalty")
+
+
 def test_no_response_to_one_seat_holds_another_seats_fallout_agendas_or_deck_orders(client, games):
     table = new_table(client, game="fallout", seed="hidden-fallout")
     answers_to_a = []
@@ -82,7 +86,9 @@ def test_no_response_to_one_seat_holds_another_seats_fallout_agendas_or_deck_ord
             break
         seat = waiting[0]
         actions = client.get(table.url("/actions"), headers=table.seats[seat]).get_json()["actions"]
-        command = next((a for a in actions if a["type"] != "end_turn"), actions[0])
+        # Declaring loyalty shows the agenda card to every seat (Loyalty), so a card declared and
+        # withdrawn is no secret any more: these few moves keep every hand hidden.
+        command = next((a for a in actions if a["type"] not in ("end_turn", *PUBLIC_AGENDA_MOVES)), actions[0])
         answer = act(client, table, seat, command)
         assert answer.status_code == 200, command
         if seat == 0:

@@ -240,34 +240,61 @@ def check_markers(
                                       "never places a marker")
 
 
-def check_reachable(
-    reader: Reader,
-    library: list[tuple[str, Any]],
-    everything: list[tuple[str, Any]],
-    scenarios: list[tuple[str, Scenario]],
-) -> None:
-    """Card Library: a library card enters play only by ADD, STAGE or the scenario sheet."""
-    by_number = {card.number: card for _, card in library}
-    ids = {card.id: card.number for _, card in library}
-    # Everything that is in play from the start: the starting encounter decks,
-    # the loot, asset and unique decks, perks, agendas and the scenario sheets.
+def in_play(library: Iterable[Any], starting: Iterable[Any], scenario: Scenario) -> set[int]:
+    """The library numbers that can enter play in one scenario: staged by its sheet, or added or
+    staged by a result on something in play from the start (``starting``: the starting decks, loot,
+    asset and unique decks, perks, agendas), on the scenario sheet, or on a card that can itself."""
+    by_number = {card.number: card for card in library}
+    ids = {card.id: card.number for card in library}
     reached: set[int] = set()
-    queue = deque(item for _, item in everything if getattr(item, "number", None) is None)
-    for _, scenario in scenarios:
-        for ref in scenario.staged_quests:
-            number = int(ref) if str(ref).isdigit() else ids.get(str(ref))
-            if number is not None and number in by_number and number not in reached:
-                reached.add(number)
-                queue.append(by_number[number])
+    queue: deque[Any] = deque([*starting, scenario])
+    for ref in scenario.staged_quests:
+        number = int(ref) if str(ref).isdigit() else ids.get(str(ref))
+        if number is not None and number in by_number and number not in reached:
+            reached.add(number)
+            queue.append(by_number[number])
     while queue:
         for _, result in parsed_results(queue.popleft()):
             number = result.number if isinstance(result, (effects.Add, effects.Stage)) else None
             if number is not None and number in by_number and number not in reached:
                 reached.add(number)
                 queue.append(by_number[number])
+    return reached
+
+
+def check_reachable(
+    reader: Reader,
+    library: list[tuple[str, Any]],
+    everything: list[tuple[str, Any]],
+    scenarios: list[tuple[str, Scenario]],
+) -> None:
+    """Card Library: a library card enters play only by ADD, STAGE or the scenario sheet.
+
+    Scenarios share the starting decks and the library, so each is followed on its own: a card
+    must enter play in at least one, and a card that can enter play in a scenario must make sense
+    on that scenario's map."""
+    cards = [card for _, card in library]
+    starting = [item for _, item in everything if getattr(item, "number", None) is None
+                and not isinstance(item, Scenario)]
+    where_of = {id(item): where for where, item in everything}
+    reached_anywhere: set[int] = set()
+    for scenario_where, scenario in scenarios:
+        reached = in_play(cards, starting, scenario)
+        reached_anywhere |= reached
+        # Faction Tokens: a token is placed face up in its space, so the space's tile must be face
+        # up on this scenario's map (a face-down tile, or one left in the box, cannot hold it).
+        face_up = {place.tile for place in scenario.places if place.tile}
+        for item in [*starting, scenario, *(card for card in cards if card.number in reached)]:
+            for at, result in parsed_results(item):
+                if isinstance(result, effects.PlaceFactionToken) and result.space.split(".")[0] not in face_up:
+                    reader.problem(
+                        where_of.get(id(item), scenario_where),
+                        f"{at}: places a faction token in {result.space!r}, but {scenario_where} "
+                        "(where this card can enter play) does not lay that tile face up",
+                    )
     for where, card in library:
-        if card.number not in reached:
+        if card.number not in reached_anywhere:
             reader.problem(
-                where, f"library card {card.number} is never added or staged by anything in play: "
-                "it could never enter play",
+                where, f"library card {card.number} is never added or staged by anything in play "
+                "in any scenario: it could never enter play",
             )

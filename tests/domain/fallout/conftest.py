@@ -1,4 +1,4 @@
-"""Fixtures of the Fallout tests: the bundled pack and its scenario."""
+"""Fixtures of the Fallout tests: the bundled pack and each of its scenarios."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from domain.fallout.model import Pack, Scenario
 from domain.fallout.pack import load_pack
-from tests.domain.fallout.bundled_pack import SCENARIO
+from tests.domain.fallout.bundled_pack import SCENARIOS
 
 
 @pytest.fixture(scope="module")
@@ -14,6 +14,7 @@ def pack() -> Pack:
     return load_pack()
 
 
-@pytest.fixture(scope="module")
-def scenario(pack: Pack) -> Scenario:
-    return pack.scenarios[SCENARIO]
+@pytest.fixture(scope="module", params=SCENARIOS)
+def scenario(pack: Pack, request: pytest.FixtureRequest) -> Scenario:
+    """Each scenario of the bundled pack in turn: what the rules ask of one sheet, they ask of all."""
+    return pack.scenarios[request.param]

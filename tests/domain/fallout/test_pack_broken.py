@@ -145,7 +145,10 @@ def test_fewer_face_down_tiles_than_places(tmp_path: Path) -> None:
     root = copy_pack(tmp_path)
     doomed = {"redfin_yard", "glass_marsh", "hangman_trestle"}
     edit_file(root, "tiles.yaml", lambda d: d.update(tiles=[t for t in d["tiles"] if t["id"] not in doomed]))
-    one_problem(problems_of(root), f"scenario '{SCENARIO}'", "needs 6 face-down deadly tiles", "only 5")
+    # Seven deadly tiles are left to shuffle; two more deadly places make the layout need eight.
+    more = [{"id": "x_far", "q": 3, "r": -1, "back": "deadly"}, {"id": "x_farther", "q": 3, "r": 0, "back": "deadly"}]
+    edit_file(root, f"scenarios/{SCENARIO}.yaml", lambda d: d["places"].extend(more))
+    one_problem(problems_of(root), f"scenario '{SCENARIO}'", "needs 8 face-down deadly tiles", "only 7")
 
 
 def test_start_place_must_hold_the_starting_tile(tmp_path: Path) -> None:

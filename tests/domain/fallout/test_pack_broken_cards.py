@@ -135,6 +135,17 @@ def test_a_library_card_nothing_brings_into_play(tmp_path: Path) -> None:
          "never added or staged")
 
 
+def test_a_faction_token_on_a_tile_the_scenario_lays_face_down(tmp_path: Path) -> None:
+    """Faction Tokens: a token goes face up in its space, so a card that can enter play in a
+    scenario places one only on a tile that scenario lays face up."""
+    root = copy_pack(tmp_path)
+    token = {"faction_token": {"faction": "spade", "space": "saltmarsh.reedbeds"}}  # a dangerous tile, dealt face down
+    edit_file(root, "encounters.yaml", lambda d: _card(d, "encounters", "enc_market_day")["options"][0]["results"]
+              .append(token))
+    one_problem(problems_of(root), "encounters.yaml", "encounter 'enc_market_day'", "option 1: results[1]",
+                "'saltmarsh.reedbeds'", f"scenario '{SCENARIO}' (where this card can enter play)", "face up")
+
+
 def test_quest_markers_belong_to_a_quest(tmp_path: Path) -> None:
     """Quest Markers: one of a pair goes on the quest card placing it."""
     root = copy_pack(tmp_path)

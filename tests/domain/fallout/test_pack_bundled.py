@@ -7,6 +7,7 @@ from collections import Counter, defaultdict, deque
 from importlib import resources
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +24,7 @@ from domain.fallout.model import (
     Scenario,
 )
 from domain.fallout.pack import load_pack
-from tests.domain.fallout.bundled_pack import BUNDLED, SCENARIO
+from tests.domain.fallout.bundled_pack import BUNDLED, SCENARIOS
 
 
 def test_bundled_pack_loads_and_is_cached(pack: Pack) -> None:
@@ -39,7 +40,9 @@ def test_bundled_pack_ships_as_package_data() -> None:
                  "agendas.yaml", "perks.yaml", "cards.yaml", "loot.yaml", "assets.yaml", "uniques.yaml",
                  "encounters.yaml", "library.yaml"):
         assert (base / name).is_file(), name
-    assert (base / "scenarios" / f"{SCENARIO}.yaml").is_file()
+    assert SCENARIOS
+    for scenario in SCENARIOS:
+        assert (base / "scenarios" / f"{scenario}.yaml").is_file()
 
 
 def test_pack_module_imports_only_what_the_domain_may() -> None:
@@ -146,13 +149,14 @@ def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
     return seen
 
 
+@pytest.mark.parametrize("scenario_id", SCENARIOS)
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
-def test_every_space_is_reachable_for_any_shuffle(data: st.DataObject) -> None:
+def test_every_space_is_reachable_for_any_shuffle(scenario_id: str, data: st.DataObject) -> None:
     """Map Tiles: face-down tiles are shuffled by back and placed randomly; whatever
     the shuffle, a survivor can walk from the starting tile to every space (Move Action)."""
     pack = load_pack()
-    scenario = pack.scenarios[SCENARIO]
+    scenario = pack.scenarios[scenario_id]
     face_up = {p.tile for p in scenario.places if p.tile}
     order = {
         back: data.draw(st.permutations(sorted(t.id for t in pack.tiles.values() if t.back == back and t.id not in face_up)))

@@ -27,6 +27,7 @@ from domain.fallout.model import SPECIAL
 from domain.fallout.state import FACE_DOWN, MAX_HP, SHOP_SIZE, GameState
 from domain.game import SYSTEM
 from domain.rng import Rng
+from tests.domain.fallout.bundled_pack import SCENARIOS
 from tests.domain.fallout.fixtures import FULL, MINI
 
 MAX_ROUNDS = 30
@@ -108,7 +109,7 @@ def bot_pick(pick: Rng, options: list[dict]) -> dict:
 
 
 def play_one(
-    seed: int, pack: str = "mini", scenario: str = "test", used: Counter | None = None
+    seed: int, pack: str = "mini", scenario: str = "test", used: Counter | None = None, rounds: int = MAX_ROUNDS
 ) -> tuple[GameState, int]:
     players = seed % 4 + 1
     options = {"pack": pack, "scenario": scenario, "players": players}
@@ -121,7 +122,7 @@ def play_one(
         check_event_invariants(state)
     pick = Rng(f"bot-{seed}")
     n = 0
-    while not FALLOUT.is_over(state) and state.round <= MAX_ROUNDS:
+    while not FALLOUT.is_over(state) and state.round <= rounds:
         n += 1
         command = FALLOUT.system_command(state)
         if command is not None:
@@ -170,11 +171,29 @@ def test_two_hundred_random_games_keep_the_invariants() -> None:
 
 
 @pytest.mark.slow
-def test_two_hundred_random_games_with_the_bundled_pack() -> None:
-    """Complete Setup with the bundled pack: 200 random games keep the invariants."""
-    scenario = next(iter(pack_named("base").scenarios))
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_two_hundred_random_games_of_each_scenario(scenario: str) -> None:
+    """Complete Setup with each scenario of the bundled pack: 200 random games keep the invariants."""
     for seed in range(200):
         play_one(2000 + seed, pack="base", scenario=scenario)
+
+
+#: Rounds after which a game of the bundled pack has certainly gone wrong: the agenda deck runs
+#: out every 13 to 23 rounds and then advances the power track, which is at most ten steps long.
+ENDLESS = 400
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_random_games_of_each_scenario_play_to_their_end(scenario: str) -> None:
+    """Winning the Game / Faction Power Track: random games of each scenario end by the rules,
+    by a survivor's victory or a faction's takeover, never by running on."""
+    ends: Counter = Counter()
+    for seed in range(12):
+        state, _ = play_one(6000 + seed, pack="base", scenario=scenario, rounds=ENDLESS)
+        assert state.over, (scenario, seed, state.round)
+        ends[state.result] += 1
+    assert set(ends) <= {"won", "lost"} and ends["lost"], ends
 
 
 #: Commands a game of the full test pack can never send (no such situation in it).
