@@ -261,16 +261,21 @@ def test_trait_tokens(pack: Pack) -> None:
 
 def test_agenda_deck(pack: Pack) -> None:
     """Agenda Cards / Complete Setup, step 5: cards numbered above the player count are
-    removed; Rounds: each card activates one to three enemy types, left to right."""
+    removed; Rounds: each card activates one to three enemy types, left to right;
+    Faction Tokens: some cards show a faction's icon, which activates its tokens."""
     assert len(pack.agendas) >= 20
     for players in (1, 2, 3, 4):
         assert sum(a.players <= players for a in pack.agendas) >= 12
     assert sum(a.players == 1 for a in pack.agendas) >= 12
     on_cards = Counter(kind for agenda in pack.agendas for kind in agenda.activation)
-    assert set(on_cards) == set(ENEMY_TYPES) and min(on_cards.values()) >= 5
+    enemies = {kind: n for kind, n in on_cards.items() if kind in ENEMY_TYPES}
+    assert set(enemies) == set(ENEMY_TYPES) and min(enemies.values()) >= 5
+    # Both factions' tokens get their turn: each icon stands on several cards.
+    assert on_cards["star"] >= 3 and on_cards["spade"] >= 3
+    assert set(on_cards) - set(ENEMY_TYPES) == {"star", "spade"}
     factions = Counter(agenda.faction for agenda in pack.agendas)
     assert factions["star"] >= 4 and factions["spade"] >= 4 and factions[None] >= 4
-    assert all(1 <= len(a.activation) <= 3 and a.text for a in pack.agendas)
+    assert all(1 <= sum(k in ENEMY_TYPES for k in a.activation) <= 3 and a.text for a in pack.agendas)
 
 
 def test_perks(pack: Pack) -> None:
