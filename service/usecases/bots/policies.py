@@ -10,19 +10,25 @@ random by every level. Three levels:
 
 - ``random``: a uniformly random legal action.
 - ``greedy``: each action is played one step ahead (the action, then the
-  seat's own follow-up decisions at their defaults — keep the dice, place the
-  enemy — until the game waits on someone else or on the seat's next free
-  choice) in a few sampled worlds; the best average score wins, ties at
-  random (ending the turn only when nothing else ties).
+  seat's own follow-up decisions, each the choice whose result scores best
+  at once, ties to the lapsed-deadline default — until the game waits on
+  someone else or on the seat's next free choice) in a few sampled worlds;
+  the best average score wins, ties at random (ending the turn only when
+  nothing else ties).
 - ``planner``: flat Monte Carlo over determinized worlds, a rollout of the
   greedy policy. Greedy's one-step scores shortlist the candidates (those
   within 1 point of the best, at most five). Within the per-decision time
   budget the planner deals a world, plays each candidate in it, then plays on
-  to the end of the seat's turn and through the round end that may follow —
-  the seat's own choices greedy's, other seats' decisions random — and
-  scores the seat's view there. Every candidate gets the same worlds (common
+  to the end of the seat's turn, through the other seats' turns and the
+  round end, to the first free choice of the next round — the seat's own
+  choices greedy's, other seats' turns ended at once and their decisions
+  random — and scores the seat's view there. Every candidate gets the same worlds (common
   random numbers); the best mean wins. A time budget makes its choice depend
   on the machine's speed; with ``rollouts`` set instead it is reproducible.
+
+A world the AI cannot deal (``determinize`` fails on a view it did not
+foresee) is left out; with no world at all a bot plays as a game without an
+AI: at random. A bot never fails its seat.
 
 Everything is deterministic given the ``Rng``: the service derives it from
 the game and the version decided on, so a replayed job picks the same move.
@@ -90,19 +96,52 @@ def _free_choice(ai: GameAI, module: Game, state: Any, seat: int) -> bool:
     return ai.free_choice(module.view(state, seat), seat)
 
 
+#: A follow-up decision with more choices than this is weighed on a sample of them (the default always in).
+FOLLOW_UP_WIDTH = 8
+
+
 def settle(ai: GameAI, module: Game, state: Any, seat: int, command: Command, rng: Rng, limit: int = 12) -> Any:
-    """``command``, then ``seat``'s follow-up decisions at their defaults, until it chooses freely again."""
+    """``command``, then ``seat``'s follow-up decisions (``follow_up``), until it chooses freely again."""
     state = _apply(module, state, seat, command, sub(rng, "0"))
     for step in range(limit):
         if module.is_over(state) or module.system_command(state) is not None:
             return state
         if seat not in module.waiting_for(state) or _free_choice(ai, module, state, seat):
             return state
-        follow = ai.timeout_command(state, seat)
-        if follow is None:
+        answer = follow_up(ai, module, state, seat, sub(rng, str(step + 1)))
+        if answer is None:
             return state
-        state = _apply(module, state, seat, follow, sub(rng, str(step + 1)))
+        state = answer[1]
     return state
+
+
+def follow_up(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng) -> tuple[Command, Any] | None:
+    """``seat``'s best answer to the decision it owes, one step ahead, and the state after it.
+
+    Each choice is played once and the seat's view after it scored; ties
+    (a choice that changes nothing now) go to what a lapsed deadline would
+    send, so a bot does not reroll or run for no reason. None: nothing to
+    answer.
+    """
+    actions = module.legal_actions(state, seat)
+    if not actions:
+        return None
+    default = ai.timeout_command(state, seat)
+    if len(actions) > FOLLOW_UP_WIDTH:
+        others = [a for a in actions if a != default]
+        actions = ([default] if default in actions else []) + rng.shuffled(others)[: FOLLOW_UP_WIDTH - 1]
+    best: tuple[Command, Any] | None = None
+    best_value, best_default = -math.inf, False
+    for i, action in enumerate(actions):
+        try:
+            after = _apply(module, state, seat, action, sub(rng, f"f{i}"))
+            value = ai.evaluate(module.view(after, seat), seat)
+        except Exception:  # noqa: BLE001 - a choice the sampled world cannot take
+            continue
+        is_default = action == default
+        if best is None or value > best_value + 1e-9 or (is_default and abs(value - best_value) <= 1e-9 and not best_default):
+            best, best_value, best_default = (action, after), value, is_default
+    return best
 
 
 class _Searching:
@@ -138,8 +177,10 @@ class GreedyBot(_Searching):
     def scores(
         self, ai: GameAI, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng
     ) -> list[float]:
-        """Each action's mean score one step ahead."""
-        worlds = [ai.determinize(view, seat, sub(rng, f"world{w}")) for w in range(self.samples)]
+        """Each action's mean score one step ahead (all ``-inf`` when no world could be dealt)."""
+        worlds = [w for w in (_deal(ai, view, seat, sub(rng, f"world{n}")) for n in range(self.samples)) if w is not None]
+        if not worlds:
+            return [-math.inf] * len(actions)
         scores = []
         for i, action in enumerate(actions):
             total = 0.0
@@ -152,6 +193,14 @@ class GreedyBot(_Searching):
                 total += ai.evaluate(module.view(after, seat), seat)
             scores.append(total / len(worlds))
         return scores
+
+
+def _deal(ai: GameAI, view: dict[str, Any], seat: int, rng: Rng) -> Any | None:
+    """A world sampled from ``view``, or None when the AI cannot deal one (the bot then does without it)."""
+    try:
+        return ai.determinize(view, seat, rng)
+    except Exception:  # noqa: BLE001 - a bug in sampling must cost a bot its foresight, never its seat
+        return None
 
 
 def _best(ai: GameAI, actions: list[Command], scores: list[float], rng: Rng, baseline: float | None = None) -> Command:
@@ -199,6 +248,8 @@ class PlannerBot(_Searching):
         # One step of greedy first: what scores badly at once is not searched.
         first = GreedyBot().scores(ai, module, view, actions, seat, sub(rng, "greedy"))
         top = max(first)
+        if top == -math.inf:  # not one world to look ahead in
+            return rng.choice(actions)
         near = [i for i, value in enumerate(first) if value >= top - self.SHORTLIST_GAP]
         if len(near) > self.SHORTLIST:
             best = max(near, key=lambda i: first[i])
@@ -212,7 +263,12 @@ class PlannerBot(_Searching):
         dealt = 0
         while True:
             # One round: every candidate in the same freshly dealt world.
-            world = ai.determinize(view, seat, sub(rng, f"world{dealt}"))
+            world = _deal(ai, view, seat, sub(rng, f"world{dealt}"))
+            dealt += 1
+            if world is None:
+                if self._enough(dealt, started):
+                    break
+                continue
             for i, action in enumerate(actions):
                 try:
                     end = self.playout(ai, module, world, seat, action, sub(rng, f"r{dealt}a{i}"))
@@ -221,23 +277,31 @@ class PlannerBot(_Searching):
                     value = -1e6
                 totals[i] += value
                 visits[i] += 1
-            dealt += 1
-            if self.rollouts is not None:
-                if dealt >= self.rollouts:
-                    break
-            elif self.clock() - started >= self.budget:
+            if self._enough(dealt, started):
                 break
+        if not any(visits):  # no world could be dealt: greedy's scores, or chance when it had none either
+            return _best(ai, actions, [first[i] for i in near], rng, baseline)
         means = [t / v for t, v in zip(totals, visits, strict=True)]
         return _best(ai, actions, means, rng, baseline)
 
+    def _enough(self, dealt: int, started: float) -> bool:
+        if self.rollouts is not None:
+            return dealt >= self.rollouts
+        return self.clock() - started >= self.budget
+
     def playout(self, ai: GameAI, module: Game, state: Any, seat: int, first: Command, rng: Rng) -> Any:
-        """``first``, then on to the end of ``seat``'s turn and the round end that may follow.
+        """``first``, then on through the round to the first free choice of the next one.
 
         The seat's own later choices are greedy's, one step ahead in the very
         world being played (a rollout of the greedy policy: the search then
-        keeps whichever first move greedy would continue best from); other
-        seats' decisions are random; the round end is run.
+        keeps whichever first move greedy would continue best from). Other
+        seats end their turns at once (the game's ``end_turn``; at random
+        where it has none) and answer decisions at random; the round end is
+        run, so what the round's end brings (Zona's event phase, Fallout's
+        enemies) is scored whichever seat the bot sits in. A game that counts
+        no rounds (``outcome().progress["round"]``) stops at another seat's turn.
         """
+        round_at = module.outcome(state).progress.get("round")
         state = _apply(module, state, seat, first, sub(rng, "0"))
         for step in range(1, self.max_steps):
             if module.is_over(state):
@@ -254,14 +318,26 @@ class PlannerBot(_Searching):
             actions = module.legal_actions(state, who)
             if not actions:
                 return state
-            if who != seat and _free_choice(ai, module, state, who):
-                return state  # another seat's turn: the horizon
+            free = _free_choice(ai, module, state, who)
+            if free and self._horizon(module, state, round_at, who == seat):
+                return state
             if who == seat:
                 command = self.rollout_choice(ai, module, state, seat, actions, step_rng)
+            elif free:
+                ending = [a for a in actions if a.get("type") == ai.end_turn]
+                command = ending[0] if ending else step_rng.choice(actions)
             else:
                 command = step_rng.choice(actions)
             state = _apply(module, state, who, command, step_rng)
         return state
+
+    @staticmethod
+    def _horizon(module: Game, state: Any, round_at: Any, own: bool) -> bool:
+        """A free choice here ends the playout: the round has moved on (or, counting no rounds, it is another's)."""
+        if round_at is None:
+            return not own
+        now = module.outcome(state).progress.get("round")
+        return now is not None and now != round_at
 
     def rollout_choice(
         self, ai: GameAI, module: Game, state: Any, seat: int, actions: list[Command], rng: Rng

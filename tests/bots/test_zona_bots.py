@@ -1,0 +1,127 @@
+"""The bots on Zona: how far the planner looks, how greedy answers its own follow-ups, and a sampling
+failure that costs a bot its foresight, never its seat.
+
+Zona §"PRZEBIEG ROZGRYWKI": a round is every stalker's turn, then the event phase (where a stalker inside a
+facility reads its deck and may learn its secret), then the news phase. A planner that stopped at another
+seat's turn never saw the event phase unless it sat last; it now plays on to the next round.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from domain.rng import Rng
+from domain.zona.ai import ZONA_AI, ZonaAI
+from domain.zona.game import ZONA, ZonaGame
+from domain.zona.state import turn_order
+from service.usecases.bots import make_bot
+from service.usecases.bots.policies import PlannerBot, follow_up, settle
+from tests.bots.play import random_play
+
+OPTIONS = ZONA.resolve_options({"first_voice": 0})
+
+
+def _positions(players: int, seed: str, steps: int = 400):
+    for _, seat, state in random_play(ZONA, OPTIONS, players, seed, steps):
+        if state["phase"] != "setup":
+            yield seat, state
+
+
+def test_the_planner_plays_through_the_other_seats_turns_and_the_round_end():
+    """Zona §"PRZEBIEG ROZGRYWKI": from the first seat's turn the playout runs through the other stalker's
+    turn, the event and news phases, into the next round (or the game's end)."""
+    planner = PlannerBot(rollouts=1)
+    checked = 0
+    for seat, state in _positions(2, "horizon"):
+        if not ZONA_AI.free_choice(ZONA.view(state, seat), seat):
+            continue
+        if turn_order(state)[0] != seat or state["turn"]["actions"]:
+            continue  # the first seat of the round, at the start of its turn: the others still to play
+        end = planner.playout(ZONA_AI, ZONA, state, seat, {"type": "pass"}, Rng("horizon", str(checked)))
+        assert end["over"] or end["round"] == state["round"] + 1, (state["round"], end["round"])
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+def _owed_decisions(players: int, seed: str):
+    """Positions where a seat owes an answer with more than one choice."""
+    for _, state in _positions(players, seed, 600):
+        pending = state["pending"]
+        if pending is not None and len(ZONA.legal_actions(state, pending["seat"])) > 1:
+            yield pending["seat"], state
+
+
+def test_greedy_answers_its_follow_ups_by_their_result_not_by_the_lapsed_default():
+    """A decision the seat owes after its action (keep or reroll the dice, meet or flee, what to give up) is
+    answered with the choice that scores best at once, not always with what a lapsed deadline sends; and on
+    the whole its answers leave the seat standing no worse than the defaults would."""
+    differ = compared = 0
+    mine, theirs = [], []
+    for seed in ("follow-a", "follow-b", "follow-c"):
+        for seat, state in _owed_decisions(2, seed):
+            answer = follow_up(ZONA_AI, ZONA, state, seat, Rng(seed, str(compared)))
+            assert answer is not None
+            command, after = answer
+            assert command in ZONA.legal_actions(state, seat)
+            default = ZONA_AI.timeout_command(state, seat)
+            lapsed = ZONA.decide_and_fold(state, seat, default, Rng(seed, f"{compared}-default"))[1]
+            mine.append(ZONA_AI.evaluate(ZONA.view(after, seat), seat))
+            theirs.append(ZONA_AI.evaluate(ZONA.view(lapsed, seat), seat))
+            differ += command != default
+            compared += 1
+    assert compared > 10
+    assert differ > 0, "greedy's follow-ups were always the lapsed defaults"
+    assert sum(mine) >= sum(theirs), (sum(mine), sum(theirs))
+
+
+def test_settle_stops_when_the_seat_chooses_freely_again():
+    """The action, then the seat's own answers, until its turn goes on or someone else must act."""
+    for seat, state in _positions(2, "settle"):
+        if not ZONA_AI.free_choice(ZONA.view(state, seat), seat):
+            continue
+        for action in ZONA.legal_actions(state, seat):
+            after = settle(ZONA_AI, ZONA, state, seat, action, Rng("settle"))
+            waiting = ZONA.waiting_for(after)
+            assert after["over"] or seat not in waiting or ZONA_AI.free_choice(ZONA.view(after, seat), seat)
+        return
+
+
+class _Unsampled(ZonaAI):
+    """Zona's AI whose sampling fails, as a bug in ``determinize`` would."""
+
+    def determinize(self, view: dict[str, Any], seat: int, rng: Rng) -> Any:
+        raise KeyError("a card the sampler did not expect")
+
+
+class _BrokenSampling(ZonaGame):
+    ai = _Unsampled()
+
+
+def test_a_bot_whose_worlds_cannot_be_dealt_still_plays_a_legal_move():
+    """A failure in sampling a world falls back to a legal move (at random, as a game without an AI), for
+    every level, on turns and on owed decisions alike."""
+    broken = _BrokenSampling()
+    played = 0
+    for seat, state in _positions(2, "broken", 120):
+        actions = broken.legal_actions(state, seat)
+        for level in ("greedy", "planner"):
+            bot = make_bot(level, {"bot_rollouts": 2})
+            chosen = bot.choose(broken, broken.view(state, seat), actions, seat, Rng("broken", str(played)))
+            assert chosen in actions
+        played += 1
+        if played >= 12:
+            break
+    assert played == 12
+
+
+def test_greedy_scores_nothing_without_a_world():
+    from service.usecases.bots.policies import GreedyBot
+
+    broken = _BrokenSampling()
+    seat, state = next(_positions(2, "none"))
+    actions = broken.legal_actions(state, seat)
+    scores = GreedyBot().scores(broken.ai, broken, broken.view(state, seat), actions, seat, Rng("none"))
+    assert scores == [-math.inf] * len(actions)
