@@ -118,6 +118,10 @@ class GameAI(Protocol):
     A game without it (``Game.ai is None``) is played at random by every bot
     level, and a lapsed turn takes ``end_turn``-like defaults (see
     ``Game.timeout_command``).
+
+    Optionally ``scoring_view(state, seat)``: the parts of ``view(state, seat)``
+    that ``evaluate`` and ``free_choice`` read, for a game whose whole view
+    costs a search too much; bots use it in place of the view where it exists.
     """
 
     #: Command types a searching bot never sends of its own accord (outside a
@@ -179,7 +183,8 @@ class Game(ABC):
     #: Command types a seat may send while the game is not waiting on it (a
     #: secret redrawn at any time); every other command waits for the seat's turn.
     out_of_turn: ClassVar[frozenset[str]] = frozenset()
-    #: Real examples for the API document: ``{"options": ..., "view": ..., "actions": [...]}``.
+    #: Real examples for the API document: ``{"options": ..., "view": ..., "actions": [...]}``, and
+    #: optionally ``"games"``: more create bodies by name (``{"solo": {"seats": 1, "options": {...}}}``).
     examples: ClassVar[Mapping[str, Any]] = {}
     #: The bots' part; None: bots play at random.
     ai: GameAI | None = None

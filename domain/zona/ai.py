@@ -25,6 +25,7 @@ from domain.zona import determinize as hidden
 from domain.zona.board import board_for
 from domain.zona.pack import pack_named
 from domain.zona.state import MAX_FATIGUE, State
+from domain.zona.view import scoring_view
 
 #: The score of a won game, and of a lost one (far beyond any position).
 WON, LOST = 1000.0, -200.0
@@ -167,6 +168,10 @@ class ZonaAI:
 
     def timeout_command(self, state: State, seat: Seat) -> Command | None:
         return timeout_command(state, seat)
+
+    def scoring_view(self, state: State, seat: Seat) -> dict[str, Any]:
+        """What ``evaluate`` and ``free_choice`` read of the seat's view, quicker to build than all of it."""
+        return scoring_view(state, seat)
 
 
 ZONA_AI = ZonaAI()

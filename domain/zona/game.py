@@ -56,6 +56,10 @@ class ZonaOptions(Schema):
                                   metadata={"description": "what worsening a bad reputation costs"})
     solo_news_discard = fields.Integer(load_default=5, strict=True, validate=validate.Range(0, 20),
                                        metadata={"description": "news cards set aside unseen in solo"})
+    side = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 32),
+                         metadata={"description": "board side, one of the pack's (small, large): play the other side "
+                                                  "than the one printed for the player count (default: that one)",
+                                   "example": "large"})
 
 
 class ZonaView(Schema):
@@ -108,8 +112,11 @@ class ZonaGame(Game):
         voice = options.get("first_voice")
         if voice is not None and not 0 <= voice < options["players"]:
             raise malformed("bad_options", f"first_voice: no seat {voice} among {options['players']}")
+        pack = pack_named(options.get("pack", "test"))
+        if options.get("side") is not None and options["side"] not in pack.sides:
+            raise malformed("bad_options", f"side: the pack's board has sides {sorted(pack.sides)}")
         if options.get("die_faces") is None:
-            options["die_faces"] = list(pack_named(options.get("pack", "test")).faces)
+            options["die_faces"] = list(pack.faces)
         defaults = ZonaOptions().load({})
         return setup_rules.setup({**defaults, **options}, rng)
 
@@ -229,4 +236,15 @@ def _example() -> dict[str, Any]:
     return {"options": options, "view": view(state, 0), "actions": legal_actions(state, 0)}
 
 
-ZonaGame.examples = _example()
+#: Games a creator might set up, for the API document: solo with a free choice of stalkers, and four
+#: players with the facility decks dealt at random.
+CREATE_EXAMPLES = {
+    "solo": {"seats": 1, "players": ["Alice"], "options": {"draft": "free", "solo_news_discard": 5}},
+    "four_players": {
+        "seats": 4, "players": ["Alice", "Boris"], "bots": [{"seat": 2, "level": "greedy"}, {"seat": 3, "level": "planner"}],
+        "options": {"draft": "draft", "random_facilities": True, "side": "large"},
+    },
+    "two_on_the_large_side": {"seats": 2, "players": ["Alice"], "options": {"side": "large", "first_voice": 1}},
+}
+
+ZonaGame.examples = {**_example(), "games": CREATE_EXAMPLES}

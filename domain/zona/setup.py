@@ -38,7 +38,8 @@ def initial(options: dict[str, Any], rng: Rng) -> State:
     """The table before anyone chooses a stalker: every deck shuffled, every card in one place."""
     pack = pack_named(options["pack"])
     players = options["players"]
-    side = side_for(pack, players)
+    # A creator may choose the other side than the one printed for the player count (docs/zona-engine.md).
+    side = options.get("side") or side_for(pack, players)
     decks: dict[str, list[str]] = {
         "green": rng.shuffled(pack.deck_cards("green")),
         "yellow": rng.shuffled(pack.deck_cards("yellow")),

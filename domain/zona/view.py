@@ -55,6 +55,31 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         return {"phase": "new"}
     pack = pack_named(state["pack"])
     over = state["over"]
+    stalkers = _stalkers(state, seat, pack, over)
+    pending = state["pending"]
+    shown = _body(state, seat, pack, over, stalkers, pending)
+    shown["table"] = _table(state, seat, over)
+    # The board names no item card: left out of the walk, it keeps a view quick enough for bots' searches.
+    shown["cards"] = _catalog(pack, shown)
+    shown["board"] = clone(board_description(pack.name, state["side"]))
+    return shown
+
+
+def scoring_view(state: State, seat: int) -> dict[str, Any]:
+    """The parts of ``view(state, seat)`` a bot's scoring reads (``domain.zona.ai``), at a fraction of its
+    cost: no card catalogue, no board description, of the table only the pack. A bot scores thousands of
+    positions a decision."""
+    if state["phase"] == "new":
+        return {"phase": "new"}
+    pack = pack_named(state["pack"])
+    over = state["over"]
+    shown = _body(state, seat, pack, over, _stalkers(state, seat, pack, over), state["pending"])
+    shown["table"] = {"pack": state["pack"]}
+    shown["board"] = {"facility_spaces": board_for(pack.name, state["side"]).facility_spaces}
+    return shown
+
+
+def _stalkers(state: State, seat: int | None, pack: Pack, over: bool) -> list[dict[str, Any]]:
     stalkers = []
     for s in state["stalkers"]:
         mine = over or s["seat"] == seat
@@ -71,13 +96,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "secrets": [state["facility_of"][pack.events[c].deck] for c in s["secrets"]],
             "draft": list(state["draft"].get(str(s["seat"]), [])) if mine and state["phase"] == "setup" else [],
         })
-    pending = state["pending"]
-    shown = _body(state, seat, pack, over, stalkers, pending)
-    shown["table"] = _table(state, seat, over)
-    # The board names no item card: left out of the walk, it keeps a view quick enough for bots' searches.
-    shown["cards"] = _catalog(pack, shown)
-    shown["board"] = clone(board_description(pack.name, state["side"]))
-    return shown
+    return stalkers
 
 
 def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list[dict[str, Any]],

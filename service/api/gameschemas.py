@@ -41,7 +41,12 @@ def publish_game_schemas(spec: APISpec, games: Sequence[Game]) -> None:
     options, views, commands = [], [], []
     for game in games:
         options_name, view_name, command_names = component_names(game)
-        spec.components.schema(options_name, schema=game.options_schema)
+        spec.components.schema(
+            options_name,
+            component={"description": f"{game.title}. Played by {game.seats.min} to {game.seats.max} seats "
+                                      "(the create body's `seats`)."},
+            schema=game.options_schema,
+        )
         spec.components.schema(view_name, schema=game.view_schema)
         for kind, name in command_names.items():
             spec.components.schema(name, schema=game.command_schemas[kind])
@@ -89,3 +94,6 @@ def _examples(spec: APISpec, games: Sequence[Game], commands: list[dict[str, str
     create["examples"] = {
         g.name: {"value": {**template, "game": g.name, "options": g.examples["options"]}} for g in with_examples
     }
+    for g in with_examples:
+        for label, body in g.examples.get("games", {}).items():
+            create["examples"][f"{g.name}_{label}"] = {"value": {"game": g.name, **body}}

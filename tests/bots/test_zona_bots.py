@@ -46,6 +46,23 @@ def test_the_planner_plays_through_the_other_seats_turns_and_the_round_end():
     assert checked == 3
 
 
+def test_the_scoring_view_scores_as_the_whole_view_does():
+    """The bots score from ``scoring_view`` (quicker); it must read exactly as the seat's view does."""
+    checked = 0
+    for players, seed in ((1, "look-solo"), (3, "look-three")):
+        for n, (_, state) in enumerate(_positions(players, seed, 300)):
+            if n % 5:
+                continue
+            for seat in range(players):
+                whole, quick = ZONA.view(state, seat), ZONA_AI.scoring_view(state, seat)
+                assert ZONA_AI.evaluate(quick, seat) == ZONA_AI.evaluate(whole, seat)
+                assert ZONA_AI.free_choice(quick, seat) == ZONA_AI.free_choice(whole, seat)
+                assert {k: whole[k] for k in quick if k not in ("table", "board")} == {
+                    k: v for k, v in quick.items() if k not in ("table", "board")}
+                checked += 1
+    assert checked > 30
+
+
 def _owed_decisions(players: int, seed: str):
     """Positions where a seat owes an answer with more than one choice."""
     for _, state in _positions(players, seed, 600):

@@ -91,9 +91,19 @@ def _apply(module: Game, state: Any, seat: int | str, command: Command, rng: Rng
     return module.decide_and_fold(state, seat, command, rng)[1]
 
 
+def _look(ai: GameAI, module: Game, state: Any, seat: int) -> dict[str, Any]:
+    """What the seat's scoring reads of its view: the AI's ``scoring_view`` where it offers one (quicker)."""
+    scoring = getattr(ai, "scoring_view", None)
+    return scoring(state, seat) if scoring is not None else module.view(state, seat)
+
+
+def _score(ai: GameAI, module: Game, state: Any, seat: int) -> float:
+    return ai.evaluate(_look(ai, module, state, seat), seat)
+
+
 def _free_choice(ai: GameAI, module: Game, state: Any, seat: int) -> bool:
     """The seat chooses freely now (its turn, no decision pending), as its view shows it."""
-    return ai.free_choice(module.view(state, seat), seat)
+    return ai.free_choice(_look(ai, module, state, seat), seat)
 
 
 #: A follow-up decision with more choices than this is weighed on a sample of them (the default always in).
@@ -126,6 +136,8 @@ def follow_up(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng) -> tupl
     actions = module.legal_actions(state, seat)
     if not actions:
         return None
+    if len(actions) == 1:
+        return actions[0], _apply(module, state, seat, actions[0], sub(rng, "f0"))
     default = ai.timeout_command(state, seat)
     if len(actions) > FOLLOW_UP_WIDTH:
         others = [a for a in actions if a != default]
@@ -135,7 +147,7 @@ def follow_up(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng) -> tupl
     for i, action in enumerate(actions):
         try:
             after = _apply(module, state, seat, action, sub(rng, f"f{i}"))
-            value = ai.evaluate(module.view(after, seat), seat)
+            value = _score(ai, module, after, seat)
         except Exception:  # noqa: BLE001 - a choice the sampled world cannot take
             continue
         is_default = action == default
@@ -190,7 +202,7 @@ class GreedyBot(_Searching):
                 except Exception:  # noqa: BLE001 - a sampled world the action cannot be played in
                     total += -math.inf
                     continue
-                total += ai.evaluate(module.view(after, seat), seat)
+                total += _score(ai, module, after, seat)
             scores.append(total / len(worlds))
         return scores
 
@@ -272,7 +284,7 @@ class PlannerBot(_Searching):
             for i, action in enumerate(actions):
                 try:
                     end = self.playout(ai, module, world, seat, action, sub(rng, f"r{dealt}a{i}"))
-                    value = ai.evaluate(module.view(end, seat), seat)
+                    value = _score(ai, module, end, seat)
                 except Exception:  # noqa: BLE001 - not playable in this world
                     value = -1e6
                 totals[i] += value
@@ -352,8 +364,8 @@ class PlannerBot(_Searching):
         for i, action in enumerate(actions):
             try:
                 after = settle(ai, module, state, seat, action, sub(rng, f"g{i}"))
-                values.append(ai.evaluate(module.view(after, seat), seat))
+                values.append(_score(ai, module, after, seat))
             except Exception:  # noqa: BLE001
                 values.append(-math.inf)
-        baseline = ai.evaluate(module.view(state, seat), seat) if free else None
+        baseline = _score(ai, module, state, seat) if free else None
         return _best(ai, actions, values, rng, baseline)
