@@ -49,3 +49,13 @@ def test_the_readme_curl_walkthrough_runs_as_written(server: Server, tmp_path: P
         assert status == 200
         seen += [e["data"]["command"] for e in log["events"] if e["type"] == "CommandAccepted"]
     assert sorted(seen, key=str) == sorted([move, None], key=str)
+    # The Zona game: solo, the stalker the walkthrough chose is the one its seat plays.
+    zona = json.loads((tmp_path / "zona.json").read_text())
+    chosen = json.loads((tmp_path / "zona-move.json").read_text())
+    assert chosen["type"] == "choose_stalker"
+    auth = {"Authorization": f"Bearer {zona['seats'][0]['token']}"}
+    status, _, shown = server.request("GET", f"/games/{zona['game_id']}/state", headers=auth)
+    assert status == 200 and shown["game"] == "zona"
+    assert shown["view"]["stalkers"][0]["character"] == chosen["character"]
+    assert shown["view"]["table"]["options"]["random_facilities"] is True
+    assert done.stdout.count("choose_stalker") > 1, "the walkthrough shows every board to choose from"
