@@ -21,8 +21,9 @@ random by every level. Three levels:
   budget the planner deals a world, plays each candidate in it, then plays on
   to the end of the seat's turn, through the other seats' turns and the
   round end, to the first free choice of the next round — the seat's own
-  choices greedy's, other seats' turns ended at once and their decisions
-  random — and scores the seat's view there. Every candidate gets the same worlds (common
+  choices greedy's (its follow-ups there at their lapsed defaults, for
+  speed), other seats' turns ended at once and their decisions random — and
+  scores the seat's view there. Every candidate gets the same worlds (common
   random numbers); the best mean wins. A time budget makes its choice depend
   on the machine's speed; with ``rollouts`` set instead it is reproducible.
 
@@ -110,19 +111,34 @@ def _free_choice(ai: GameAI, module: Game, state: Any, seat: int) -> bool:
 FOLLOW_UP_WIDTH = 8
 
 
-def settle(ai: GameAI, module: Game, state: Any, seat: int, command: Command, rng: Rng, limit: int = 12) -> Any:
-    """``command``, then ``seat``'s follow-up decisions (``follow_up``), until it chooses freely again."""
+Answer = Callable[[GameAI, Game, Any, int, Rng], "tuple[Command, Any] | None"]
+
+
+def settle(
+    ai: GameAI, module: Game, state: Any, seat: int, command: Command, rng: Rng, limit: int = 12,
+    answer: Answer | None = None,
+) -> Any:
+    """``command``, then ``seat``'s follow-up decisions (``follow_up``, or ``answer``), until it chooses
+    freely again."""
+    answer = answer or follow_up
     state = _apply(module, state, seat, command, sub(rng, "0"))
     for step in range(limit):
         if module.is_over(state) or module.system_command(state) is not None:
             return state
         if seat not in module.waiting_for(state) or _free_choice(ai, module, state, seat):
             return state
-        answer = follow_up(ai, module, state, seat, sub(rng, str(step + 1)))
-        if answer is None:
+        answered = answer(ai, module, state, seat, sub(rng, str(step + 1)))
+        if answered is None:
             return state
-        state = answer[1]
+        state = answered[1]
     return state
+
+
+def lapsed(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng) -> tuple[Command, Any] | None:
+    """What a lapsed deadline would answer, and the state after it: the planner's rollouts answer so, for
+    speed (weighing every answer there made a playout several times dearer)."""
+    command = ai.timeout_command(state, seat)
+    return None if command is None else (command, _apply(module, state, seat, command, rng))
 
 
 def follow_up(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng) -> tuple[Command, Any] | None:
@@ -363,7 +379,7 @@ class PlannerBot(_Searching):
         values = []
         for i, action in enumerate(actions):
             try:
-                after = settle(ai, module, state, seat, action, sub(rng, f"g{i}"))
+                after = settle(ai, module, state, seat, action, sub(rng, f"g{i}"), answer=lapsed)
                 values.append(_score(ai, module, after, seat))
             except Exception:  # noqa: BLE001
                 values.append(-math.inf)
