@@ -317,13 +317,12 @@ def _threat_kind(t: StartThreat, at: str, p: Problems) -> None:
 
 def _decks_hold_cards(named: dict[str, str], threats: dict[str, Threat], items: dict[str, ItemType],
                       p: Problems) -> None:
-    """Every item deck a card, area or threat's loot draws from holds cards."""
-    wanted = dict(named)
-    for t in threats.values():
-        if "artifact" in t.loot:
-            wanted.setdefault(f"{t.loot['artifact']}_artifact", f"threats.yaml threat {t.id} loot")
+    """Every item deck a card, area or threat's loot draws from holds cards (an effect list is named by
+    the first place that draws from the deck, a threat by its loot)."""
+    wanted = sorted(named.items()) + [(f"{t.loot['artifact']}_artifact", f"threats.yaml threat {t.id} loot")
+                                      for t in threats.values() if "artifact" in t.loot]
     held = {item.deck for item in items.values()}
-    for deck, where in sorted(wanted.items()):
+    for deck, where in wanted:
         if deck not in held:
             p.add(where, f"draws from the {deck} deck, which holds no cards")
 
@@ -468,8 +467,8 @@ def read_directory(package: str) -> dict[str, Any]:
             for f in root.iterdir() if f.name.endswith(".yaml")}
 
 
-#: The packs that ship (part 2 adds the base box).
-PACKS = ("test",)
+#: The packs that ship: the box at its size (the lobby's default) and the small test pack (fast tests).
+PACKS = ("base", "test")
 
 
 @functools.cache
