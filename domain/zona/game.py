@@ -34,7 +34,8 @@ FREE = frozenset({"put_on", "take_off", "drop", "use_item"})
 class ZonaOptions(Schema):
     """What a creator may choose; every ruling a group could play otherwise is here (docs/zona-engine.md)."""
 
-    pack = fields.String(load_default="test", validate=validate.OneOf(PACKS), metadata={"description": "content pack"})
+    pack = fields.String(load_default="test", validate=validate.OneOf(PACKS),
+                         metadata={"description": "content pack: base (the box) or test (a small one for tests)"})
     draft = fields.String(load_default="draft", validate=validate.OneOf(["draft", "free"]),
                           metadata={"description": "two boards each and keep one, or free choice of all"})
     random_facilities = fields.Boolean(load_default=False,

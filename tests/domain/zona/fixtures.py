@@ -23,7 +23,7 @@ def fold(events: Iterable[Event], state: State | None = None) -> State:
 
 def new_game(players: int = 2, seed: str = "zona", characters: list[str] | None = None, **options: Any) -> State:
     """A game set up and drafted: seat n takes ``characters[n]`` (free choice) or its first board."""
-    opts = ZONA.resolve_options({"first_voice": 0, **options})
+    opts = ZONA.resolve_options({"first_voice": 0, "pack": "test", **options})
     if characters is not None:
         opts["draft"] = "free"
     opts["players"] = players

@@ -136,7 +136,7 @@ def test_every_rule_topic_of_the_digest_is_cited_by_a_test():
 def test_the_log_replays_from_json():
     """What the store keeps is JSON: the events survive it and fold to the same state."""
     for players in (1, 4):
-        options = ZONA.resolve_options({})
+        options = ZONA.resolve_options({"pack": "test"})
         options["players"] = players
         events = ZONA.setup(options, Rng(f"json-{players}"))
         state = fold(events)

@@ -98,7 +98,7 @@ VARIANTS = [{}, {"draft": "free"}, {"random_facilities": True}, {"read_whole_car
 
 def play(seed: int):
     players = 1 + seed % 4
-    options = ZONA.resolve_options(VARIANTS[(seed // 4) % len(VARIANTS)])
+    options = ZONA.resolve_options({"pack": "test", **VARIANTS[(seed // 4) % len(VARIANTS)]})
     options["players"] = players
     events = ZONA.setup(options, Rng(f"setup-{seed}"))
     state = fold(events)
