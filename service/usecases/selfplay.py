@@ -163,7 +163,21 @@ def summary(results: list[GameResult], bots: list[str]) -> str:
         f"min {min(lengths)}, max {max(lengths)}"
         + (f"; rounds mean {statistics.mean(rounds):.1f}" if rounds else "")
     )
+    lines += _endings(results)
     spent = sum(sum(r.bot_seconds.values()) for r in results)
     made = sum(sum(r.bot_decisions.values()) for r in results)
     lines.append(f"decisions/s (all bots): {made / spent if spent else 0:,.0f} over {made:,} bot decisions")
     return "\n".join(lines)
+
+
+def _endings(results: list[GameResult]) -> list[str]:
+    """A won game against a game everyone lost (a game's shared loss), and how long each took."""
+    won = [r.rounds for r in results if r.winners and r.rounds is not None]
+    lost = [r.rounds for r in results if r.finished and not r.winners and r.rounds is not None]
+    if not won and not lost:
+        return []
+
+    def rounds(found: list[int]) -> str:
+        return f"rounds mean {statistics.mean(found):.1f}, {min(found)}-{max(found)}" if found else "-"
+
+    return [f"won: {len(won)} ({rounds(won)}); lost by everyone: {len(lost)} ({rounds(lost)})"]
