@@ -240,12 +240,12 @@ def _example() -> dict[str, Any]:
 #: Games a creator might set up, for the API document: solo with a free choice of stalkers, and four
 #: players with the facility decks dealt at random.
 CREATE_EXAMPLES = {
-    "solo": {"seats": 1, "players": ["Alice"], "options": {"draft": "free", "solo_news_discard": 5}},
+    "solo": {"seats": 1, "players": ["Alice"], "options": {"pack": "base", "draft": "free", "solo_news_discard": 5}},
     "four_players": {
         "seats": 4, "players": ["Alice", "Boris"], "bots": [{"seat": 2, "level": "greedy"}, {"seat": 3, "level": "planner"}],
-        "options": {"draft": "draft", "random_facilities": True, "side": "large"},
+        "options": {"pack": "base", "draft": "draft", "random_facilities": True, "side": "large"},
     },
-    "two_on_the_large_side": {"seats": 2, "players": ["Alice"], "options": {"side": "large", "first_voice": 1}},
+    "two_on_the_large_side": {"seats": 2, "players": ["Alice"], "options": {"pack": "base", "side": "large", "first_voice": 1}},
 }
 
 ZonaGame.examples = {**_example(), "games": CREATE_EXAMPLES}

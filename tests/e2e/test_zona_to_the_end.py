@@ -28,8 +28,8 @@ from service.usecases.services import Services
 from tests.conftest import wait_until
 
 #: The pack the games are played with.
-PACK = "test"
-SOLO = {"pack": PACK, "solo_news_discard": 0}
+PACK = "base"
+SOLO = {"pack": PACK}
 FOUR = {"pack": PACK, "random_facilities": True}
 #: A game's decisions, far above any real game's (a runaway loop fails rather than hangs).
 STEP_CAP = 3000
