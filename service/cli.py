@@ -23,7 +23,7 @@ from service.adapters.embedded_redis import EmbeddedRedis
 from service.api import create_app
 from service.rebuild import rebuild
 from service.usecases.bots import LEVELS
-from service.usecases.selfplay import run, summary
+from service.usecases.selfplay import read_results, run, summary
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,6 +51,10 @@ def main(argv: list[str] | None = None) -> int:
                           help="import a module first (one that registers a content pack, say)")
     selfplay.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     selfplay.add_argument("--seed", default="selfplay")
+    selfplay.add_argument("--record", metavar="PATH",
+                          help="append each game's result to PATH as a JSON line as it ends")
+    selfplay.add_argument("--summarize", metavar="PATH",
+                          help="play nothing: print the summary of the results recorded in PATH")
 
     args = parser.parse_args(argv)
     if args.command == "selfplay":
@@ -92,8 +96,17 @@ def selfplay_command(args: argparse.Namespace) -> int:
             options[key] = json.loads(raw)
         except ValueError:
             options[key] = raw
+    if args.summarize:
+        with open(args.summarize) as recorded:
+            print(summary(read_results(recorded), bots))
+        return 0
     started = time.monotonic()
-    results = run(args.game, bots, args.games, args.players, options, jobs=args.jobs, seed=args.seed)
+    if args.record:
+        with open(args.record, "a") as record:
+            results = run(args.game, bots, args.games, args.players, options, jobs=args.jobs, seed=args.seed,
+                          record=record)
+    else:
+        results = run(args.game, bots, args.games, args.players, options, jobs=args.jobs, seed=args.seed)
     print(summary(results, bots))
     print(f"wall time: {time.monotonic() - started:.0f} s")
     return 0

@@ -14,12 +14,13 @@ that everyone loses (a faction took over) count for nobody there; the
 
 from __future__ import annotations
 
+import json
 import statistics
 import sys
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from domain import registry
@@ -94,14 +95,21 @@ def play_game(game: str, levels: list[str], seed: str, options: dict[str, Any] |
     )
 
 
+def read_results(lines) -> list[GameResult]:
+    """The results a run recorded (``run(record=...)``), one JSON line each."""
+    return [GameResult(**json.loads(line)) for line in lines if line.strip()]
+
+
 def _one(args: tuple[str, list[str], str, dict[str, Any]]) -> GameResult:
     return play_game(*args)
 
 
 def run(
     game: str, bots: list[str], games: int, players: int, options: dict[str, Any], jobs: int = 1,
-    seed: str = "selfplay", progress=None,
+    seed: str = "selfplay", progress=None, record=None,
 ) -> list[GameResult]:
+    """Plays the games; ``record``, a text file, gets each game's result as a JSON line as it ends, so a
+    long run stopped early still has what it measured (``read_results``)."""
     progress = progress or sys.stderr
     tasks = []
     for g in range(games):
@@ -112,6 +120,9 @@ def run(
 
     def report(result: GameResult) -> None:
         results.append(result)
+        if record is not None:
+            record.write(json.dumps(asdict(result)) + "\n")
+            record.flush()
         done = len(results)
         width = 30
         bar = "#" * (width * done // games) + "-" * (width - width * done // games)
