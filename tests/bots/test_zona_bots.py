@@ -142,3 +142,19 @@ def test_greedy_scores_nothing_without_a_world():
     actions = broken.legal_actions(state, seat)
     scores = GreedyBot().scores(broken.ai, broken, broken.view(state, seat), actions, seat, Rng("none"))
     assert scores == [-math.inf] * len(actions)
+
+
+def test_selfplay_reports_zona_wins_against_the_shared_loss_and_keeps_a_record(tmp_path, capsys):
+    """``holotape selfplay --game zona`` reports like Fallout's, plus the won games against the shared loss
+    (Zona §"PRZEGRANA") with their rounds; ``--record`` keeps each result, ``--summarize`` reads it back."""
+    from service.cli import main
+
+    record = tmp_path / "results.jsonl"
+    assert main(["selfplay", "--game", "zona", "--bots", "random", "--games", "2", "--players", "1",
+                 "--record", str(record)]) == 0
+    played = capsys.readouterr().out
+    assert "win rate" in played and "lost by everyone: 2" in played
+    assert len(record.read_text().splitlines()) == 2
+    assert main(["selfplay", "--game", "zona", "--bots", "random", "--summarize", str(record)]) == 0
+    again = capsys.readouterr().out
+    assert again.splitlines()[:4] == played.splitlines()[:4]
