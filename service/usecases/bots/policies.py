@@ -23,8 +23,10 @@ random by every level. Three levels:
   round end, to the first free choice of the next round — the seat's own
   choices greedy's (its follow-ups there at their lapsed defaults, for
   speed), other seats' turns ended at once and their decisions random — and
-  scores the seat's view there. Every candidate gets the same worlds (common
-  random numbers); the best mean wins. A time budget makes its choice depend
+  scores the seat's view there. Every candidate gets the same worlds and
+  the same random stream in each (common random numbers); the best mean
+  wins when it beats greedy's own favourite by a clear margin (3 points),
+  else greedy's choice stands. A time budget makes its choice depend
   on the machine's speed; with ``rollouts`` set instead it is reproducible.
 
 A world the AI cannot deal (``determinize`` fails on a view it did not
@@ -267,6 +269,9 @@ class PlannerBot(_Searching):
     #: Candidates the search looks at: those greedy scores within ``SHORTLIST_GAP`` of its best, at most this many.
     SHORTLIST = 5
     SHORTLIST_GAP = 1.0
+    #: How much better than greedy's favourite a candidate's playouts must score to be chosen instead: a
+    #: few worlds' playouts through a round of dice are noisy, and noise alone must not overrule greedy.
+    OVERRULE = 3.0
 
     def search(
         self, ai: GameAI, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng
@@ -299,7 +304,9 @@ class PlannerBot(_Searching):
                 continue
             for i, action in enumerate(actions):
                 try:
-                    end = self.playout(ai, module, world, seat, action, sub(rng, f"r{dealt}a{i}"))
+                    # The same stream for every candidate (common random numbers): a difference in the
+                    # scores is the move's, less the dice's.
+                    end = self.playout(ai, module, world, seat, action, sub(rng, f"r{dealt}"))
                     value = _score(ai, module, end, seat)
                 except Exception:  # noqa: BLE001 - not playable in this world
                     value = -1e6
@@ -310,6 +317,11 @@ class PlannerBot(_Searching):
         if not any(visits):  # no world could be dealt: greedy's scores, or chance when it had none either
             return _best(ai, actions, [first[i] for i in near], rng, baseline)
         means = [t / v for t, v in zip(totals, visits, strict=True)]
+        shortlisted = [first[i] for i in near]
+        favourite = shortlisted.index(max(shortlisted))
+        if max(means) <= means[favourite] + self.OVERRULE:
+            # The playouts show no clear gain over greedy's own pick: greedy's choice stands.
+            return _best(ai, actions, shortlisted, rng, baseline)
         return _best(ai, actions, means, rng, baseline)
 
     def _enough(self, dealt: int, started: float) -> bool:
