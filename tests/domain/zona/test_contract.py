@@ -18,8 +18,8 @@ from tests.domain.zona.fixtures import fold, new_game
 DIGEST = Path(__file__).resolve().parents[3] / ".." / "shared" / "rules" / "zona-digest.md"
 
 
-def _setup_events(players=2):
-    options = ZONA.resolve_options({})
+def _setup_events(players=2, pack="test"):
+    options = ZONA.resolve_options({"pack": pack})
     options["players"] = players
     return ZONA.setup(options, Rng("contract"))
 
@@ -27,8 +27,9 @@ def _setup_events(players=2):
 def test_every_event_matches_its_schema():
     """Zona §"PRZYGOTOWANIE DO GRY": what setup and play emit is what the schemas say."""
     schemas = {s.name: s.schema for s in ZONA.event_schemas}
-    state = fold(_setup_events(3))
-    events = _setup_events(3)
+    # The base pack: the box's cards and areas emit what the schemas say too.
+    state = fold(_setup_events(3, "base"))
+    events = _setup_events(3, "base")
     pick = Rng("pick")
     for n in range(300):
         if state["over"]:

@@ -24,15 +24,16 @@ from tests.domain.zona.fixtures import PACK, all_items, all_tokens, expected_ite
 
 GAMES = 200
 FREE = ("put_on", "take_off", "drop", "use_item")
-ITEMS = expected_items()
-TOKENS = expected_tokens()
+ITEMS = frozenset(expected_items())
+TOKENS = frozenset(expected_tokens())
 
 
-def check(state, players):
+def check(state, players, pack=PACK, items=ITEMS, tokens=TOKENS):
+    """Part 1's invariants after every command (``items`` and ``tokens``: every card and token of ``pack``)."""
     for s in state["stalkers"]:
         if s["character"] is None:
             continue
-        stamina = PACK.stalkers[s["character"]].stamina
+        stamina = pack.stalkers[s["character"]].stamina
         assert 0 <= s["damage"] <= stamina, s
         assert 0 <= s["fatigue"] <= MAX_FATIGUE, s
         assert s["reputation"] in REPUTATIONS
@@ -40,8 +41,10 @@ def check(state, players):
         assert len(set(s["injuries"])) == len(s["injuries"]), s
         assert s["roubles"] >= 0
         assert len(s["backpack"]) <= 5 and len(s["sixth"]) <= 1
-    assert sorted(all_items(state)) == ITEMS, "item cards conserved"
-    assert sorted(all_tokens(state)) == TOKENS, "threat tokens conserved"
+    # Ids are unique, so the same count and the same set is the same multiset (cheaper than sorting).
+    held, met = all_items(state), all_tokens(state)
+    assert len(held) == len(items) and set(held) == items, "item cards conserved"
+    assert len(met) == len(tokens) and set(met) == tokens, "threat tokens conserved"
     if not state["over"] and not state["frames"]:
         # Between turns nothing is half-done: no card being read or looked at, no threat being met.
         assert state["pending"] is None or state["phase"] == "setup"
@@ -58,14 +61,17 @@ def check(state, players):
 
 
 def _strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
+    """Every string value in a JSON-like tree (keys aside); a loop, not recursion: views are big."""
+    out, todo = set(), [value]
+    while todo:
+        v = todo.pop()
+        if type(v) is str:
+            out.add(v)
+        elif type(v) is dict:
+            todo.extend(v.values())
+        elif type(v) is list:
+            todo.extend(v)
+    return out
 
 
 def check_views(state, players):
@@ -73,7 +79,7 @@ def check_views(state, players):
     if state["over"]:
         return
     for seat in [None, *range(players)]:
-        shown = set(_strings(ZONA.view(state, seat)))
+        shown = _strings(ZONA.view(state, seat))
         for other in state["stalkers"]:
             if other["seat"] == seat:
                 continue
