@@ -165,3 +165,21 @@ def test_view_carries_the_board_and_what_the_cards_are():
     assert view["cards"][card.split("#")[0]]["kind"] == "junk"
     view["board"]["areas"].clear()
     assert ZONA.view(state, 0)["board"]["areas"], "a view is a copy, never the cache"
+
+
+def test_deciding_never_touches_the_state_it_is_given():
+    """A resolution writes in place only the parts its own events copied (``rules.evolve_owned``): the
+    state a caller passed stays as it was, and the events fold on it, one by one, to the state returned."""
+    for pack in ("test", "base"):
+        state = new_game(3, seed=f"untouched-{pack}", pack=pack)
+        pick = Rng(f"untouched-{pack}")
+        for n in range(150):
+            if state["over"]:
+                break
+            before = json.dumps(state, sort_keys=True)
+            seat = ZONA.waiting_for(state)[0]
+            events, after = ZONA.decide_and_fold(state, seat, pick.choice(ZONA.legal_actions(state, seat)),
+                                                 Rng(f"u{n}"))
+            assert json.dumps(state, sort_keys=True) == before
+            assert fold(events, state) == after
+            state = after
