@@ -34,11 +34,12 @@ def _broken():
         "nowhere": [{"fatigue": 1}], "hayfields": [], "other": []}})
     events["yellow"].append(dict(events["yellow"][0]))  # an event id used twice
     decks = events["facilities"]
-    decks["vault"] = [{"id": "f_loose", "name": "Loose End", "paragraphs": [
+    decks["vault"] = [{"id": "f_loose", "name": "Loose End", " Stray": None, "paragraphs": [
         [{"fatigue": 1}],  # runs out without an ending
         [{"test": {"attribute": "agility", "difficulty": 2}, "pass": [{"next": True}], "fail": [{"failed": True}]}],
     ]}]
     del decks["deeparchive"]
+    decks["greenhouse"].append("a card as bare text")
     files["news"]["emissions"][0]["place"][0] = {"kind": "anomaly", "colour": "green", "area": "fieldlab"}
     files["locks"] = {"locks": files["news"]["locks"]}  # locks in both files
     return files
@@ -57,6 +58,8 @@ def test_a_broken_pack_names_every_cross_reference_problem_at_once():
         "events.yaml green card g_lost: sections: two green areas and other",
         "events.yaml yellow card y_caravan: events id 'y_caravan' used twice",
         "events.yaml facilities: one deck per facility",
+        "events.yaml greenhouse: not a mapping: 'a card as bare text'",
+        "events.yaml vault card f_loose: unknown keys [' Stray']",
         "events.yaml vault card f_loose paragraph 1: every way through a paragraph ends in next, failed, secret or win",
         "events.yaml vault card f_loose paragraph 2: next in the last paragraph leads to no paragraph",
         "events.yaml vault: no card of the deck can end in its secret (or the win)",
