@@ -256,7 +256,7 @@ def load(files: dict[str, Any], name: str) -> Pack:
                 p.add(at, f"a {deck} card ends in {ending}, not {sorted((found & {'win', 'secret'}) - {ending})}")
             endings[deck] = endings.get(deck, False) or ending in found
             if isinstance(r.get("id"), str):
-                events[r["id"]] = EventCard(r["id"], r.get("name", r["id"]), deck, paragraphs=tuple(paragraphs))
+                events[r["id"]] = EventCard(r["id"], str(r.get("name", r["id"])), deck, paragraphs=tuple(paragraphs))
     if not any(c.deck == "sarcophagus" for c in events.values()):
         p.add("events.yaml", "a sarcophagus deck")
     for deck, reachable in endings.items():
