@@ -337,21 +337,37 @@ def _decks_hold_cards(named: dict[str, str], threats: dict[str, Threat], items: 
 
 
 def _connected(areas: dict[str, Area], borders: list[Border], side: str, p: Problems) -> None:
+    """Every area reachable on this side the way stalkers get about: on foot over borders that are no
+    blockade here, never through a facility (one is entered, not crossed), and into the power plant
+    and the sarcophagus only by the actions that lead there."""
     links: dict[str, set[str]] = {a: set() for a in areas}
+    gates: dict[str, set[str]] = {a: set() for a in areas}
     for b in borders:
-        if side not in b.blockade_on:
-            links[b.a].add(b.b)
-            links[b.b].add(b.a)
-    start = next(iter(areas), None)
+        if side in b.blockade_on:
+            continue
+        (gates if b.kind == "power_plant" else links)[b.a].add(b.b)
+        (gates if b.kind == "power_plant" else links)[b.b].add(b.a)
+    start = next((a.id for a in areas.values() if a.sector == "bunker"), next(iter(areas), None))
     seen, todo = set(), [start] if start else []
     while todo:
         here = todo.pop()
-        if here not in seen:
-            seen.add(here)
+        if here in seen:
+            continue
+        seen.add(here)
+        area = areas[here]
+        if area.sector != "facility":
             todo.extend(links[here] - seen)
-    lost = sorted(a for a in areas if a not in seen and areas[a].sector != "sarcophagus")
+        if _leads(area, "to_power_plant"):
+            todo.extend(gates[here] - seen)
+        if _leads(area, "to_sarcophagus"):
+            todo.extend(a.id for a in areas.values() if a.sector == "sarcophagus" and a.id not in seen)
+    lost = sorted(a for a in areas if a not in seen)
     if lost:
         p.add(f"board.yaml side {side}", f"areas cut off: {lost}")
+
+
+def _leads(area: Area, key: str) -> bool:
+    return any(isinstance(e, dict) and key in e for e in area.action)
 
 
 def _area(r: dict[str, Any], requires: tuple[str, ...]) -> Area:

@@ -22,6 +22,12 @@ def _broken():
     files = copy.deepcopy(TEST_FILES)
     board = files["board"]
     board["areas"].append({"id": "island", "name": "Island", "sector": "green"})  # no border reaches it
+    board["areas"].append({"id": "backyard", "name": "Backyard", "sector": "green"})
+    board["borders"].append({"between": ["vault", "backyard"], "entrance": True})  # only through a facility
+    # Without the red gates' action, the power plant (and so the sarcophagus) is out of reach.
+    for area in board["areas"]:
+        if area["id"] in ("ghosttown", "ironeye"):
+            area["action"] = [e for e in area["action"] if "to_power_plant" not in e]
     items = files["items"]["items"]
     items.append(dict(next(i for i in items if i["id"] == "canned_meat")))  # the same id twice
     # No green artifact left: the threats' loot and the cards' takes draw from an empty deck.
@@ -50,8 +56,8 @@ def test_a_broken_pack_names_every_cross_reference_problem_at_once():
     ids used once — all problems in one report."""
     text = _problems(_broken())
     expected = [
-        "board.yaml side small: areas cut off: ['island']",
-        "board.yaml side large: areas cut off: ['island']",
+        "board.yaml side small: areas cut off: ['backyard', 'core', 'island', 'reactoryard']",
+        "board.yaml side large: areas cut off: ['backyard', 'core', 'island', 'reactoryard']",
         "items.yaml item canned_meat: items id 'canned_meat' used twice",
         "stalkers.yaml stalker vera: four starting items of kind starting",
         "stalkers.yaml stalker bogdan: a threat placed on 'quarrypit' is a mutant or anomaly, green or yellow",
