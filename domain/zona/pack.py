@@ -42,6 +42,9 @@ from domain.zona.model import (
 from domain.zona.vocabulary import EffectChecker, Problems, damage, paths_end
 
 T = TypeVar("T")
+#: libyaml's safe loader when there is one (as ``domain.engine.packs`` reads): the base pack takes a
+#: second to read without it, in every process that plays.
+SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class PackError(Exception):
@@ -230,8 +233,14 @@ def load(files: dict[str, Any], name: str) -> Pack:
         p.add("events.yaml facilities", "one deck per facility")
     for deck, cards in [*decks.items(), ("sarcophagus", raw_events.get("sarcophagus"))]:
         for r in cards or []:
+            if not isinstance(r, dict):
+                p.add(f"events.yaml {deck}", f"not a mapping: {r!r}")
+                continue
             at = f"events.yaml {deck} card {r.get('id')}"
             _once(seen, "events", r.get("id"), at, p)
+            unknown = sorted(set(r) - {"id", "name", "paragraphs"})
+            if unknown:
+                p.add(at, f"unknown keys {unknown}")
             paragraphs = r.get("paragraphs")
             if not isinstance(paragraphs, list) or not paragraphs:
                 p.add(at, "a paragraph card has paragraphs")
@@ -250,7 +259,7 @@ def load(files: dict[str, Any], name: str) -> Pack:
                 p.add(at, f"a {deck} card ends in {ending}, not {sorted((found & {'win', 'secret'}) - {ending})}")
             endings[deck] = endings.get(deck, False) or ending in found
             if isinstance(r.get("id"), str):
-                events[r["id"]] = EventCard(r["id"], r.get("name", r["id"]), deck, paragraphs=tuple(paragraphs))
+                events[r["id"]] = EventCard(r["id"], str(r.get("name", r["id"])), deck, paragraphs=tuple(paragraphs))
     if not any(c.deck == "sarcophagus" for c in events.values()):
         p.add("events.yaml", "a sarcophagus deck")
     for deck, reachable in endings.items():
@@ -328,21 +337,37 @@ def _decks_hold_cards(named: dict[str, str], threats: dict[str, Threat], items: 
 
 
 def _connected(areas: dict[str, Area], borders: list[Border], side: str, p: Problems) -> None:
+    """Every area reachable on this side the way stalkers get about: on foot over borders that are no
+    blockade here, never through a facility (one is entered, not crossed), and into the power plant
+    and the sarcophagus only by the actions that lead there."""
     links: dict[str, set[str]] = {a: set() for a in areas}
+    gates: dict[str, set[str]] = {a: set() for a in areas}
     for b in borders:
-        if side not in b.blockade_on:
-            links[b.a].add(b.b)
-            links[b.b].add(b.a)
-    start = next(iter(areas), None)
+        if side in b.blockade_on:
+            continue
+        (gates if b.kind == "power_plant" else links)[b.a].add(b.b)
+        (gates if b.kind == "power_plant" else links)[b.b].add(b.a)
+    start = next((a.id for a in areas.values() if a.sector == "bunker"), next(iter(areas), None))
     seen, todo = set(), [start] if start else []
     while todo:
         here = todo.pop()
-        if here not in seen:
-            seen.add(here)
+        if here in seen:
+            continue
+        seen.add(here)
+        area = areas[here]
+        if area.sector != "facility":
             todo.extend(links[here] - seen)
-    lost = sorted(a for a in areas if a not in seen and areas[a].sector != "sarcophagus")
+        if _leads(area, "to_power_plant"):
+            todo.extend(gates[here] - seen)
+        if _leads(area, "to_sarcophagus"):
+            todo.extend(a.id for a in areas.values() if a.sector == "sarcophagus" and a.id not in seen)
+    lost = sorted(a for a in areas if a not in seen)
     if lost:
         p.add(f"board.yaml side {side}", f"areas cut off: {lost}")
+
+
+def _leads(area: Area, key: str) -> bool:
+    return any(isinstance(e, dict) and key in e for e in area.action)
 
 
 def _area(r: dict[str, Any], requires: tuple[str, ...]) -> Area:
@@ -463,7 +488,7 @@ def _threat(r: dict[str, Any], at: str, p: Problems) -> Threat:
 
 def read_directory(package: str) -> dict[str, Any]:
     root = resources.files(package)
-    return {f.name[:-5]: yaml.safe_load(f.read_text(encoding="utf-8"))
+    return {f.name[:-5]: yaml.load(f.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
             for f in root.iterdir() if f.name.endswith(".yaml")}
 
 

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from domain.zona.pack import PackError, load, read_directory
+from domain.zona.pack import PACKS, PackError, load, read_directory
 
 TEST_FILES = read_directory("domain.zona.packs.test")
 
@@ -22,6 +22,12 @@ def _broken():
     files = copy.deepcopy(TEST_FILES)
     board = files["board"]
     board["areas"].append({"id": "island", "name": "Island", "sector": "green"})  # no border reaches it
+    board["areas"].append({"id": "backyard", "name": "Backyard", "sector": "green"})
+    board["borders"].append({"between": ["vault", "backyard"], "entrance": True})  # only through a facility
+    # Without the red gates' action, the power plant (and so the sarcophagus) is out of reach.
+    for area in board["areas"]:
+        if area["id"] in ("ghosttown", "ironeye"):
+            area["action"] = [e for e in area["action"] if "to_power_plant" not in e]
     items = files["items"]["items"]
     items.append(dict(next(i for i in items if i["id"] == "canned_meat")))  # the same id twice
     # No green artifact left: the threats' loot and the cards' takes draw from an empty deck.
@@ -34,11 +40,12 @@ def _broken():
         "nowhere": [{"fatigue": 1}], "hayfields": [], "other": []}})
     events["yellow"].append(dict(events["yellow"][0]))  # an event id used twice
     decks = events["facilities"]
-    decks["vault"] = [{"id": "f_loose", "name": "Loose End", "paragraphs": [
+    decks["vault"] = [{"id": "f_loose", "name": "Loose End", " Stray": None, "paragraphs": [
         [{"fatigue": 1}],  # runs out without an ending
         [{"test": {"attribute": "agility", "difficulty": 2}, "pass": [{"next": True}], "fail": [{"failed": True}]}],
     ]}]
     del decks["deeparchive"]
+    decks["greenhouse"].append("a card as bare text")
     files["news"]["emissions"][0]["place"][0] = {"kind": "anomaly", "colour": "green", "area": "fieldlab"}
     files["locks"] = {"locks": files["news"]["locks"]}  # locks in both files
     return files
@@ -49,14 +56,16 @@ def test_a_broken_pack_names_every_cross_reference_problem_at_once():
     ids used once — all problems in one report."""
     text = _problems(_broken())
     expected = [
-        "board.yaml side small: areas cut off: ['island']",
-        "board.yaml side large: areas cut off: ['island']",
+        "board.yaml side small: areas cut off: ['backyard', 'core', 'island', 'reactoryard']",
+        "board.yaml side large: areas cut off: ['backyard', 'core', 'island', 'reactoryard']",
         "items.yaml item canned_meat: items id 'canned_meat' used twice",
         "stalkers.yaml stalker vera: four starting items of kind starting",
         "stalkers.yaml stalker bogdan: a threat placed on 'quarrypit' is a mutant or anomaly, green or yellow",
         "events.yaml green card g_lost: sections: two green areas and other",
         "events.yaml yellow card y_caravan: events id 'y_caravan' used twice",
         "events.yaml facilities: one deck per facility",
+        "events.yaml greenhouse: not a mapping: 'a card as bare text'",
+        "events.yaml vault card f_loose: unknown keys [' Stray']",
         "events.yaml vault card f_loose paragraph 1: every way through a paragraph ends in next, failed, secret or win",
         "events.yaml vault card f_loose paragraph 2: next in the last paragraph leads to no paragraph",
         "events.yaml vault: no card of the deck can end in its secret (or the win)",
@@ -71,7 +80,7 @@ def test_a_broken_pack_names_every_cross_reference_problem_at_once():
 
 def test_the_test_pack_and_the_base_pack_pass_every_check():
     """Zona §"SPIS ELEMENTÓW": the shipped packs load with no problem."""
-    for name in ("test",):
+    for name in PACKS:
         pack = load(read_directory(f"domain.zona.packs.{name}"), name)
         assert pack.name == name and pack.areas
 
