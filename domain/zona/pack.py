@@ -230,8 +230,14 @@ def load(files: dict[str, Any], name: str) -> Pack:
         p.add("events.yaml facilities", "one deck per facility")
     for deck, cards in [*decks.items(), ("sarcophagus", raw_events.get("sarcophagus"))]:
         for r in cards or []:
+            if not isinstance(r, dict):
+                p.add(f"events.yaml {deck}", f"not a mapping: {r!r}")
+                continue
             at = f"events.yaml {deck} card {r.get('id')}"
             _once(seen, "events", r.get("id"), at, p)
+            unknown = sorted(set(r) - {"id", "name", "paragraphs"})
+            if unknown:
+                p.add(at, f"unknown keys {unknown}")
             paragraphs = r.get("paragraphs")
             if not isinstance(paragraphs, list) or not paragraphs:
                 p.add(at, "a paragraph card has paragraphs")
@@ -250,7 +256,7 @@ def load(files: dict[str, Any], name: str) -> Pack:
                 p.add(at, f"a {deck} card ends in {ending}, not {sorted((found & {'win', 'secret'}) - {ending})}")
             endings[deck] = endings.get(deck, False) or ending in found
             if isinstance(r.get("id"), str):
-                events[r["id"]] = EventCard(r["id"], r.get("name", r["id"]), deck, paragraphs=tuple(paragraphs))
+                events[r["id"]] = EventCard(r["id"], str(r.get("name", r["id"])), deck, paragraphs=tuple(paragraphs))
     if not any(c.deck == "sarcophagus" for c in events.values()):
         p.add("events.yaml", "a sarcophagus deck")
     for deck, reachable in endings.items():

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from domain.zona.pack import PackError, load, read_directory
+from domain.zona.pack import PACKS, PackError, load, read_directory
 
 TEST_FILES = read_directory("domain.zona.packs.test")
 
@@ -34,11 +34,12 @@ def _broken():
         "nowhere": [{"fatigue": 1}], "hayfields": [], "other": []}})
     events["yellow"].append(dict(events["yellow"][0]))  # an event id used twice
     decks = events["facilities"]
-    decks["vault"] = [{"id": "f_loose", "name": "Loose End", "paragraphs": [
+    decks["vault"] = [{"id": "f_loose", "name": "Loose End", " Stray": None, "paragraphs": [
         [{"fatigue": 1}],  # runs out without an ending
         [{"test": {"attribute": "agility", "difficulty": 2}, "pass": [{"next": True}], "fail": [{"failed": True}]}],
     ]}]
     del decks["deeparchive"]
+    decks["greenhouse"].append("a card as bare text")
     files["news"]["emissions"][0]["place"][0] = {"kind": "anomaly", "colour": "green", "area": "fieldlab"}
     files["locks"] = {"locks": files["news"]["locks"]}  # locks in both files
     return files
@@ -57,6 +58,8 @@ def test_a_broken_pack_names_every_cross_reference_problem_at_once():
         "events.yaml green card g_lost: sections: two green areas and other",
         "events.yaml yellow card y_caravan: events id 'y_caravan' used twice",
         "events.yaml facilities: one deck per facility",
+        "events.yaml greenhouse: not a mapping: 'a card as bare text'",
+        "events.yaml vault card f_loose: unknown keys [' Stray']",
         "events.yaml vault card f_loose paragraph 1: every way through a paragraph ends in next, failed, secret or win",
         "events.yaml vault card f_loose paragraph 2: next in the last paragraph leads to no paragraph",
         "events.yaml vault: no card of the deck can end in its secret (or the win)",
@@ -71,7 +74,7 @@ def test_a_broken_pack_names_every_cross_reference_problem_at_once():
 
 def test_the_test_pack_and_the_base_pack_pass_every_check():
     """Zona §"SPIS ELEMENTÓW": the shipped packs load with no problem."""
-    for name in ("test",):
+    for name in PACKS:
         pack = load(read_directory(f"domain.zona.packs.{name}"), name)
         assert pack.name == name and pack.areas
 
