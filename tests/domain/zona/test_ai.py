@@ -183,7 +183,7 @@ def test_greedy_beats_random_in_two_player_games():
     wins = {"greedy": 0, "random": 0}
     for g in range(6):
         levels = ["greedy", "random"] if g % 2 == 0 else ["random", "greedy"]
-        result = play_game("zona", levels, f"ai-pair-{g}")
+        result = play_game("zona", levels, f"ai-pair-{g}", {"pack": "test"})
         for seat in result.winners:
             wins[levels[seat]] += 1
     assert wins["greedy"] > wins["random"], wins
