@@ -151,6 +151,9 @@ class ZonaAI:
     #: Moving on rather than passing where it stands.
     wander = frozenset({"move"})
     end_turn: str | None = "pass"
+    #: The planner plays each candidate through the round's end (the event phase, where secrets are read)
+    #: to the next round, whichever seat it holds (``service.usecases.bots.policies``).
+    whole_round_playouts = True
 
     def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> State:
         return hidden.determinize(view, seat, rng)

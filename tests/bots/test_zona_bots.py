@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import pytest
+
 from domain.rng import Rng
 from domain.zona.ai import ZONA_AI, ZonaAI
 from domain.zona.game import ZONA, ZonaGame
@@ -44,6 +46,23 @@ def test_the_planner_plays_through_the_other_seats_turns_and_the_round_end():
         if checked == 3:
             break
     assert checked == 3
+
+
+class _TurnPlayouts(ZonaAI):
+    whole_round_playouts = False
+
+
+def test_without_whole_round_playouts_the_planner_stops_at_the_next_seats_turn():
+    """A game whose AI does not ask for whole-round playouts (Fallout's) keeps the horizon its planner was
+    measured with: the playout ends where another seat chooses freely, in the same round."""
+    planner, ai = PlannerBot(rollouts=1), _TurnPlayouts()
+    for seat, state in _positions(2, "horizon"):
+        if not ai.free_choice(ZONA.view(state, seat), seat) or turn_order(state)[0] != seat:
+            continue
+        end = planner.playout(ai, ZONA, state, seat, {"type": "pass"}, Rng("turn"))
+        assert end["round"] == state["round"] and end["turn"]["seat"] != seat
+        return
+    pytest.fail("no first seat's turn in the game")
 
 
 def test_the_scoring_view_scores_as_the_whole_view_does():

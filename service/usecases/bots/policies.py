@@ -19,14 +19,16 @@ random by every level. Three levels:
   greedy policy. Greedy's one-step scores shortlist the candidates (those
   within 1 point of the best, at most five). Within the per-decision time
   budget the planner deals a world, plays each candidate in it, then plays on
-  to the end of the seat's turn, through the other seats' turns and the
-  round end, to the first free choice of the next round — the seat's own
-  choices greedy's (its follow-ups there at their lapsed defaults, for
-  speed), other seats' turns ended at once and their decisions random — and
-  scores the seat's view there. Every candidate gets the same worlds and
-  the same random stream in each (common random numbers); the best mean
-  wins when it beats greedy's own favourite by a clear margin (3 points),
-  else greedy's choice stands. A time budget makes its choice depend
+  to the end of the seat's turn and through the round end that may follow —
+  the seat's own choices greedy's (its follow-ups there at their lapsed
+  defaults, for speed), other seats' decisions random — and scores the
+  seat's view there. Every candidate gets the same worlds (common random
+  numbers); the best mean wins. A game's AI may ask for whole-round
+  playouts (``whole_round_playouts``; Zona does): on through the other
+  seats' turns, each ended at once, and the round end to the first free
+  choice of the next round; every candidate in a world then meets the same
+  random stream, and greedy's own favourite stands unless a candidate's
+  playouts beat it by a clear margin (3 points). A time budget makes its choice depend
   on the machine's speed; with ``rollouts`` set instead it is reproducible.
 
 A world the AI cannot deal (``determinize`` fails on a view it did not
@@ -225,6 +227,13 @@ class GreedyBot(_Searching):
         return scores
 
 
+def _whole_round(ai: GameAI) -> bool:
+    """The AI's ``whole_round_playouts``: the planner's playouts run to the next round, every candidate in
+    a world meets one random stream, and greedy's pick stands unless the playouts beat it clearly. Off by
+    default: a game whose planner was measured with playouts to the end of its own turn keeps them."""
+    return bool(getattr(ai, "whole_round_playouts", False))
+
+
 def _deal(ai: GameAI, view: dict[str, Any], seat: int, rng: Rng) -> Any | None:
     """A world sampled from ``view``, or None when the AI cannot deal one (the bot then does without it)."""
     try:
@@ -294,6 +303,7 @@ class PlannerBot(_Searching):
         totals = [0.0] * len(actions)
         visits = [0] * len(actions)
         dealt = 0
+        whole_round = _whole_round(ai)
         while True:
             # One round: every candidate in the same freshly dealt world.
             world = _deal(ai, view, seat, sub(rng, f"world{dealt}"))
@@ -306,7 +316,8 @@ class PlannerBot(_Searching):
                 try:
                     # The same stream for every candidate (common random numbers): a difference in the
                     # scores is the move's, less the dice's.
-                    end = self.playout(ai, module, world, seat, action, sub(rng, f"r{dealt}"))
+                    stream = sub(rng, f"r{dealt}") if whole_round else sub(rng, f"r{dealt}a{i}")
+                    end = self.playout(ai, module, world, seat, action, stream)
                     value = _score(ai, module, end, seat)
                 except Exception:  # noqa: BLE001 - not playable in this world
                     value = -1e6
@@ -319,7 +330,7 @@ class PlannerBot(_Searching):
         means = [t / v for t, v in zip(totals, visits, strict=True)]
         shortlisted = [first[i] for i in near]
         favourite = shortlisted.index(max(shortlisted))
-        if max(means) <= means[favourite] + self.OVERRULE:
+        if whole_round and max(means) <= means[favourite] + self.OVERRULE:
             # The playouts show no clear gain over greedy's own pick: greedy's choice stands.
             return _best(ai, actions, shortlisted, rng, baseline)
         return _best(ai, actions, means, rng, baseline)
@@ -330,18 +341,22 @@ class PlannerBot(_Searching):
         return self.clock() - started >= self.budget
 
     def playout(self, ai: GameAI, module: Game, state: Any, seat: int, first: Command, rng: Rng) -> Any:
-        """``first``, then on through the round to the first free choice of the next one.
+        """``first``, then on to another seat's turn, or (whole-round playouts) to the next round.
 
         The seat's own later choices are greedy's, one step ahead in the very
         world being played (a rollout of the greedy policy: the search then
-        keeps whichever first move greedy would continue best from). Other
+        keeps whichever first move greedy would continue best from); other
+        seats answer decisions at random; a round end the game runs as
+        automatic work is run. With the AI's ``whole_round_playouts`` other
         seats end their turns at once (the game's ``end_turn``; at random
-        where it has none) and answer decisions at random; the round end is
-        run, so what the round's end brings (Zona's event phase, Fallout's
-        enemies) is scored whichever seat the bot sits in. A game that counts
-        no rounds (``outcome().progress["round"]``) stops at another seat's turn.
+        where it has none) and the playout goes on to the next round's first
+        free choice, so what the round's end brings (Zona's event phase) is
+        scored whichever seat the bot sits in. A game that counts no rounds
+        (``outcome().progress["round"]``) stops at another seat's turn.
         """
-        round_at = module.outcome(state).progress.get("round")
+        # A game whose AI asks for whole-round playouts plays on to the next round; otherwise the playout
+        # stops at another seat's turn (a game counting no rounds always does).
+        round_at = module.outcome(state).progress.get("round") if _whole_round(ai) else None
         state = _apply(module, state, seat, first, sub(rng, "0"))
         for step in range(1, self.max_steps):
             if module.is_over(state):
