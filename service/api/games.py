@@ -92,6 +92,11 @@ class StateArgs(Schema):
     )
 
 
+class SeatContributionSchema(Schema):
+    seat = fields.Integer(required=True)
+    contribution = fields.String(required=True)
+
+
 class StateSchema(Schema):
     game_id = fields.String(required=True)
     game = fields.String(required=True)
@@ -102,9 +107,21 @@ class StateSchema(Schema):
     waiting_for = fields.List(fields.Integer(), required=True)
     over = fields.Boolean(required=True)
     proposal = fields.Nested(ProposalSchema, allow_none=True, required=True)
-    seed_commitment = fields.String(required=True, metadata={"description": "sha256 of the secret seed"})
+    seed_commitment = fields.String(
+        required=True, metadata={"description": "sha256 of the server's secret, published at creation"}
+    )
     seed_source = fields.String(required=True, **SEED_SOURCE)
-    seed = fields.String(allow_none=True, required=True, metadata={"description": "Revealed when the game ends"})
+    seed = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The server's secret, revealed when the game ends (docs/audit.md derives the "
+            "seed from it and the contributions)"},
+    )
+    contributions = fields.List(
+        fields.Nested(SeatContributionSchema),
+        required=True,
+        metadata={"description": "Each seat's contribution to the seed, public as soon as given; fixed at the start"},
+    )
     view = fields.Dict(required=True, metadata={"description": "The game as this seat may see it (the game's View schema)"})
     clocks = fields.List(
         fields.Nested(ClockSchema),
@@ -157,6 +174,7 @@ EXAMPLE_STATE = {
     "seed_commitment": "5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
     "seed_source": "server",
     "seed": None,
+    "contributions": [{"seat": 0, "contribution": "b7e0c4f19a2d6e83"}, {"seat": 1, "contribution": "3c9f5a1e7d2b8046"}],
     "view": {},
     "clocks": [{"seat": 0, "since": 11, "deadline": "2026-11-22T10:15:00.000000Z", "reminder": "2026-11-22T05:27:00.000000Z"}],
 }

@@ -36,7 +36,7 @@ from events.envelope import Envelope, NewEvent
 from service.usecases import genesis
 from service.usecases.errors import Refused
 from service.usecases.games import Games
-from service.usecases.record import HUMAN, META_EVENTS, Record
+from service.usecases.record import HUMAN, META_EVENTS, SERVER_SEED, Record
 
 REWIND, FORK = "rewind", "fork"
 
@@ -155,6 +155,9 @@ class Proposals:
                     "options": now.options,
                     "seats": list(now.seats),
                     "seed_commitment": genesis.commitment(seed),
+                    "seed_source": SERVER_SEED,
+                    # It starts at once, from a state already dealt: nobody contributes.
+                    "seed_mix": genesis.SECRET_ONLY,
                 },
             ),
             NewEvent(

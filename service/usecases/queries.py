@@ -39,6 +39,8 @@ def state_body(game_id: str, record: Record, version: int, seat: int | None) -> 
         "seed_commitment": record.seed_commitment,
         "seed_source": record.seed_source,
         "seed": record.seed,
+        # Public from the moment given: without the server's secret they tell nobody the seed.
+        "contributions": [{"seat": seat, "contribution": c} for seat, c in sorted(record.contributions.items())],
         "view": module.view(record.state, seat),
         "clocks": [
             {"seat": c.seat, "since": c.since, "deadline": clock.iso(c.due), "reminder": clock.iso(c.remind) if c.remind else None}

@@ -31,7 +31,7 @@ def _play_until_tick_due(games: Games, game_id: str) -> int:
 def test_create_appends_game_created_and_the_setup_events_and_hands_out_seat_tokens(games: Games):
     created = games.create("counter", {}, _seats(2), seed="s1")
     events = games.store.read(created.game_id)
-    assert [e.type for e in events] == ["GameCreated", "CounterSetUp", "GameStarted"]
+    assert [e.type for e in events] == ["GameCreated", "GameStarted", "CounterSetUp"]  # dealt at the start
     assert "seed" not in events[0].data["options"]
     assert games.seat_for_token(created.game_id, created.seat_tokens[1]) == 1
     assert games.seat_for_token(created.game_id, "not-a-token") is None

@@ -22,7 +22,7 @@ def test_no_response_to_one_seat_holds_another_seats_hidden_data(client, games):
     record = games.load(table.game_id).state
     assert not record.over
     b_secrets = {e.data["secret"] for e in games.store.read(table.game_id) if e.type == "SecretDrawn" and e.data["seat"] == b}
-    b_secrets |= {games.store.read(table.game_id, 2, 2)[0].data["secrets"][b]}
+    b_secrets |= {games.store.read(table.game_id, 3, 3)[0].data["secrets"][b]}  # the setup, after GameStarted
     a_secret = record.state.secrets[a]
     hidden = b_secrets | set(CARDS)
 
