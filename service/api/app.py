@@ -58,10 +58,13 @@ post one with `If-Match: "<version>"` (412 if the game moved on) and an
 `GET /games/{id}/stream` (Server-Sent Events, resumable with
 `Last-Event-ID`).
 
-**Fairness.** Every random outcome is derived from a secret seed whose
-sha256 is published when the game is created, and the seed is revealed
-when it ends; `GET /games/{id}/audit` re-derives every outcome, and
-docs/audit.md tells how to do it yourself.
+**Fairness.** Every random outcome is derived from a seed fixed when the
+game starts: the server's secret, whose sha256 is published when the game
+is created, mixed with each seat's contribution (given when joining or with
+`PUT /games/{id}/seats/{seat}/contribution`, before the start). The secret
+is revealed when the game ends; `GET /games/{id}/audit` checks it, derives
+the seed and re-derives every outcome, and docs/audit.md tells how to do it
+yourself.
 
 Every caller is rate limited, per client address and per token, and an
 address whose tokens hold nothing is soon refused: past a limit the answer
