@@ -193,22 +193,18 @@ class GameListSchema(Schema):
     next_cursor = fields.String(allow_none=True, metadata={"description": "null on the last page"})
 
 
-def _contribution(**required: bool) -> fields.String:
-    """A seat's contribution to the seed, as a join or the seat's own request gives it."""
-    return fields.String(
-        **required,
-        validate=validate.Regexp(genesis.CONTRIBUTION),
-        metadata=CONTRIBUTION,
-    )
-
-
+#: How a seat's contribution to the seed is described wherever it is taken.
 CONTRIBUTION = {
-        "description": "Your part of the game's seed (docs/audit.md): 16 to 128 printable ASCII characters "
-        "without spaces, drawn at random by your client (say 32 random bytes in hex). Public from the moment it "
-        "is given; mixed with the server's secret, committed at creation, when the game starts, so neither the "
-        "server nor any player alone knows the seed in advance. Only before the start (else 409 `seed_fixed`)",
-        "example": "9f2c47a1e0b35d86c7e41f0a2b9d3e58",
+    "description": "Your part of the game's seed (docs/audit.md): 16 to 128 printable ASCII characters "
+    "without spaces, drawn at random by your client (say 32 random bytes in hex). Public from the moment it "
+    "is given; mixed, when the game starts, with the server's secret committed at creation, so neither the "
+    "server nor any player alone knows the seed in advance. Only before the start (else 409 `seed_fixed`)",
+    "example": "9f2c47a1e0b35d86c7e41f0a2b9d3e58",
 }
+
+
+def _contribution(**required: bool) -> fields.String:
+    return fields.String(**required, validate=validate.Regexp(genesis.CONTRIBUTION), metadata=CONTRIBUTION)
 
 
 class JoinSchema(Schema):

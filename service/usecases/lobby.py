@@ -179,7 +179,7 @@ def _seed_not_fixed(record: Record) -> None:
         raise Refused("seed_fixed", "the game has started: its seed is fixed, and a contribution would change nothing")
     if record.seed_mix != genesis.WITH_CONTRIBUTIONS:
         # A chosen seed (or an older game's) is the seed: nothing mixes in.
-        raise Refused("seed_fixed", "this game's seed takes no contributions (it was chosen by the creator)")
+        raise Refused("seed_fixed", "this game's seed takes no contributions (chosen by its creator, or set before seats contributed)")
 
 
 def _not_over(record: Record) -> None:

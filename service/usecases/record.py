@@ -115,11 +115,6 @@ class Record:
         return registry.game_module(self.game)
 
     @property
-    def effective_seed(self) -> str | None:
-        """The seed the rules drew from, once the secret is revealed."""
-        return None if self.seed is None else genesis.effective_seed(self.seed, self.seed_mix, self.contributions)
-
-    @property
     def started(self) -> bool:
         return self.started_at is not None
 
