@@ -11,6 +11,7 @@ from events.envelope import NewEvent
 from service.usecases import genesis
 from service.usecases.audit import audit
 from service.usecases.lobby import Lobby
+from service.usecases.record import Record, RecordFolder, apply
 from tests.service.tables import Table, bearer, finish, new_table, play_on_turn, rewrite_log, state
 
 ANN = "ann-" + "a1" * 14  # what a client would draw at random; fixed here to find it in answers
@@ -196,3 +197,34 @@ def test_a_game_from_before_contributions_still_plays_and_audits_fair(games):
     verdict = audit(games.store, game_id)
     assert verdict.verdict == "fair" and verdict.seed_mix is None and verdict.effective_seed == secret
 
+
+
+def test_a_fallout_table_is_dealt_at_its_start_from_the_mixed_seed(client, games):
+    """Complete Setup happens when the game starts, from the secret and both seats' contributions."""
+    created = client.post("/games", json={"game": "fallout", "seats": 2, "players": ["Ann"]}).get_json()
+    table = Table(created["game_id"], bearer(created["creator_token"]), {0: bearer(created["seats"][0]["token"])})
+    client.put(table.url("/seats/0/contribution"), json={"contribution": ANN}, headers=table.seats[0])
+    table.seats[1] = bearer(client.post(table.url("/seats"), json={"name": "Bob", "contribution": BOB}).get_json()["token"])
+    in_lobby = state(client, table, 0)
+    assert in_lobby["status"] == "lobby" and in_lobby["view"] == {"phase": "new"}  # nothing dealt yet
+    assert client.post(table.url("/start"), headers=table.creator).status_code == 200
+    events = games.store.read(table.game_id)
+    started = next(e.version for e in events if e.type == "GameStarted")
+    seed = _derived(games.seed(table.game_id), {0: ANN, 1: BOB})
+    dealt = [(e.type, e.data) for e in events if e.version > started]
+    assert dealt and dealt == [(e.type, e.data) for e in genesis.setup_events(events[0].data, seed)]
+    assert state(client, table, 0)["waiting_for"]  # the setup's first decision is there to take
+
+
+def test_the_contributions_are_fixed_by_the_start_in_the_fold():
+    """A stored contribution after the start, or a player leaving after it, changes no seed."""
+    created = {"game": "counter", "options": {}, "seats": [{"seat": 0, "kind": "human", "name": "Ann", "bot": None}],
+               "seed_commitment": genesis.commitment("s"), "seed_mix": genesis.WITH_CONTRIBUTIONS}  # fmt: skip
+    record = apply(Record(), "GameCreated", created, 1)
+    record = apply(record, "ContributionGiven", {"seat": 0, "contribution": ANN}, 2)
+    record = apply(record, "GameStarted", {}, 3)
+    record = apply(record, "ContributionGiven", {"seat": 0, "contribution": BOB}, 4)
+    record = apply(record, "SeatLeft", {"seat": 0, "removed": False}, 5)
+    assert record.contributions == {0: ANN}
+    again = RecordFolder().load(RecordFolder().dump(record))  # and a snapshot keeps them
+    assert again.contributions == {0: ANN} and again.seed_mix == genesis.WITH_CONTRIBUTIONS
