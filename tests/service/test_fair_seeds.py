@@ -7,11 +7,13 @@ from __future__ import annotations
 import hashlib
 import json
 
+from domain.rng import Rng
 from events.envelope import NewEvent
 from service.usecases import genesis
 from service.usecases.audit import audit
 from service.usecases.lobby import Lobby
 from service.usecases.record import Record, RecordFolder, apply
+from tests.games.counter import COUNTER
 from tests.service.tables import Table, bearer, finish, new_table, play_on_turn, rewrite_log, state
 
 ANN = "ann-" + "a1" * 14  # what a client would draw at random; fixed here to find it in answers
@@ -51,11 +53,16 @@ def test_two_seats_contribute_play_to_the_end_and_the_audit_reads_fair(client, g
     assert types[4:6] == ["GameStarted", "CounterSetUp"]  # dealt at the start, never before
     secret = export[-1]["data"]["seed"]
     assert hashlib.sha256(secret.encode()).hexdigest() == export[0]["data"]["seed_commitment"]
+    # As a client would, from the export alone: the contributions before the start, the seed, the setup.
+    given = {e["data"]["seat"]: e["data"]["contribution"] for e in export[:4] if e["type"] == "ContributionGiven"}
+    seed = _derived(secret, given)
+    dealt = COUNTER.setup({"players": 2}, Rng.for_position(seed, 0))
+    assert [[e.type, e.data] for e in dealt] == [[export[5]["type"], export[5]["data"]]]
     verdict = client.get(table.url("/audit"), headers=table.seats[1]).get_json()
     assert verdict["verdict"] == "fair" and verdict["seed_matches_commitment"]
     assert verdict["seed_source"] == "server" and verdict["seed_mix"] == "contributions"
     assert verdict["contributed_seats"] == [0, 1]
-    assert verdict["effective_seed"] == _derived(secret, {0: ANN, 1: BOB}) != secret
+    assert verdict["effective_seed"] == seed == _derived(secret, {0: ANN, 1: BOB}) != secret
     commands = types.count("CommandAccepted")
     assert verdict["decisions_checked"] == commands + 1  # and the setup, at the start
 
