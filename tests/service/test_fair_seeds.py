@@ -235,3 +235,16 @@ def test_the_contributions_are_fixed_by_the_start_in_the_fold():
     assert record.contributions == {0: ANN}
     again = RecordFolder().load(RecordFolder().dump(record))  # and a snapshot keeps them
     assert again.contributions == {0: ANN} and again.seed_mix == genesis.WITH_CONTRIBUTIONS
+
+
+def test_a_table_taken_at_creation_contributes_when_created_unstarted(client, games):
+    """docs/audit.md's recipe for one device passed around: create with start false, contribute, start."""
+    table = new_table(client, seed=None, start=False)
+    for seat, contribution in ((0, ANN), (1, BOB)):
+        given = client.put(table.url(f"/seats/{seat}/contribution"), json={"contribution": contribution},
+                           headers=table.seats[seat])  # fmt: skip
+        assert given.status_code == 200
+    assert client.post(table.url("/start"), headers=table.creator).status_code == 200
+    finish(client, table, games)
+    verdict = client.get(table.url("/audit")).get_json()
+    assert verdict["verdict"] == "fair" and verdict["contributed_seats"] == [0, 1]
