@@ -17,7 +17,7 @@ from marshmallow import Schema, fields, validate
 from domain.engine.decisions import Decision, matching_choice, normalized
 from domain.game import SYSTEM, Command, Event, EventSchema, Game, Outcome, RuleViolation, Seat, SeatRange, malformed
 from domain.rng import Rng
-from domain.zona import actions, flow, items
+from domain.zona import actions, flow, items, words
 from domain.zona import setup as setup_rules
 from domain.zona.ai import ZONA_AI
 from domain.zona.model import FACES
@@ -133,6 +133,12 @@ class ZonaGame(Game):
     def redact(self, event: Event, seat: Seat | None) -> Event:
         return redact(event, seat)
 
+    def describe_event(self, event: Event, seat: Seat | None, state: State) -> str:
+        return words.event(event, seat, state)
+
+    def describe_decision(self, state: State, seat: Seat | None) -> str | None:
+        return words.decision(state, seat)
+
     def system_command(self, state: State) -> Command | None:
         return None
 
@@ -226,7 +232,18 @@ def _example() -> dict[str, Any]:
     while state["pending"] is not None and state["phase"] == "setup":
         seat = state["pending"]["seat"]
         state = ZONA.decide_and_fold(state, seat, state["pending"]["choices"][0], Rng(f"example-{seat}"))[1]
-    return {"options": options, "view": view(state, 0), "actions": legal_actions(state, 0)}
+    return {"options": options, "view": view(state, 0), "actions": legal_actions(state, 0),
+            "events": [{"type": t, "data": d} for t, d in EVENTS]}  # fmt: skip
+
+
+#: Events a few hundred random decisions seldom reach, each as the log holds it, so that
+#: every event type is shown described (``tests/contract/test_words.py``).
+EVENTS: list[tuple[str, dict[str, Any]]] = [
+    ("GameWon", {"seat": 0}),
+    ("ItemStowed", {"thing": "rusty_pipe#2", "source": "hand", "target": "backpack:0", "seat": 0}),
+    ("MustLeaveFacility", {"seat": 1, "must_leave": True}),
+    ("SecretKept", {"thing": "f_ss2", "source": "reading", "target": "secrets:1", "seat": 1}),
+]
 
 
 ZonaGame.examples = _example()
