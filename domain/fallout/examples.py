@@ -33,7 +33,7 @@ def play_example(game: Game) -> dict[str, Any]:
         _, state = game.decide_and_fold(state, waiting[0], game.legal_actions(state, waiting[0])[0], Rng("holotape-example", f"choice-{step}"))
     seat = game.waiting_for(state)[0]
     return {"options": OPTIONS, "view": game.view(state, seat), "actions": game.legal_actions(state, seat),
-            "events": [{"type": t, "data": d} for t, d in EVENTS]}  # fmt: skip
+            "prompt": game.describe_decision(state, seat), "events": [{"type": t, "data": d} for t, d in EVENTS]}  # fmt: skip
 
 
 #: Events a few hundred random decisions seldom reach, each as the log holds it, so that
@@ -63,7 +63,7 @@ EVENTS: list[tuple[str, dict[str, Any]]] = [
 
 
 class Examples(Mapping[str, Any]):
-    """``{"options", "view", "actions", "events"}``, played the first time one is read."""
+    """``{"options", "view", "actions", "prompt", "events"}``, played the first time one is read."""
 
     def __init__(self, play: Callable[[], dict[str, Any]]) -> None:
         self._play = play

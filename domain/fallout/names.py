@@ -84,6 +84,8 @@ class Names:
                 return str(table[card_id].name)
         if c and card_id in c.quests:
             return str(c.quests[card_id].title)
+        if c and card_id in c.pack.scenarios:
+            return str(c.pack.scenarios[card_id].name)
         if c and card_id in c.encounters:
             return str(c.encounters[card_id].title or "an encounter card")
         return plain(card_id)

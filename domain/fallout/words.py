@@ -42,7 +42,7 @@ def event(event: Event, seat: int | None, state: GameState) -> str:
 
 @_says("GameSetUp")
 def _set_up(d: dict[str, Any], n: Names) -> str:
-    return f"A game for {d['players']} survivors is set up: {plain(d['scenario']).title()}."
+    return f"A game for {d['players']} survivors is set up: {n.card(d['scenario'])}."
 
 
 @_says("SurvivorChosen")

@@ -233,7 +233,7 @@ def _example() -> dict[str, Any]:
         seat = state["pending"]["seat"]
         state = ZONA.decide_and_fold(state, seat, state["pending"]["choices"][0], Rng(f"example-{seat}"))[1]
     return {"options": options, "view": view(state, 0), "actions": legal_actions(state, 0),
-            "events": [{"type": t, "data": d} for t, d in EVENTS]}  # fmt: skip
+            "prompt": words.decision(state, 0), "events": [{"type": t, "data": d} for t, d in EVENTS]}  # fmt: skip
 
 
 #: Events a few hundred random decisions seldom reach, each as the log holds it, so that

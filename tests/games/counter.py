@@ -226,6 +226,7 @@ class Counter(Game):
             "deck_size": 8,
         },  # fmt: skip
         "actions": [{"type": "add", "amount": 1}, {"type": "add", "amount": 2}, {"type": "redraw"}],
+        "prompt": "Seat 0 must add 1, 2 or 3 to the total of 7 (50 wins).",
     }
     ai = CounterAI()
 
