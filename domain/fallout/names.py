@@ -27,6 +27,11 @@ def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``1 cap``, ``2 caps``; ``plural`` for nouns that do not take an s (``die``/``dice``)."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def listed(items: Sequence[str], last: str = "and") -> str:
     items = [i for i in items if i]
     if not items:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.fallout.names import Names, listed, plain
+from domain.fallout.names import Names, counted, listed, plain
 from domain.fallout.state import GameState
 from domain.fallout.view import PRIVATE_DECISIONS
 
@@ -101,8 +101,8 @@ def decision(state: GameState, seat: int | None) -> str | None:
     if state.round_end_due or state.round_end is not None or state.turn is None:
         return None
     turn = state.turn
-    left = f"{turn.actions} action{'s' if turn.actions != 1 else ''} left"
-    moving = f", {turn.movement} movement points" if turn.movement else ""
+    left = f"{counted(turn.actions, 'action')} left"
+    moving = f", {counted(turn.movement, 'movement point')}" if turn.movement else ""
     return f"It is {n.seat(turn.seat)}'s turn ({left}{moving})."
 
 
@@ -119,6 +119,6 @@ def _asked(kind: str, context: dict[str, Any], n: Names) -> str:
 
 def _choices(phrases: list[str]) -> str:
     unique = list(dict.fromkeys(phrases))
-    if len(unique) > LISTED:
+    if len(unique) > LISTED + 1:
         return f"{', '.join(unique[:LISTED])} or one of {len(unique) - LISTED} more"
     return listed(unique, "or")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.fallout.names import Names, capital, listed, plain
+from domain.fallout.names import Names, capital, counted, listed, plain
 from domain.fallout.prompts import KINDS, PLAIN, command_words
 from domain.fallout.state import GameState
 from domain.game import Event
@@ -42,7 +42,7 @@ def event(event: Event, seat: int | None, state: GameState) -> str:
 
 @_says("GameSetUp")
 def _set_up(d: dict[str, Any], n: Names) -> str:
-    return f"A game for {d['players']} survivors is set up: {n.card(d['scenario'])}."
+    return f"A game for {counted(d['players'], 'survivor')} is set up: {n.card(d['scenario'])}."
 
 
 @_says("SurvivorChosen")
@@ -161,17 +161,20 @@ def _respawned(d: dict[str, Any], n: Names) -> str:
 
 @_says("SurvivorHurt")
 def _hurt(d: dict[str, Any], n: Names) -> str:
-    return f"{n.seat(d['seat'])} suffers {d['damage']} damage and {d['rads']} rads."
+    hurt = [f"{d['damage']} damage"] * bool(d.get("damage")) + [counted(d["rads"], "rad")] * bool(d.get("rads"))
+    return f"{n.seat(d['seat'])} suffers {listed(hurt) if hurt else 'no harm'}."
 
 
 @_says("SurvivorRecovered")
 def _recovered(d: dict[str, Any], n: Names) -> str:
-    return f"{n.seat(d['seat'])} recovers {d['hp']} hit points and sheds {d['rads']} rads."
+    healed = [f"recovers {counted(d['hp'], 'hit point')}"] * bool(d.get("hp"))
+    healed += [f"sheds {counted(d['rads'], 'rad')}"] * bool(d.get("rads"))
+    return f"{n.seat(d['seat'])} {listed(healed) if healed else 'recovers nothing'}."
 
 
 @_says("SurvivorCamped")
 def _camped(d: dict[str, Any], n: Names) -> str:
-    recovered = f" and recovers {d['recovered']} hit points" if d.get("recovered") else ""
+    recovered = f" and recovers {counted(d['recovered'], 'hit point')}" if d.get("recovered") else ""
     return f"{n.seat(d['seat'])} camps{recovered}."
 
 
@@ -182,12 +185,12 @@ def _moved(d: dict[str, Any], n: Names) -> str:
 
 @_says("MoveActionTaken")
 def _move_action(d: dict[str, Any], n: Names) -> str:
-    return f"{n.seat(d['seat'])} takes a move action ({d['points']} movement points)."
+    return f"{n.seat(d['seat'])} takes a move action ({counted(d['points'], 'movement point')})."
 
 
 @_says("MovementGained")
 def _movement(d: dict[str, Any], n: Names) -> str:
-    return f"{n.seat(d['seat'])} gains {d['points']} movement points."
+    return f"{n.seat(d['seat'])} gains {counted(d['points'], 'movement point')}."
 
 
 @_says("TileExplored")
@@ -197,12 +200,12 @@ def _explored(d: dict[str, Any], n: Names) -> str:
 
 @_says("CapsGained")
 def _caps(d: dict[str, Any], n: Names) -> str:
-    return f"{n.seat(d['seat'])} gains {d['amount']} caps."
+    return f"{n.seat(d['seat'])} gains {counted(d['amount'], 'cap')}."
 
 
 @_says("CapsPaid")
 def _paid(d: dict[str, Any], n: Names) -> str:
-    return f"{n.seat(d['seat'])} pays {d['amount']} caps."
+    return f"{n.seat(d['seat'])} pays {counted(d['amount'], 'cap')}."
 
 
 @_says("XPGained")
@@ -374,12 +377,12 @@ def _shop(d: dict[str, Any], n: Names) -> str:
 
 @_says("AssetBought")
 def _bought(d: dict[str, Any], n: Names) -> str:
-    return f"{n.seat(d['seat'])} buys {n.card(d['card'])} for {d['cost']} caps."
+    return f"{n.seat(d['seat'])} buys {n.card(d['card'])} for {counted(d['cost'], 'cap')}."
 
 
 @_says("CardSold")
 def _sold(d: dict[str, Any], n: Names) -> str:
-    return f"{n.seat(d['seat'])} sells {n.card(d['card'])} for {d['caps']} caps."
+    return f"{n.seat(d['seat'])} sells {n.card(d['card'])} for {counted(d['caps'], 'cap')}."
 
 
 @_says("ShopClosed")
@@ -416,12 +419,13 @@ def _declined(d: dict[str, Any], n: Names) -> str:
 
 @_says("TradeCompleted")
 def _traded(d: dict[str, Any], n: Names) -> str:
-    gives = [n.card(c) for c in d.get("give") or []] + [f"{d['give_caps']} caps"] * bool(d.get("give_caps"))
-    takes = [n.card(c) for c in d.get("take") or []] + [f"{d['take_caps']} caps"] * bool(d.get("take_caps"))
+    gives = [n.card(c) for c in d.get("give") or []] + [counted(d["give_caps"], "cap")] * bool(d.get("give_caps"))
+    takes = [n.card(c) for c in d.get("take") or []] + [counted(d["take_caps"], "cap")] * bool(d.get("take_caps"))
     agendas = len(d.get("give_agendas") or []) + len(d.get("agendas") or [])
-    cards = f" and {agendas} agenda card{'s' if agendas != 1 else ''} change hands" if agendas else ""
-    return (f"{n.seat(d['seat'])} trades {listed(gives)} to {n.seat(d['partner'])} "
-            f"for {listed(takes)}{cards}.")  # fmt: skip
+    moved = [f"{n.seat(d['seat'])} gives {listed(gives)}"] * bool(gives)
+    moved += [f"{n.seat(d['partner'])} gives {listed(takes)}"] * bool(takes)
+    moved += [f"{counted(agendas, 'agenda card')} {'changes' if agendas == 1 else 'change'} hands"] * bool(agendas)
+    return f"{n.seat(d['seat'])} and {n.seat(d['partner'])} trade: {'; '.join(moved) or 'nothing changes hands'}."
 
 
 @_says("TradingClosed")
@@ -434,12 +438,12 @@ def _trading_closed(d: dict[str, Any], n: Names) -> str:
 
 @_says("DiceRolled")
 def _rolled(d: dict[str, Any], n: Names) -> str:
-    return f"{n.seat(d['seat'])} rolls {len(d.get('faces') or [])} dice."
+    return f"{n.seat(d['seat'])} rolls {counted(len(d.get('faces') or []), 'die', 'dice')}."
 
 
 @_says("DiceRerolled")
 def _rerolled(d: dict[str, Any], n: Names) -> str:
-    return f"{n.seat(d['seat'])} rerolls {len(d.get('dice') or [])} dice."
+    return f"{n.seat(d['seat'])} rerolls {counted(len(d.get('dice') or []), 'die', 'dice')}."
 
 
 @_says("DiceKept")
@@ -450,7 +454,7 @@ def _kept(d: dict[str, Any], n: Names) -> str:
 @_says("TestResolved")
 def _test(d: dict[str, Any], n: Names) -> str:
     result = "passes" if d["success"] else "fails"
-    return f"{n.seat(d['seat'])} {result} the test with {d['hits']} hits against {d['difficulty']}."
+    return f"{n.seat(d['seat'])} {result} the test with {counted(d['hits'], 'hit')} against difficulty {d['difficulty']}."
 
 
 @_says("FightStarted", "TaskFightStarted")
@@ -471,9 +475,9 @@ def _fight_dice(d: dict[str, Any], n: Names) -> str:
 @_says("FightResolved")
 def _fought(d: dict[str, Any], n: Names) -> str:
     killed = " and kills it" if d.get("enemy_killed") else ""
-    hurt = [f"{d['damage']} damage"] * bool(d.get("damage")) + [f"{d['rads']} rads"] * bool(d.get("rads"))
+    hurt = [f"{d['damage']} damage"] * bool(d.get("damage")) + [counted(d["rads"], "rad")] * bool(d.get("rads"))
     suffers = f", and suffers {listed(hurt)}" if hurt else ""
-    return f"{n.seat(d['seat'])} scores {d['hits']} hits on {n.enemy(d['enemy'])}{killed}{suffers}."
+    return f"{n.seat(d['seat'])} scores {counted(d['hits'], 'hit')} on {n.enemy(d['enemy'])}{killed}{suffers}."
 
 
 @_says("AttacksEnded")
@@ -521,7 +525,7 @@ def _resolved(d: dict[str, Any], n: Names) -> str:
 
 @_says("AttemptStarted")
 def _attempt(d: dict[str, Any], n: Names) -> str:
-    return f"{n.seat(d['seat'])} attempts {len(d.get('tasks') or [])} task(s)."
+    return f"{n.seat(d['seat'])} attempts {counted(len(d.get('tasks') or []), 'task')}."
 
 
 @_says("TaskDone")

@@ -154,6 +154,18 @@ class Names:
         return _plain(kind)
 
 
+def _the(name: str) -> str:
+    return name if name.startswith("The ") else f"the {name}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun if count == 1 else noun + 's'}"
+
+
 def _who(d: dict[str, Any], n: Names) -> str:
     return n.seat(d["seat"]) if d.get("seat") is not None else "The Zone"
 
@@ -189,6 +201,8 @@ def _moved(kind: str, d: dict[str, Any], n: Names) -> str:
     target = str(d.get("target") or "")
     area = n.area(target.partition(":")[2]) if target.startswith("area:") else "the Zone"
     template = _MOVES[kind]
+    if kind == "FindKept" and n.thing(d.get("thing")) == "a find":
+        template = "{who} keeps a find."
     if d.get("seat") is None and template.startswith("{who}"):
         # Nobody's doing: the Zone draws a threat for its own encounter, a card goes by itself.
         template = "{thing} comes into play."
@@ -250,7 +264,7 @@ def _decision_made(d: dict[str, Any], n: Names) -> str:
 
 
 _OTHERS: dict[str, Any] = {
-    "GameSetUp": lambda d, n: f"A game of Zona for {d['state'].get('players')} stalkers is set up.",
+    "GameSetUp": lambda d, n: f"A game of Zona for {_counted(d['state'].get('players') or 0, 'stalker')} is set up.",
     "DeckShuffled": lambda d, n: f"The {_plain(d['deck'])} deck is shuffled.",
     "CharacterChosen": lambda d, n: f"Seat {d['seat']} plays {n.stalker((d.get('stalker') or {}).get('character'))}.",
     "ItemUsed": lambda d, n: f"{n.seat(d['seat'])} uses {n.thing(d['card'])}.",
@@ -264,8 +278,8 @@ _OTHERS: dict[str, Any] = {
     "EmissionAdvanced": lambda d, n: f"The emission draws nearer (space {d['marker']}).",
     "TimedNewsPlaced": lambda d, n: (f"The news {n.thing(d['card'])} holds over "
                                      f"{_listed([n.area(a) for a in str(d.get('target') or '').split('|') if a])}."),
-    "FacilityOpened": lambda d, n: f"{n.seat(d['seat'])} opens the {n.area(d['facility'])}.",
-    "FacilityLooted": lambda d, n: f"The {n.area(d['facility'])} is looted bare.",
+    "FacilityOpened": lambda d, n: f"{n.seat(d['seat'])} opens {_the(n.area(d['facility']))}.",
+    "FacilityLooted": lambda d, n: f"{_capital(_the(n.area(d['facility'])))} is looted bare.",
     "GameWon": lambda d, n: f"{n.seat(d['seat'])} reaches the Source and wins the game.",
     "GameLost": lambda d, n: f"The game is lost: {'the news ran out' if d['reason'] == 'news' else _plain(d['reason'])}.",
     "FramePushed": lambda d, n: f"The rules take up a step: {_plain((d.get('frame') or {}).get('kind', 'a step'))}.",
@@ -327,7 +341,7 @@ def command_words(command: dict[str, Any], n: Names, context: dict[str, Any]) ->
     if kind == "mark":
         return f"mark {n.area(command.get('area'))}"
     if kind == "open_facility":
-        return f"open the {n.area(command.get('facility'))}"
+        return f"open {_the(n.area(command.get('facility')))}"
     if kind in ("choose_stalker", "new_stalker"):
         return f"play {n.stalker(command.get('character'))}"
     return _plain(kind)
@@ -341,14 +355,51 @@ def decision(state: State, seat: int | None) -> str | None:
     pending = state.get("pending")
     if pending is not None:
         who = n.seat(pending["seat"])
+        context = pending.get("context") or {}
+        asked = _asked(pending["kind"], context, n)
         if pending["kind"] in _PRIVATE and seat != pending["seat"]:
-            return f"{who} must decide: {_plain(pending['kind'])}."
-        phrases = list(dict.fromkeys(command_words(c, n, pending.get("context") or {}) for c in pending["choices"]))
-        if len(phrases) > LISTED:
-            return f"{who} must choose: {', '.join(phrases[:LISTED])} or one of {len(phrases) - LISTED} more."
-        return f"{who} must choose: {_listed(phrases, 'or')}."
+            return f"{who} must choose {asked}."
+        phrases = list(dict.fromkeys(command_words(c, n, context) for c in pending["choices"]))
+        if len(phrases) > LISTED + 1:
+            return f"{who} must choose {asked}: {', '.join(phrases[:LISTED])} or one of {len(phrases) - LISTED} more."
+        return f"{who} must choose {asked}: {_listed(phrases, 'or')}."
     turn = state.get("turn")
     if turn is None:
         return None
     taken = turn.get("actions", 0)
     return f"It is {n.seat(turn['seat'])}'s turn ({taken} action{'' if taken == 1 else 's'} taken)."
+
+
+#: What each kind of decision asks (``{}`` fields from its context; a kind not here is named as it is).
+_ASKED = {
+    "choose_stalker": "which stalker to play",
+    "new_stalker": "a new stalker to play",
+    "test_options": "how to settle the test of {attribute} ({total} against {difficulty})",
+    "flee": "whether to flee {threat}",
+    "trophy": "whether to give up a trophy",
+    "skip_encounter": "whether to skip the encounter",
+    "threat_met": "which threat to meet",
+    "protect": "how to take the harm",
+    "injury": "where the injury goes",
+    "find": "which find to keep",
+    "keep": "which card to put back",
+    "gain_item": "what to do with {item}",
+    "sixth_lost": "what to drop",
+    "trade": "what to do at the trading post",
+    "sale": "what to sell or buy",
+    "repair": "what to repair",
+    "voice_area": "where the Voice of the Zone strikes",
+    "dash": "whether to dash to a bunker",
+    "damage_item": "which item is damaged",
+    "category": "whether to use an item",
+    "choose": "what to do",
+}
+
+
+def _asked(kind: str, context: dict[str, Any], n: Names) -> str:
+    asked = _ASKED.get(kind, _plain(kind))
+    try:
+        return asked.format(**context)
+    except (KeyError, IndexError):
+        # A context without the names the phrase wants: the phrase up to them.
+        return asked.split(" {")[0].split(" (")[0]
