@@ -34,7 +34,8 @@ FREE = frozenset({"put_on", "take_off", "drop", "use_item"})
 class ZonaOptions(Schema):
     """What a creator may choose; every ruling a group could play otherwise is here (docs/zona-engine.md)."""
 
-    pack = fields.String(load_default="test", validate=validate.OneOf(PACKS), metadata={"description": "content pack"})
+    pack = fields.String(load_default="base", validate=validate.OneOf(PACKS),
+                         metadata={"description": "content pack: base (the box) or test (a small one for tests)"})
     draft = fields.String(load_default="draft", validate=validate.OneOf(["draft", "free"]),
                           metadata={"description": "two boards each and keep one, or free choice of all"})
     random_facilities = fields.Boolean(load_default=False,
@@ -109,7 +110,7 @@ class ZonaGame(Game):
         if voice is not None and not 0 <= voice < options["players"]:
             raise malformed("bad_options", f"first_voice: no seat {voice} among {options['players']}")
         if options.get("die_faces") is None:
-            options["die_faces"] = list(pack_named(options.get("pack", "test")).faces)
+            options["die_faces"] = list(pack_named(options.get("pack", "base")).faces)
         defaults = ZonaOptions().load({})
         return setup_rules.setup({**defaults, **options}, rng)
 
