@@ -17,7 +17,7 @@ from marshmallow import Schema, fields, validate
 from domain.engine.decisions import Decision, matching_choice, normalized
 from domain.game import SYSTEM, Command, Event, EventSchema, Game, Outcome, RuleViolation, Seat, SeatRange, malformed
 from domain.rng import Rng
-from domain.zona import actions, flow, items
+from domain.zona import actions, flow, items, words
 from domain.zona import setup as setup_rules
 from domain.zona.ai import ZONA_AI
 from domain.zona.model import FACES
@@ -34,7 +34,8 @@ FREE = frozenset({"put_on", "take_off", "drop", "use_item"})
 class ZonaOptions(Schema):
     """What a creator may choose; every ruling a group could play otherwise is here (docs/zona-engine.md)."""
 
-    pack = fields.String(load_default="test", validate=validate.OneOf(PACKS), metadata={"description": "content pack"})
+    pack = fields.String(load_default="base", validate=validate.OneOf(PACKS),
+                         metadata={"description": "content pack: base (the box) or test (a small one for tests)"})
     draft = fields.String(load_default="draft", validate=validate.OneOf(["draft", "free"]),
                           metadata={"description": "two boards each and keep one, or free choice of all"})
     random_facilities = fields.Boolean(load_default=False,
@@ -109,7 +110,7 @@ class ZonaGame(Game):
         if voice is not None and not 0 <= voice < options["players"]:
             raise malformed("bad_options", f"first_voice: no seat {voice} among {options['players']}")
         if options.get("die_faces") is None:
-            options["die_faces"] = list(pack_named(options.get("pack", "test")).faces)
+            options["die_faces"] = list(pack_named(options.get("pack", "base")).faces)
         defaults = ZonaOptions().load({})
         return setup_rules.setup({**defaults, **options}, rng)
 
@@ -132,6 +133,12 @@ class ZonaGame(Game):
 
     def redact(self, event: Event, seat: Seat | None) -> Event:
         return redact(event, seat)
+
+    def describe_event(self, event: Event, seat: Seat | None, state: State) -> str:
+        return words.event(event, seat, state)
+
+    def describe_decision(self, state: State, seat: Seat | None) -> str | None:
+        return words.decision(state, seat)
 
     def system_command(self, state: State) -> Command | None:
         return None
@@ -226,7 +233,18 @@ def _example() -> dict[str, Any]:
     while state["pending"] is not None and state["phase"] == "setup":
         seat = state["pending"]["seat"]
         state = ZONA.decide_and_fold(state, seat, state["pending"]["choices"][0], Rng(f"example-{seat}"))[1]
-    return {"options": options, "view": view(state, 0), "actions": legal_actions(state, 0)}
+    return {"options": options, "view": view(state, 0), "actions": legal_actions(state, 0),
+            "prompt": words.decision(state, 0), "events": [{"type": t, "data": d} for t, d in EVENTS]}  # fmt: skip
+
+
+#: Events a few hundred random decisions seldom reach, each as the log holds it, so that
+#: every event type is shown described (``tests/contract/test_words.py``).
+EVENTS: list[tuple[str, dict[str, Any]]] = [
+    ("GameWon", {"seat": 0}),
+    ("ItemStowed", {"thing": "rusty_pipe#2", "source": "hand", "target": "backpack:0", "seat": 0}),
+    ("MustLeaveFacility", {"seat": 1, "must_leave": True}),
+    ("SecretKept", {"thing": "f_ss2", "source": "reading", "target": "secrets:1", "seat": 1}),
+]
 
 
 ZonaGame.examples = _example()

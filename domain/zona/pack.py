@@ -42,6 +42,9 @@ from domain.zona.model import (
 from domain.zona.vocabulary import EffectChecker, Problems, damage, paths_end
 
 T = TypeVar("T")
+#: libyaml's safe loader when there is one (as ``domain.engine.packs`` reads): the base pack takes a
+#: second to read without it, in every process that plays.
+SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class PackError(Exception):
@@ -65,6 +68,9 @@ KEYS = {
     "locks": {"id", "name", "fatigue", "damage", "roubles", "trophy"},
 }
 
+#: Where each kind of record is read from, to name a record used twice.
+ID_KINDS = ("items", "stalkers", "threats", "events", "news", "emissions", "locks")
+
 
 def _records(raw: Any, key: str, where: str, p: Problems) -> list[dict[str, Any]]:
     items = raw.get(key) if isinstance(raw, dict) else None
@@ -83,6 +89,14 @@ def _records(raw: Any, key: str, where: str, p: Problems) -> list[dict[str, Any]
     return out
 
 
+def _once(seen: dict[str, set[str]], kind: str, rid: Any, where: str, p: Problems) -> None:
+    """An id names one record of its kind (events share one space across decks: frames name cards by id)."""
+    ids = seen.setdefault(kind, set())
+    if rid in ids:
+        p.add(where, f"{kind} id {rid!r} used twice")
+    ids.add(rid)
+
+
 def _guard(p: Problems, where: str, build: Callable[..., T], *args: Any) -> T | None:
     try:
         return build(*args)
@@ -94,6 +108,7 @@ def _guard(p: Problems, where: str, build: Callable[..., T], *args: Any) -> T | 
 def load(files: dict[str, Any], name: str) -> Pack:
     """A Pack from the parsed YAML ``files`` (by stem), or PackError with every problem."""
     p = Problems()
+    seen: dict[str, set[str]] = {}
     board = files.get("board") or {}
     areas: dict[str, Area] = {}
     for r in _records(board, "areas", "board.yaml", p):
@@ -157,6 +172,7 @@ def load(files: dict[str, Any], name: str) -> Pack:
     items: dict[str, ItemType] = {}
     for r in _records(files.get("items"), "items", "items.yaml", p):
         at = f"items.yaml item {r.get('id')}"
+        _once(seen, "items", r.get("id"), at, p)
         item = _guard(p, at, _item, r)
         if item is None:
             continue
@@ -171,6 +187,7 @@ def load(files: dict[str, Any], name: str) -> Pack:
     stalkers: dict[str, Stalker] = {}
     for r in _records(files.get("stalkers"), "stalkers", "stalkers.yaml", p):
         at = f"stalkers.yaml stalker {r.get('id')}"
+        _once(seen, "stalkers", r.get("id"), at, p)
         stalker = _guard(p, at, _stalker, r)
         if stalker is None:
             continue
@@ -181,6 +198,7 @@ def load(files: dict[str, Any], name: str) -> Pack:
     threats: dict[str, Threat] = {}
     for r in _records(files.get("threats"), "threats", "threats.yaml", p):
         at = f"threats.yaml threat {r.get('id')}"
+        _once(seen, "threats", r.get("id"), at, p)
         threat = _guard(p, at, _threat, r, at, p)
         if threat is not None:
             threats[threat.id] = threat
@@ -194,6 +212,7 @@ def load(files: dict[str, Any], name: str) -> Pack:
     for deck in ("green", "yellow"):
         for r in _records(raw_events, deck, "events.yaml", p):
             at = f"events.yaml {deck} card {r.get('id')}"
+            _once(seen, "events", r.get("id"), at, p)
             keyed = "reputation" in r
             sections = r.get("reputation") if keyed else r.get("sections")
             if not isinstance(sections, dict):
@@ -206,33 +225,52 @@ def load(files: dict[str, Any], name: str) -> Pack:
                 p.add(at, f"sections: two {deck} areas and other")
             for key, effects in sections.items():
                 checker.check(effects, f"{at}.{key}")
-            events[r["id"]] = EventCard(r["id"], r.get("name", r["id"]), deck, dict(sections), keyed)
+            if isinstance(r.get("id"), str):
+                events[r["id"]] = EventCard(r["id"], r.get("name", r["id"]), deck, dict(sections), keyed)
     decks = dict(raw_events.get("facilities") or {})
+    endings: dict[str, bool] = {}
     if sorted(decks) != sorted(facilities):
         p.add("events.yaml facilities", "one deck per facility")
     for deck, cards in [*decks.items(), ("sarcophagus", raw_events.get("sarcophagus"))]:
         for r in cards or []:
+            if not isinstance(r, dict):
+                p.add(f"events.yaml {deck}", f"not a mapping: {r!r}")
+                continue
             at = f"events.yaml {deck} card {r.get('id')}"
+            _once(seen, "events", r.get("id"), at, p)
+            unknown = sorted(set(r) - {"id", "name", "paragraphs"})
+            if unknown:
+                p.add(at, f"unknown keys {unknown}")
             paragraphs = r.get("paragraphs")
             if not isinstance(paragraphs, list) or not paragraphs:
                 p.add(at, "a paragraph card has paragraphs")
                 continue
             found: set[str] = set()
             for i, para in enumerate(paragraphs):
-                checker.check(para, f"{at} paragraph {i + 1}", found)
+                here: set[str] = set()
+                checker.check(para, f"{at} paragraph {i + 1}", here)
+                found |= here
                 if isinstance(para, list) and not paths_end(para):
                     p.add(f"{at} paragraph {i + 1}", "every way through a paragraph ends in next, failed, secret or win")
+                if i == len(paragraphs) - 1 and "next" in here:
+                    p.add(f"{at} paragraph {i + 1}", "next in the last paragraph leads to no paragraph")
             ending = "win" if deck == "sarcophagus" else "secret"
             if (found & {"win", "secret"}) - {ending}:
                 p.add(at, f"a {deck} card ends in {ending}, not {sorted((found & {'win', 'secret'}) - {ending})}")
-            events[r["id"]] = EventCard(r["id"], r.get("name", r["id"]), deck, paragraphs=tuple(paragraphs))
+            endings[deck] = endings.get(deck, False) or ending in found
+            if isinstance(r.get("id"), str):
+                events[r["id"]] = EventCard(r["id"], str(r.get("name", r["id"])), deck, paragraphs=tuple(paragraphs))
     if not any(c.deck == "sarcophagus" for c in events.values()):
         p.add("events.yaml", "a sarcophagus deck")
+    for deck, reachable in endings.items():
+        if not reachable:
+            p.add(f"events.yaml {deck}", "no card of the deck can end in its secret (or the win)")
 
     raw_news = files.get("news") or {}
     news: dict[str, NewsCard] = {}
     for r in _records(raw_news, "news", "news.yaml", p):
         at = f"news.yaml news {r.get('id')}"
+        _once(seen, "news", r.get("id"), at, p)
         card = _guard(p, at, _news, r)
         if card is None:
             continue
@@ -243,24 +281,32 @@ def load(files: dict[str, Any], name: str) -> Pack:
     emissions: dict[str, EmissionCard] = {}
     for r in _records(raw_news, "emissions", "news.yaml", p):
         at = f"news.yaml emission {r.get('id')}"
+        _once(seen, "emissions", r.get("id"), at, p)
         emission = _guard(p, at, _emission, r)
         if emission is None:
             continue
         if emission.type not in DAMAGE_TYPES:
             p.add(at, "emission type is a damage type")
         for t in emission.place:
+            _threat_kind(t, at, p)
             if areas.get(t.area, Area("", "", "bunker")).sector not in ("green", "yellow", "red"):
                 p.add(at, f"threats go on open ground, not {t.area!r}")
         emissions[emission.id] = emission
     if len(emissions) < 2:
         p.add("news.yaml", "at least two emission cards")
+    # Lock tokens are read from locks.yaml when the pack has one (the base pack), else from news.yaml.
+    lock_file = "locks" if "locks" in files else "news"
+    if lock_file == "locks" and "locks" in raw_news:
+        p.add("news.yaml", "lock tokens are in locks.yaml: none in news.yaml")
     locks = {}
-    for r in _records(raw_news, "locks", "news.yaml", p):
-        lock = _guard(p, f"news.yaml lock {r.get('id')}", _lock, r, p)
+    for r in _records(files.get(lock_file), "locks", f"{lock_file}.yaml", p):
+        _once(seen, "locks", r.get("id"), f"{lock_file}.yaml lock {r.get('id')}", p)
+        lock = _guard(p, f"{lock_file}.yaml lock {r.get('id')}", _lock, r, p)
         if lock is not None:
             locks[lock.id] = lock
     if len(locks) < 4:
-        p.add("news.yaml", "at least four lock tokens")
+        p.add(f"{lock_file}.yaml", "at least four lock tokens")
+    _decks_hold_cards(checker.decks, threats, items, p)
     finds = sum(i.copies for i in items.values() if i.kind == "find")
     if finds < 16:
         p.add("items.yaml", f"16 finds are dealt to four players, the pack has {finds}")
@@ -273,22 +319,55 @@ def load(files: dict[str, Any], name: str) -> Pack:
                 emissions, locks, int(track or 0))
 
 
+def _threat_kind(t: StartThreat, at: str, p: Problems) -> None:
+    if t.kind not in THREAT_KINDS or t.colour not in COLOURS:
+        p.add(at, f"a threat placed on {t.area!r} is a mutant or anomaly, green or yellow")
+
+
+def _decks_hold_cards(named: dict[str, str], threats: dict[str, Threat], items: dict[str, ItemType],
+                      p: Problems) -> None:
+    """Every item deck a card, area or threat's loot draws from holds cards (an effect list is named by
+    the first place that draws from the deck, a threat by its loot)."""
+    wanted = sorted(named.items()) + [(f"{t.loot['artifact']}_artifact", f"threats.yaml threat {t.id} loot")
+                                      for t in threats.values() if "artifact" in t.loot]
+    held = {item.deck for item in items.values()}
+    for deck, where in wanted:
+        if deck not in held:
+            p.add(where, f"draws from the {deck} deck, which holds no cards")
+
+
 def _connected(areas: dict[str, Area], borders: list[Border], side: str, p: Problems) -> None:
+    """Every area reachable on this side the way stalkers get about: on foot over borders that are no
+    blockade here, never through a facility (one is entered, not crossed), and into the power plant
+    and the sarcophagus only by the actions that lead there."""
     links: dict[str, set[str]] = {a: set() for a in areas}
+    gates: dict[str, set[str]] = {a: set() for a in areas}
     for b in borders:
-        if side not in b.blockade_on:
-            links[b.a].add(b.b)
-            links[b.b].add(b.a)
-    start = next(iter(areas), None)
+        if side in b.blockade_on:
+            continue
+        (gates if b.kind == "power_plant" else links)[b.a].add(b.b)
+        (gates if b.kind == "power_plant" else links)[b.b].add(b.a)
+    start = next((a.id for a in areas.values() if a.sector == "bunker"), next(iter(areas), None))
     seen, todo = set(), [start] if start else []
     while todo:
         here = todo.pop()
-        if here not in seen:
-            seen.add(here)
+        if here in seen:
+            continue
+        seen.add(here)
+        area = areas[here]
+        if area.sector != "facility":
             todo.extend(links[here] - seen)
-    lost = sorted(a for a in areas if a not in seen and areas[a].sector != "sarcophagus")
+        if _leads(area, "to_power_plant"):
+            todo.extend(gates[here] - seen)
+        if _leads(area, "to_sarcophagus"):
+            todo.extend(a.id for a in areas.values() if a.sector == "sarcophagus" and a.id not in seen)
+    lost = sorted(a for a in areas if a not in seen)
     if lost:
         p.add(f"board.yaml side {side}", f"areas cut off: {lost}")
+
+
+def _leads(area: Area, key: str) -> bool:
+    return any(isinstance(e, dict) and key in e for e in area.action)
 
 
 def _area(r: dict[str, Any], requires: tuple[str, ...]) -> Area:
@@ -382,6 +461,7 @@ def _check_stalker(s: Stalker, at: str, areas: dict[str, Area], items: dict[str,
     if len(s.threats) != 2:
         p.add(at, "two starting threat areas")
     for t in s.threats:
+        _threat_kind(t, at, p)
         if areas.get(t.area, Area("", "", "bunker")).sector not in ("green", "yellow", "red"):
             p.add(at, f"a starting threat goes on open ground, not {t.area!r}")
     if len(s.equipment) != 4 or not all(items.get(e, None) and items[e].kind == "starting" for e in s.equipment):
@@ -408,12 +488,12 @@ def _threat(r: dict[str, Any], at: str, p: Problems) -> Threat:
 
 def read_directory(package: str) -> dict[str, Any]:
     root = resources.files(package)
-    return {f.name[:-5]: yaml.safe_load(f.read_text(encoding="utf-8"))
+    return {f.name[:-5]: yaml.load(f.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
             for f in root.iterdir() if f.name.endswith(".yaml")}
 
 
-#: The packs that ship (part 2 adds the base box).
-PACKS = ("test",)
+#: The packs that ship: the box at its size (the lobby's default) and the small test pack (fast tests).
+PACKS = ("base", "test")
 
 
 @functools.cache

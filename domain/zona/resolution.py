@@ -12,17 +12,26 @@ from __future__ import annotations
 from typing import Any
 
 from domain.engine.resolution import Resolution
+from domain.game import Event
 from domain.rng import Rng
 from domain.zona.board import Board, board_for
 from domain.zona.model import Pack
 from domain.zona.pack import pack_named
-from domain.zona.rules import evolve
+from domain.zona.rules import evolve, evolve_owned
 from domain.zona.state import Frame, State
 
 
 class ZonaResolution(Resolution[State]):
     def __init__(self, state: State, rng: Rng):
         super().__init__(state, rng, evolve)
+        #: The state's top-level parts this resolution's folds copied: the caller's state never shares them.
+        self.owned: set[str] = set()
+
+    def emit(self, type_: str, **data: Any) -> State:
+        event = Event(type_, data)
+        self.state = evolve_owned(self.state, event, self.owned)
+        self.events.append(event)
+        return self.state
 
     @property
     def pack(self) -> Pack:

@@ -43,10 +43,11 @@ def clone(value: Any) -> Any:
 class Draft:
     """A writable copy of a state that copies each top-level part on first write."""
 
-    def __init__(self, state: State):
+    def __init__(self, state: State, owned: set[str] | frozenset[str] = frozenset()):
         self.base = state
         self.new: State = dict(state)
-        self.copied: set[str] = set()
+        # Parts a resolution already copied with its own earlier events are no one else's: written in place.
+        self.copied: set[str] = set(owned)
 
     def __getitem__(self, key: str) -> Any:
         if key not in self.copied:

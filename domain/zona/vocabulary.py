@@ -44,6 +44,8 @@ class EffectChecker:
     def __init__(self, areas: dict[str, Area], problems: Problems):
         self.areas = areas
         self.p = problems
+        #: The item decks named by ``take`` effects, each with the first place that names it.
+        self.decks: dict[str, str] = {}
 
     def check(self, effects: Any, where: str, controls: set[str] | None = None) -> None:
         if not isinstance(effects, list):
@@ -100,6 +102,7 @@ class EffectChecker:
         if not isinstance(spec, dict) or spec.get("deck") not in ITEM_DECKS:
             self.p.add(at, f"take names a deck of {ITEM_DECKS}")
             return
+        self.decks.setdefault(spec["deck"], at)
         count, keep = spec.get("count", 1), spec.get("keep", spec.get("count", 1))
         if not (isinstance(count, int) and isinstance(keep, int) and 1 <= keep <= count):
             self.p.add(at, "take: 1 <= keep <= count")

@@ -8,6 +8,7 @@ from typing import Any
 from domain.game import Event
 from domain.rng import Rng
 from domain.zona.game import ZONA
+from domain.zona.model import Pack
 from domain.zona.pack import pack_named
 from domain.zona.state import State, owned_items
 
@@ -23,7 +24,7 @@ def fold(events: Iterable[Event], state: State | None = None) -> State:
 
 def new_game(players: int = 2, seed: str = "zona", characters: list[str] | None = None, **options: Any) -> State:
     """A game set up and drafted: seat n takes ``characters[n]`` (free choice) or its first board."""
-    opts = ZONA.resolve_options({"first_voice": 0, **options})
+    opts = ZONA.resolve_options({"first_voice": 0, "pack": "test", **options})
     if characters is not None:
         opts["draft"] = "free"
     opts["players"] = players
@@ -105,19 +106,19 @@ def all_tokens(state: State) -> list[str]:
     return out
 
 
-def expected_items() -> list[str]:
+def expected_items(pack: Pack = PACK) -> list[str]:
     out = []
-    for t in PACK.items.values():
+    for t in pack.items.values():
         if t.kind == "starting":
             continue
         mark = "f" if t.kind == "find" else ""
         out += [f"{t.id}#{mark}{n}" for n in range(1, t.copies + 1)]
-    out += [f"{e}@{s.id}" for s in PACK.stalkers.values() for e in s.equipment]
+    out += [f"{e}@{s.id}" for s in pack.stalkers.values() for e in s.equipment]
     return sorted(out)
 
 
-def expected_tokens() -> list[str]:
-    return sorted(f"{t.id}#{n}" for t in PACK.threats.values() for n in range(1, t.copies + 1))
+def expected_tokens(pack: Pack = PACK) -> list[str]:
+    return sorted(f"{t.id}#{n}" for t in pack.threats.values() for n in range(1, t.copies + 1))
 
 
 def put(state: State, thing: str, target: str) -> State:

@@ -20,7 +20,7 @@ TOKENS = expected_tokens()
 
 def _random_play(players: int, seed: str, steps: int, **options):
     """The states of one game of random legal play (free item steps now and then only)."""
-    opts = ZONA.resolve_options({**options})
+    opts = ZONA.resolve_options({"pack": "test", **options})
     state = ZONA.initial_state()
     for event in ZONA.setup({**opts, "players": players}, Rng(seed)):
         state = ZONA.evolve(state, event)
@@ -193,7 +193,7 @@ def _solo(level: str, seed: str) -> tuple[float, bool]:
     """One solo game played by a bot of ``level``: its final standing, and whether it won."""
     bot = make_bot(level)
     state = ZONA.initial_state()
-    options = ZONA.resolve_options({"solo_news_discard": 0})
+    options = ZONA.resolve_options({"pack": "test", "solo_news_discard": 0})
     for event in ZONA.setup({**options, "players": 1}, Rng(seed)):
         state = ZONA.evolve(state, event)
     version = 1

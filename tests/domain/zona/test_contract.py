@@ -18,8 +18,8 @@ from tests.domain.zona.fixtures import fold, new_game
 DIGEST = Path(__file__).resolve().parents[3] / ".." / "shared" / "rules" / "zona-digest.md"
 
 
-def _setup_events(players=2):
-    options = ZONA.resolve_options({})
+def _setup_events(players=2, pack="test"):
+    options = ZONA.resolve_options({"pack": pack})
     options["players"] = players
     return ZONA.setup(options, Rng("contract"))
 
@@ -27,8 +27,9 @@ def _setup_events(players=2):
 def test_every_event_matches_its_schema():
     """Zona §"PRZYGOTOWANIE DO GRY": what setup and play emit is what the schemas say."""
     schemas = {s.name: s.schema for s in ZONA.event_schemas}
-    state = fold(_setup_events(3))
-    events = _setup_events(3)
+    # The base pack: the box's cards and areas emit what the schemas say too.
+    state = fold(_setup_events(3, "base"))
+    events = _setup_events(3, "base")
     pick = Rng("pick")
     for n in range(300):
         if state["over"]:
@@ -136,7 +137,7 @@ def test_every_rule_topic_of_the_digest_is_cited_by_a_test():
 def test_the_log_replays_from_json():
     """What the store keeps is JSON: the events survive it and fold to the same state."""
     for players in (1, 4):
-        options = ZONA.resolve_options({})
+        options = ZONA.resolve_options({"pack": "test"})
         options["players"] = players
         events = ZONA.setup(options, Rng(f"json-{players}"))
         state = fold(events)
@@ -164,3 +165,21 @@ def test_view_carries_the_board_and_what_the_cards_are():
     assert view["cards"][card.split("#")[0]]["kind"] == "junk"
     view["board"]["areas"].clear()
     assert ZONA.view(state, 0)["board"]["areas"], "a view is a copy, never the cache"
+
+
+def test_deciding_never_touches_the_state_it_is_given():
+    """A resolution writes in place only the parts its own events copied (``rules.evolve_owned``): the
+    state a caller passed stays as it was, and the events fold on it, one by one, to the state returned."""
+    for pack in ("test", "base"):
+        state = new_game(3, seed=f"untouched-{pack}", pack=pack)
+        pick = Rng(f"untouched-{pack}")
+        for n in range(150):
+            if state["over"]:
+                break
+            before = json.dumps(state, sort_keys=True)
+            seat = ZONA.waiting_for(state)[0]
+            events, after = ZONA.decide_and_fold(state, seat, pick.choice(ZONA.legal_actions(state, seat)),
+                                                 Rng(f"u{n}"))
+            assert json.dumps(state, sort_keys=True) == before
+            assert fold(events, state) == after
+            state = after

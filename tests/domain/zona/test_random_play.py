@@ -24,15 +24,16 @@ from tests.domain.zona.fixtures import PACK, all_items, all_tokens, expected_ite
 
 GAMES = 200
 FREE = ("put_on", "take_off", "drop", "use_item")
-ITEMS = expected_items()
-TOKENS = expected_tokens()
+ITEMS = frozenset(expected_items())
+TOKENS = frozenset(expected_tokens())
 
 
-def check(state, players):
+def check(state, players, pack=PACK, items=ITEMS, tokens=TOKENS):
+    """Part 1's invariants after every command (``items`` and ``tokens``: every card and token of ``pack``)."""
     for s in state["stalkers"]:
         if s["character"] is None:
             continue
-        stamina = PACK.stalkers[s["character"]].stamina
+        stamina = pack.stalkers[s["character"]].stamina
         assert 0 <= s["damage"] <= stamina, s
         assert 0 <= s["fatigue"] <= MAX_FATIGUE, s
         assert s["reputation"] in REPUTATIONS
@@ -40,8 +41,10 @@ def check(state, players):
         assert len(set(s["injuries"])) == len(s["injuries"]), s
         assert s["roubles"] >= 0
         assert len(s["backpack"]) <= 5 and len(s["sixth"]) <= 1
-    assert sorted(all_items(state)) == ITEMS, "item cards conserved"
-    assert sorted(all_tokens(state)) == TOKENS, "threat tokens conserved"
+    # Ids are unique, so the same count and the same set is the same multiset (cheaper than sorting).
+    held, met = all_items(state), all_tokens(state)
+    assert len(held) == len(items) and set(held) == items, "item cards conserved"
+    assert len(met) == len(tokens) and set(met) == tokens, "threat tokens conserved"
     if not state["over"] and not state["frames"]:
         # Between turns nothing is half-done: no card being read or looked at, no threat being met.
         assert state["pending"] is None or state["phase"] == "setup"
@@ -58,14 +61,17 @@ def check(state, players):
 
 
 def _strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
+    """Every string value in a JSON-like tree (keys aside); a loop, not recursion: views are big."""
+    out, todo = set(), [value]
+    while todo:
+        v = todo.pop()
+        if type(v) is str:
+            out.add(v)
+        elif type(v) is dict:
+            todo.extend(v.values())
+        elif type(v) is list:
+            todo.extend(v)
+    return out
 
 
 def check_views(state, players):
@@ -73,7 +79,7 @@ def check_views(state, players):
     if state["over"]:
         return
     for seat in [None, *range(players)]:
-        shown = set(_strings(ZONA.view(state, seat)))
+        shown = _strings(ZONA.view(state, seat))
         for other in state["stalkers"]:
             if other["seat"] == seat:
                 continue
@@ -96,47 +102,58 @@ VARIANTS = [{}, {"draft": "free"}, {"random_facilities": True}, {"read_whole_car
             {"worsen_at_bad": "damage"}, {"die_faces": ["plus", "minus", "blank"]}]
 
 
-def play(seed: int):
-    players = 1 + seed % 4
-    options = ZONA.resolve_options(VARIANTS[(seed // 4) % len(VARIANTS)])
+def play_out(seed: int, players: int, variant: dict, pack=PACK, items=ITEMS, tokens=TOKENS,
+             arrange=arranged_events, tag: str = "", views: int = 10, refold: bool = True, limit: int = 3000):
+    """One game of random legal play to its end, ``check``ed after every command and its views every
+    ``views`` commands; one game in five ``arrange``d at the start of the action phase; the fold of the
+    whole log compared with the live state when ``refold``."""
+    options = ZONA.resolve_options({"pack": pack.name, **variant})
     options["players"] = players
-    events = ZONA.setup(options, Rng(f"setup-{seed}"))
+    events = ZONA.setup(options, Rng(f"{tag}setup-{seed}"))
     state = fold(events)
-    pick = Rng(f"pick-{seed}")
+    pick = Rng(f"{tag}pick-{seed}")
     commands = 0
     arranged = seed % 5 != 0
     while not state["over"]:
         if not arranged and state["phase"] == "action":
             arranged = True
-            more = arranged_events(state)
+            more = arrange(state)
             events += more
             state = fold(more, state)
         seat = ZONA.waiting_for(state)[0]
         actions = ZONA.legal_actions(state, seat)
         steady = [a for a in actions if a["type"] not in FREE]
         command = pick.choice(steady if steady and pick.below(8) else actions)
-        new, state = ZONA.decide_and_fold(state, seat, command, Rng(f"game-{seed}-{commands}"))
+        new, state = ZONA.decide_and_fold(state, seat, command, Rng(f"{tag}game-{seed}-{commands}"))
         events += new
         commands += 1
-        check(state, players)
-        if commands % 10 == 0:
+        check(state, players, pack, items, tokens)
+        if commands % views == 0:
             check_views(state, players)
-        assert commands < 3000, "a game of the test pack ends well before this"
-    assert fold(events) == state, "the fold of the log is the live state"
-    json.dumps(ZONA.view(state, 0))
+        assert commands < limit, f"a game of the {pack.name} pack ends well before this"
+    if refold:
+        assert fold(events) == state, "the fold of the log is the live state"
+        json.dumps(ZONA.view(state, 0))
     return state
 
 
-def test_random_legal_games_end_within_bounds():
-    """Zona §"PRZEGRANA" / §"ZWYCIĘSTWO": every game ends, in one win or the shared loss."""
+def play(seed: int):
+    return play_out(seed, 1 + seed % 4, VARIANTS[(seed // 4) % len(VARIANTS)])
+
+
+def assert_every_game_ends(games):
+    """Each game over, in one win or the shared loss; over the lot both a win and the news loss."""
     endings = {"win": 0, "news": 0, "sarcophagus": 0}
-    for seed in range(GAMES):
-        state = play(seed)
+    for state in games:
         assert state["over"]
         if state["winner"] is not None:
             assert state["lost"] is None
             endings["win"] += 1
         else:
             endings[state["lost"]] += 1
-    assert sum(endings.values()) == GAMES
-    assert endings["news"] > 0 and endings["win"] > 0
+    assert endings["news"] > 0 and endings["win"] > 0, endings
+
+
+def test_random_legal_games_end_within_bounds():
+    """Zona §"PRZEGRANA" / §"ZWYCIĘSTWO": every game ends, in one win or the shared loss."""
+    assert_every_game_ends(play(seed) for seed in range(GAMES))

@@ -70,7 +70,7 @@ def test_dispenser_draws_from_the_bottom_and_discards_onto_the_top():
 
 def test_draft_deals_two_boards_each_and_keeps_one():
     """Zona §"WYBÓR I PRZYGOTOWANIE SZPERACZY": two random boards per player, one kept."""
-    opts = ZONA.resolve_options({"first_voice": 1})
+    opts = ZONA.resolve_options({"first_voice": 1, "pack": "test"})
     opts["players"] = 3
     state = fold(ZONA.setup(opts, Rng("draft")))
     boards = [state["draft"][str(s)] for s in range(3)]
@@ -103,7 +103,7 @@ def test_preparing_a_stalker_from_the_back_of_the_board():
 
 def test_free_choice_variant_offers_every_board():
     """Zona §"WYBÓR I PRZYGOTOWANIE SZPERACZY" variant: everyone agrees, any board."""
-    opts = ZONA.resolve_options({"first_voice": 0, "draft": "free"})
+    opts = ZONA.resolve_options({"first_voice": 0, "draft": "free", "pack": "test"})
     opts["players"] = 2
     state = fold(ZONA.setup(opts, Rng("free")))
     assert len(state["pending"]["choices"]) == len(PACK.stalkers)
