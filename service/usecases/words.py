@@ -15,6 +15,7 @@ from typing import Any
 
 from domain.game import SYSTEM, Event
 from events.envelope import Envelope
+from service.usecases import genesis
 from service.usecases.record import META_EVENTS, Record
 from service.usecases.redaction import visible
 
@@ -55,6 +56,8 @@ def _meta(record: Record, event_type: str, data: dict[str, Any]) -> str:
         return f"A game of {data['game']} is created for {len(data['seats'])} seats."
     if event_type == "SeatJoined":
         return f"{data['name']} takes seat {data['seat']}."
+    if event_type == "ContributionGiven":
+        return f"{who} gives a contribution to the game's seed."
     if event_type == "SeatLeft":
         return f"Seat {data['seat']} is {'freed by the creator' if data.get('removed') else 'left'}."
     if event_type == "SeatHandedToBot":
@@ -67,6 +70,8 @@ def _meta(record: Record, event_type: str, data: dict[str, Any]) -> str:
             return f"{who} acts."
         return f"{who} sends {str(command.get('type', 'a command')).replace('_', ' ')}."
     if event_type == "SeedRevealed":
+        if record.seed_mix == genesis.WITH_CONTRIBUTIONS:
+            return f"The server's secret is revealed: {data['seed']}; with the seats' contributions it made the seed."
         return f"The game's seed is revealed: {data['seed']}."
     if event_type == "ProposalMade":
         return f"{who} proposes to {data['kind']} the game to version {data['to_version']}."

@@ -45,6 +45,7 @@ def test_two_seats_contribute_play_to_the_end_and_the_audit_reads_fair(client, g
     logged = client.get(table.url("/events"), headers=table.seats[0]).get_json()["events"]
     assert [e["data"] for e in logged if e["type"] == "ContributionGiven"][-1] == {"seat": 1, "contribution": BOB}
     assert [e["type"] for e in logged] == ["GameCreated", "ContributionGiven", "SeatJoined", "ContributionGiven"]
+    assert logged[3]["text"] == "Bob (seat 1) gives a contribution to the game's seed."
     assert client.post(table.url("/start"), headers=table.creator).status_code == 200
 
     finish(client, table, games)
@@ -52,6 +53,8 @@ def test_two_seats_contribute_play_to_the_end_and_the_audit_reads_fair(client, g
     types = [e["type"] for e in export]
     assert types[4:6] == ["GameStarted", "CounterSetUp"]  # dealt at the start, never before
     secret = export[-1]["data"]["seed"]
+    told = client.get(table.url(f"/events?after={len(export) - 1}")).get_json()["events"][0]["text"]
+    assert told.startswith(f"The server's secret is revealed: {secret};")
     assert hashlib.sha256(secret.encode()).hexdigest() == export[0]["data"]["seed_commitment"]
     # As a client would, from the export alone: the contributions before the start, the seed, the setup.
     given = {e["data"]["seat"]: e["data"]["contribution"] for e in export[:4] if e["type"] == "ContributionGiven"}

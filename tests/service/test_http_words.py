@@ -30,7 +30,7 @@ def test_every_served_event_carries_its_sentence_for_the_caller(client, games):
     # Another seat and a spectator read that a secret was drawn, not which: the words follow the redaction.
     assert other[version] == spectator[version] == "Seat 1 draws a new secret."
     assert other[version - 1] == "Seat 1 acts."
-    assert own[1] == "A game of counter is created for 2 seats." and own[3] == "The game starts."
+    assert own[1] == "A game of counter is created for 2 seats." and own[2] == "The game starts."  # then the setup
     assert not any(secret in text for text in [*other.values(), *spectator.values()])
 
     # The export is the log as stored, for the audit: no words in it.
@@ -59,7 +59,7 @@ def test_the_state_and_the_actions_carry_the_pending_decision_in_words(client, g
     assert client.get(table.url("/actions"), headers=table.seats[0]).get_json()["prompt"] is None
     # Once over, the log still reads in words, to anyone, down to the revealed seed.
     ended = _texts(client, table, None)
-    assert ended[2].startswith("2 seats race to 50") and ended[max(ended)].startswith("The game's seed is revealed")
+    assert ended[3].startswith("2 seats race to 50")  # the setup, dealt at the start (version 2) and ended[max(ended)].startswith("The game's seed is revealed")
 
 
 def test_the_stream_carries_each_events_sentence(client):
