@@ -241,9 +241,14 @@ def _example() -> dict[str, Any]:
 #: every event type is shown described (``tests/contract/test_words.py``).
 EVENTS: list[tuple[str, dict[str, Any]]] = [
     ("GameWon", {"seat": 0}),
-    ("ItemStowed", {"thing": "rusty_pipe#2", "source": "hand", "target": "backpack:0", "seat": 0}),
+    ("ItemStowed", {"thing": "bent_rebar#2", "source": "hand", "target": "backpack:0", "seat": 0}),
     ("MustLeaveFacility", {"seat": 1, "must_leave": True}),
-    ("SecretKept", {"thing": "f_ss2", "source": "reading", "target": "secrets:1", "seat": 1}),
+    ("SecretKept", {"thing": "field_journal#1", "source": "reading", "target": "secrets:1", "seat": 1}),
+    # Rare in random play on the base pack (its decks seldom run out, injuries seldom heal).
+    ("DeckShuffled", {"deck": "junk", "order": ["tinned_beans#3", "bent_rebar#1"]}),
+    ("FacilityLooted", {"facility": "hothouse"}),
+    ("InjuryHealed", {"seat": 0, "injuries": []}),
+    ("ItemRepaired", {"seat": 0, "card": "bent_rebar#2", "wear": 0}),
 ]
 
 

@@ -135,8 +135,8 @@ class Names:
 
     def stalker(self, character: object) -> str:
         found = self.pack.stalkers.get(character) if self.pack and isinstance(character, str) else None
-        # "Vera the Surveyor" is Vera at the table.
-        return found.name.split(" ")[0] if found else _plain(character).title()
+        # "Vera the Surveyor" is Vera at the table; "The Docent" stays whole.
+        return found.name.split(" the ")[0] if found else _plain(character).title()
 
     def area(self, area: object) -> str:
         found = self.pack.areas.get(area) if self.pack and isinstance(area, str) else None
