@@ -1,0 +1,174 @@
+"""Two people at the table in real browsers: the lobby, a first round of Fallout, live updates, the timeline.
+
+Headless Chromium (Debian's package, tests/web/browser.py) against the
+stack `make run` starts. Everything is done the way a person does it:
+typing in the lobby, clicking the buttons the page shows. The test reads
+the API only to judge the pages (which round it is; what seat B's view holds
+that seat A's page must never show).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.contract.driver import leaves
+from tests.web.conftest import Stack
+
+#: What a player clicks, by preference: a survivor first; one move with one
+#: step, to be seen by the other; then the end of the turn. Anything else the
+#: game asks (a die to keep, an enemy's space) takes the first button offered.
+PREFERENCE = ["choose_survivor", "step", "move", "end_turn"]
+
+
+def token_of(page: Page, game_id: str) -> str:
+    token = page.evaluate(f"sessionStorage.getItem('holotape.seat.{game_id}')")
+    assert token, "the page kept no seat token"
+    return token
+
+
+def hidden_from(stack: Stack, game_id: str, token_a: str, token_b: str) -> set[str]:
+    """Strings seat B's view shows and neither seat A's nor a spectator's (its agenda cards, say)."""
+    path = f"/games/{game_id}/state"
+    private = leaves(stack.get(path, token_b)["view"]) - leaves(stack.get(path, token_a)["view"])
+    return private - leaves(stack.get(path)["view"])
+
+
+def spellings(secret: str) -> set[str]:
+    """The ways a page could write an id: as is, with spaces, without its kind's prefix (agenda_…)."""
+    words = secret.replace("_", " ").replace(".", " ").lower()
+    found = {secret.lower(), words}
+    if " " in words:
+        found.add(words.split(" ", 1)[1])
+    return {s for s in found if len(s) >= 5}
+
+
+def assert_page_hides(page: Page, secrets: set[str]) -> None:
+    text = (page.content() + "\n" + page.inner_text("body")).lower()
+    text = re.sub(r"\s+", " ", text)
+    leaked = sorted(s for secret in secrets for s in spellings(secret) if s in text)
+    assert leaked == [], f"seat A's page shows seat B's hidden {leaked}"
+
+
+def shown_version(page: Page) -> int:
+    return int(page.evaluate("document.body.dataset.version || 0"))
+
+
+def take_a_turn(page: Page, done: set[tuple[str, str]], who: str) -> bool:
+    """Click one of the page's action buttons, if it offers any; wait until the page moved on."""
+    buttons = page.locator("#actions button:not([disabled])")
+    if buttons.count() == 0:
+        return False
+    offered = buttons.evaluate_all("bs => bs.map(b => b.dataset.type)")
+    choice = next((t for t in PREFERENCE if t in offered and (who, t) not in done), None)
+    button = buttons.nth(offered.index(choice)) if choice else buttons.first
+    if choice in ("move", "step"):
+        done.add((who, choice))  # once a turn is enough to be seen
+    before = shown_version(page)
+    button.click()
+    try:
+        page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10_000)
+    except Exception:  # a 412 (someone moved first) refreshes the page without a new version of ours
+        pass
+    return True
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, browser: Browser, screenshots: Path):
+    started = time.monotonic()
+    # bypass_csp: Playwright's waits evaluate strings, which the pages' CSP forbids (rightly).
+    desk = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, bypass_csp=True)
+    alice, bob = desk.new_page(), phone.new_page()
+    errors: list[str] = []
+    for page in (alice, bob):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+    # Alice creates a two-seat game in the lobby; her seat and the creator's token stay in her tab.
+    alice.goto(f"{stack.base}/lobby")
+    alice.select_option("#create-game", "fallout")
+    alice.fill("#create-seats", "2")
+    alice.fill("#create-name", "Alice")
+    alice.click("#create button[type=submit]")
+    alice.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
+    game_id = alice.url.rsplit("/", 1)[1]
+    assert "token" not in alice.url, "the token stays out of the address bar"
+
+    # Bob, on a phone, finds it among the open games and joins by name.
+    bob.goto(f"{stack.base}/lobby")
+    bob.locator(f'li[data-game-id="{game_id}"]').wait_for()
+    bob.screenshot(path=str(screenshots / "lobby-phone.png"), full_page=True)
+    lobby = desk.new_page()
+    lobby.goto(f"{stack.base}/lobby")
+    lobby.locator(f'li[data-game-id="{game_id}"]').wait_for()
+    lobby.screenshot(path=str(screenshots / "lobby.png"))
+    lobby.close()
+    bob.fill("#join-name", "Bob")
+    bob.click(f'li[data-game-id="{game_id}"] button[data-join]')
+    bob.wait_for_url(re.compile(rf"/play/{game_id}$"))
+
+    # Alice's page learns of Bob live and lets her start.
+    alice.locator("#start:not([disabled])").click(timeout=15_000)
+    alice.locator("#actions button").first.wait_for(timeout=15_000)
+    token_a, token_b = token_of(alice, game_id), token_of(bob, game_id)
+    assert token_a != token_b
+
+    # The first full round, clicked through; Bob's page never reloads.
+    bob.evaluate("window.holotapeNoReload = true")
+    secrets: set[str] = set()
+    done: set[tuple[str, str]] = set()
+    seen_live = False
+    clicks = 0
+    while stack.get(f"/games/{game_id}/state")["view"]["round"] < 2:
+        assert time.monotonic() - started < 80, "the first round took too long"
+        acted = False
+        for who, page, other in (("alice", alice, bob), ("bob", bob, alice)):
+            if take_a_turn(page, done, who):
+                acted, clicks = True, clicks + 1
+                if who == "alice" and not seen_live:
+                    # Alice's move appears in Bob's log by itself, over the stream.
+                    version = shown_version(alice)
+                    other.locator(f'#log li[data-version="{version}"]').wait_for(timeout=10_000)
+                    seen_live = True
+        secrets |= hidden_from(stack, game_id, token_a, token_b)
+        assert_page_hides(alice, secrets)
+        if not acted:
+            time.sleep(0.1)  # the worker is running the round end
+    assert seen_live and clicks >= 4
+    assert {("alice", "step"), ("bob", "step")} & done, "no one stepped on the map"
+    assert bob.evaluate("window.holotapeNoReload") is True, "Bob's page reloaded"
+    assert secrets, "seat B held nothing hidden from A: the check above checked nothing"
+
+    # Both pages catch up with the round end the worker ran.
+    live = stack.get(f"/games/{game_id}/state")["version"]
+    for page in (alice, bob):
+        page.wait_for_function(f"Number(document.body.dataset.version) >= {live}", timeout=15_000)
+    alice.screenshot(path=str(screenshots / "game.png"), full_page=True)
+    bob.screenshot(path=str(screenshots / "game-phone.png"), full_page=True)
+
+    # The timeline, by keyboard: back to version 5 (before anyone had a survivor) and back to live.
+    slider = alice.locator("#timeline")
+    slider.focus()
+    slider.press("Home")
+    for _ in range(4):
+        slider.press("ArrowRight")
+    alice.wait_for_function("document.body.dataset.shown === '5'", timeout=10_000)
+    assert alice.locator("#board").get_attribute("data-version") == "5"
+    assert alice.locator("#seats").inner_text().count("no survivor yet") == 2
+    assert alice.locator('#log li[data-version="6"]').is_hidden()
+    assert alice.locator("#between li").count() > 0, "the events between are listed"
+    assert alice.locator("#actions button").count() == 0, "no acting on the past"
+    alice.screenshot(path=str(screenshots / "replay.png"), full_page=True)
+    slider.press("End")
+    alice.wait_for_function(f"Number(document.body.dataset.shown) >= {live}", timeout=10_000)
+    assert "no survivor yet" not in alice.locator("#seats").inner_text()
+
+    assert_page_hides(alice, secrets | hidden_from(stack, game_id, token_a, token_b))
+    assert errors == []
+    desk.close()
+    phone.close()
