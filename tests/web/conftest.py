@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 from service.adapters.embedded_redis import free_port
-from tests.conftest import wait_until
+from tests.conftest import TEST_GAMES, wait_until
 from tests.web.browser import LAUNCH_ARGS, ensure_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,13 @@ class Stack:
         self.base = base
 
     def get(self, path: str, token: str | None = None):
-        request = urllib.request.Request(self.base + path)
+        return self.call("GET", path, token=token)
+
+    def call(self, method: str, path: str, body=None, token: str | None = None, headers=None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers or {})
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
         if token:
             request.add_header("Authorization", f"Bearer {token}")
         with urllib.request.urlopen(request, timeout=10) as response:
@@ -47,6 +53,10 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     port = free_port()
     data = tmp_path_factory.mktemp("run")
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    # The tests' tiny game too: a finished game in seconds, for the audit view.
+    env["HOLOTAPE_GAMES"] = TEST_GAMES
+    # A stream notices its reader has gone at its next keep-alive: soon, so the stack stops quickly.
+    env["HOLOTAPE_STREAM_KEEPALIVE_SECONDS"] = "1"
     log = open(data / "run.log", "wb")
     run = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "run", "--port", str(port), "--data", str(data / "redis")],

@@ -69,7 +69,12 @@ def take_a_turn(page: Page, done: set[tuple[str, str]], who: str) -> bool:
     if choice in ("move", "step"):
         done.add((who, choice))  # once a turn is enough to be seen
     before = shown_version(page)
-    button.click()
+    if who == "alice":
+        # Alice plays by keyboard: her buttons are buttons, reachable and pressed with Enter.
+        button.focus()
+        page.keyboard.press("Enter")
+    else:
+        button.tap()
     try:
         page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10_000)
     except Exception:  # a 412 (someone moved first) refreshes the page without a new version of ours
@@ -86,8 +91,10 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
     phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, bypass_csp=True)
     alice, bob = desk.new_page(), phone.new_page()
     errors: list[str] = []
-    for page in (alice, bob):
+    for name, page in (("alice", alice), ("bob", bob)):
         page.on("pageerror", lambda error: errors.append(str(error)))
+        # Shown by pytest when the test fails: what each page said to its console.
+        page.on("console", lambda message, name=name: print(f"{name}: {message.type}: {message.text}"))
 
     # Alice creates a two-seat game in the lobby; her seat and the creator's token stay in her tab.
     alice.goto(f"{stack.base}/lobby")
@@ -114,7 +121,8 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
 
     # Alice's page learns of Bob live and lets her start.
     alice.locator("#start:not([disabled])").click(timeout=15_000)
-    alice.locator("#actions button").first.wait_for(timeout=15_000)
+    # The first player is drawn at the start: either page may be the one asked first.
+    alice.wait_for_function("document.body.dataset.status === 'running'", timeout=15_000)
     token_a, token_b = token_of(alice, game_id), token_of(bob, game_id)
     assert token_a != token_b
 
@@ -172,3 +180,42 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
     assert errors == []
     desk.close()
     phone.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_finished_game_shows_a_spectator_its_replay_the_audit_verdict_and_the_seed(stack: Stack, browser: Browser):
+    """Read-only: no buttons; the audit's verdict and the revealed seed; the lobby's finished list links to it."""
+    created = stack.call("POST", "/games", {"game": "counter", "seats": 1, "options": {"target": 10}})
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    deadline = time.monotonic() + 30
+    while not (state := stack.get(f"/games/{game_id}/state", token))["over"]:
+        assert time.monotonic() < deadline, "the game did not end"
+        if not state["waiting_for"]:
+            time.sleep(0.05)  # a tick is due: the worker's
+            continue
+        listed = stack.get(f"/games/{game_id}/actions", token)
+        add = max((a for a in listed["actions"] if a["type"] == "add"), key=lambda a: a["amount"])
+        stack.call("POST", f"/games/{game_id}/actions", add, token, {"If-Match": f'"{listed["version"]}"'})
+    ended = stack.get(f"/games/{game_id}/state")
+    assert ended["seed"]
+
+    context = browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{stack.base}/lobby")
+    page.select_option("#filter", "ended")
+    page.click(f'li[data-game-id="{game_id}"] a')
+    page.wait_for_url(re.compile(rf"/play/{game_id}$"))
+    verdict = page.locator("#audit-verdict")
+    verdict.wait_for(timeout=10_000)
+    assert verdict.inner_text() == "Verdict: fair"
+    assert ended["seed"] in page.locator("#verdict").inner_text()
+    assert "watching" in page.inner_text("#headline")
+    assert page.locator("#actions button").count() == 0
+    # The replay: the first version's board, then the last again.
+    slider = page.locator("#timeline")
+    slider.focus()
+    slider.press("Home")
+    page.wait_for_function("document.body.dataset.shown === '1'", timeout=10_000)
+    slider.press("End")
+    page.wait_for_function(f"document.body.dataset.shown === '{ended['version']}'", timeout=10_000)
+    context.close()

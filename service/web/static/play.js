@@ -34,6 +34,7 @@ const table = {
   actionsVersion: null, // the version those actions were listed at (If-Match)
   prompt: null, // the pending decision in words, when the API gives it
   streamStatus: "connecting",
+  sliding: null, // the version the slider was moved to, until it is shown
   audit: null, // GET /audit, once the game is over
   posting: false,
 };
@@ -82,20 +83,44 @@ async function loadLog() {
   }
 }
 
+// One refresh at a time: the stream, a click and the lobby may each ask for
+// one; those asked for meanwhile are folded into one more after it.
+let refreshing = null;
+let refreshAgain = false;
+function refresh() {
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    try {
+      do {
+        refreshAgain = false;
+        await fetchState();
+      } while (refreshAgain);
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
 /** The state now, and what this seat may do now (only a seat the game waits on may act). */
-async function refresh() {
+async function fetchState() {
   const state = await call("GET", `/games/${gameId}/state`, { token });
-  table.live = state.body;
-  table.summary.status = state.body.status;
-  table.actions = [];
-  table.prompt = state.body.prompt ?? null;
+  let actions = [];
+  let prompt = state.body.prompt ?? null;
   const mine = state.body.seat;
   if (mine !== null && mine !== undefined && !state.body.over && state.body.waiting_for.includes(mine)) {
     const listed = (await call("GET", `/games/${gameId}/actions`, { token })).body;
-    table.actions = listed.actions;
+    actions = listed.actions;
     table.actionsVersion = listed.version;
-    table.prompt = listed.prompt ?? table.prompt;
+    prompt = listed.prompt ?? prompt;
   }
+  table.live = state.body;
+  table.summary.status = state.body.status;
+  table.actions = actions;
+  table.prompt = prompt;
   if (state.body.over && !table.audit) {
     table.audit = (await call("GET", `/games/${gameId}/audit`, { token })).body;
   }
@@ -171,9 +196,11 @@ function wireTimeline() {
   const slider = $("timeline");
   let timer = null;
   slider.addEventListener("input", () => {
+    // Held until shown, so a refresh meanwhile (the stream) does not move the slider back.
+    table.sliding = Number(slider.value);
     $("timeline-value").textContent = slider.value;
     clearTimeout(timer);
-    timer = setTimeout(() => showVersion(Number(slider.value)).catch(showError), 120);
+    timer = setTimeout(() => showVersion(table.sliding).catch(showError), 120);
   });
   $("live").addEventListener("click", () => showVersion(null).catch(showError));
 }
@@ -189,6 +216,7 @@ async function showVersion(version) {
     table.at = version;
   }
   table.previousAt = from;
+  table.sliding = null;
   render();
 }
 
@@ -349,7 +377,7 @@ function renderLog() {
 function renderTimeline() {
   const slider = $("timeline");
   slider.max = table.live.version;
-  slider.value = table.at ?? table.live.version;
+  slider.value = table.sliding ?? table.at ?? table.live.version;
   $("timeline-value").textContent = `${slider.value} of ${table.live.version}`;
   $("live").disabled = table.at === null;
   document.body.dataset.shown = table.shown.version;
