@@ -65,7 +65,9 @@ def home():
 @blp.get("/lobby")
 def lobby():
     hosted = []
-    for name in registry.names():
+    # The games this server ships first, in their order (the first is the default), then any added.
+    shipped = registry.builtin_names()
+    for name in shipped + [n for n in registry.names() if n not in shipped]:
         module = registry.game_module(name)
         hosted.append({"name": name, "title": module.title, "min": module.seats.min, "max": module.seats.max})
     return _page("lobby.html", games=hosted)

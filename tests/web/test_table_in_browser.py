@@ -109,7 +109,6 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
     # Bob, on a phone, finds it among the open games and joins by name.
     bob.goto(f"{stack.base}/lobby")
     bob.locator(f'li[data-game-id="{game_id}"]').wait_for()
-    bob.screenshot(path=str(screenshots / "lobby-phone.png"), full_page=True)
     lobby = desk.new_page()
     lobby.goto(f"{stack.base}/lobby")
     lobby.locator(f'li[data-game-id="{game_id}"]').wait_for()
