@@ -57,6 +57,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     env["HOLOTAPE_GAMES"] = TEST_GAMES
     # A stream notices its reader has gone at its next keep-alive: soon, so the stack stops quickly.
     env["HOLOTAPE_STREAM_KEEPALIVE_SECONDS"] = "1"
+    # Streams end every few seconds, so the pages resume with Last-Event-ID while the tests play.
+    env["HOLOTAPE_STREAM_MAX_SECONDS"] = "4"
     log = open(data / "run.log", "wb")
     run = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "run", "--port", str(port), "--data", str(data / "redis")],

@@ -128,6 +128,17 @@ async function fetchState() {
   render();
 }
 
+// The log is drawn once per frame however many events a frame brings.
+let logFrame = null;
+function logSoon() {
+  if (logFrame === null) {
+    logFrame = requestAnimationFrame(() => {
+      logFrame = null;
+      renderLog();
+    });
+  }
+}
+
 // Many events arrive at once (a round end is dozens): refresh once after them.
 let refreshTimer = null;
 function refreshSoon() {
@@ -141,7 +152,7 @@ function received(kind, data) {
     refreshSoon();
   } else if (kind === "event") {
     table.events.set(data.version, data);
-    renderLog();
+    logSoon();
     refreshSoon();
   }
 }
