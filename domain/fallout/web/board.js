@@ -28,7 +28,7 @@ function spots(x, y) {
   const ring = [[x, y]];
   for (let i = 0; i < 6; i += 1) {
     const angle = (Math.PI / 3) * i;
-    ring.push([x + SIZE * 0.52 * Math.cos(angle), y + SIZE * 0.52 * Math.sin(angle)]);
+    ring.push([x + SIZE * 0.5 * Math.cos(angle), y + SIZE * 0.5 * Math.sin(angle)]);
   }
   return ring;
 }
@@ -80,6 +80,7 @@ export function draw(view) {
     class: "fallout-board",
   });
 
+  const labels = svg("g", { class: "labels" });
   const pieces = svg("g", { class: "pieces" });
   for (const tile of tiles) {
     const [x, y] = centre(tile.q, tile.r);
@@ -88,8 +89,9 @@ export function draw(view) {
     root.append(titled(svg("polygon", {
       points: hexCorners(x, y, SIZE - 2), fill, stroke: "#4a4336", "stroke-width": 2, class: "tile", "data-place": tile.place,
     }), name));
-    root.append(svg("text", {
-      x, y: y - SIZE * 0.72, "text-anchor": "middle", "font-size": 13, fill: tile.faceup ? "#3b3428" : "#e9e2cf",
+    // Labels after every tile, so no neighbouring tile covers them.
+    labels.append(svg("text", {
+      x, y: y - SIZE * 0.68, "text-anchor": "middle", "font-size": 12, fill: tile.faceup ? "#3b3428" : "#e9e2cf",
     }, tile.faceup ? humanize(tile.tile) : humanize(tile.back)));
 
     if (!tile.tile) continue;
@@ -98,17 +100,17 @@ export function draw(view) {
       pieces.append(drawSpace(space, spaces.get(space), sx, sy));
     }
   }
-  root.append(pieces);
+  root.append(labels, pieces);
   return root;
 }
 
 function drawSpace(space, on, x, y) {
   const group = svg("g", { class: "space", "data-space": space });
   group.append(titled(svg("circle", {
-    cx: x, cy: y, r: 22, fill: on.choice ? "#fff6d5" : "#f4efe2", stroke: on.choice ? "#e3a000" : "#8d846f",
+    cx: x, cy: y, r: 18, fill: on.choice ? "#fff6d5" : "#f4efe2", stroke: on.choice ? "#e3a000" : "#8d846f",
     "stroke-width": on.choice ? 3 : 1, "stroke-dasharray": on.choice ? "4 3" : null,
   }), humanize(space.split(".").slice(1).join("."))));
-  group.append(svg("text", { x, y: y + 33, "text-anchor": "middle", "font-size": 10, fill: "#3b3428" },
+  group.append(svg("text", { x, y: y + 29, "text-anchor": "middle", "font-size": 10, fill: "#3b3428" },
     humanize(space.split(".").slice(1).join("."))));
   // Survivors as coloured discs, enemies as red squares with their level, quest markers as diamonds.
   let offset = -12;
@@ -145,7 +147,9 @@ export function seats(view) {
     const rows = [
       ["HP", `${s.remaining_hp ?? "?"} / ${s.hp ?? "?"}`],
       ["Rads", s.rads],
-      ["XP", s.xp === null || s.xp === undefined ? s.xp_gained : s.xp],
+      // The XP marker stands on one of the survivor's S.P.E.C.I.A.L. letters.
+      ["XP", `${s.xp_gained ?? 0}${s.xp ? ` (marker on ${s.xp})` : ""}`],
+      ["S.P.E.C.I.A.L.", (s.letters || []).join(" ") || "none yet"],
       ["Caps", s.caps],
       ["Influence", `${s.influence ?? 0} of ${view.influence_needed}`],
       ["Agendas", s.agendas ? s.agendas.length : `${s.agenda_count} hidden`],
