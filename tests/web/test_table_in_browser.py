@@ -283,3 +283,26 @@ def test_a_move_decided_on_a_version_gone_by_gets_412_and_the_page_shows_the_gam
     page.wait_for_function(f"Number(document.body.dataset.version) > {refreshed}", timeout=10_000)
     assert stack.get(f"/games/{game_id}/state")["view"]["total"] > 0
     context.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_game_created_in_the_lobby_with_bots_starts_at_once_and_the_bots_moves_arrive_live(
+    stack: Stack, browser: Browser
+):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{stack.base}/lobby")
+    page.select_option("#create-game", "counter")
+    page.fill("#create-seats", "2")
+    page.fill("#create-name", "Carol")
+    page.select_option("#create-bots", "random")
+    page.click("#create button[type=submit]")
+    page.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
+    game_id = page.url.rsplit("/", 1)[1]
+    seats = stack.get(f"/games/{game_id}")["seats"]
+    assert [(s["kind"], s["bot"]) for s in seats] == [("human", None), ("bot", "random")]
+    expect(page.locator("body")).to_have_attribute("data-status", "running", timeout=10_000)
+    # Carol adds; the bot (a worker's job) answers, and its move shows in her log by itself.
+    page.locator('#actions button[data-type="add"]').first.click(timeout=10_000)
+    expect(page.locator('#log li[data-type="Added"]')).to_have_count(2, timeout=15_000)
+    context.close()
