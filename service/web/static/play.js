@@ -34,6 +34,7 @@ const table = {
   actionsVersion: null, // the version those actions were listed at (If-Match)
   prompt: null, // the pending decision in words, when the API gives it
   streamStatus: "connecting",
+  unfollow: null, // stops following the stream
   sliding: null, // the version the slider was moved to, until it is shown
   audit: null, // GET /audit, once the game is over
   posting: false,
@@ -51,8 +52,10 @@ async function start() {
   table.board = await loadBoard(table.summary.game);
   await loadLog();
   await refresh();
+  wireTimeline();
+  if (table.live.over) return; // nothing more will happen: no stream to hold open
   const after = Math.max(0, ...table.events.keys());
-  follow(gameId, {
+  table.unfollow = follow(gameId, {
     token,
     after,
     onMessage: received,
@@ -61,7 +64,6 @@ async function start() {
       renderHeadline();
     },
   });
-  wireTimeline();
 }
 
 async function loadBoard(game) {
@@ -123,6 +125,10 @@ async function fetchState() {
   table.prompt = prompt;
   if (state.body.over && !table.audit) {
     table.audit = (await call("GET", `/games/${gameId}/audit`, { token })).body;
+  }
+  if (state.body.over && table.unfollow) {
+    table.unfollow(); // the game has ended: its last events are in, the stream may close
+    table.unfollow = null;
   }
   if (table.at === null) table.shown = table.live;
   render();
@@ -255,6 +261,10 @@ function renderHeadline() {
   const who = ctx.seat === null ? "watching" : `you are seat ${ctx.seat} (${ctx.names[ctx.seat]})`;
   const stream = live.over ? "" : ` · ${table.streamStatus}`;
   $("headline").textContent = `${humanize(live.game)} · ${live.status} · version ${live.version} · ${who}${stream}`;
+  // A tab in the background tells a play-by-post player it is their turn.
+  const asked = ctx.seat !== null && !live.over && live.waiting_for.includes(ctx.seat);
+  document.title = `${asked ? "(your turn) " : ""}Holotape — ${humanize(live.game)}, version ${live.version}`;
+  $("decision-title").textContent = ctx.seat === null ? "The game" : "Your move";
   document.body.dataset.version = live.version;
   document.body.dataset.status = live.status;
 }
