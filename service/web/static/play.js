@@ -113,7 +113,8 @@ async function fetchState() {
   let actions = [];
   let prompt = state.body.prompt ?? null;
   const mine = state.body.seat;
-  if (mine !== null && mine !== undefined && !state.body.over && state.body.waiting_for.includes(mine)) {
+  // Asked even when the game waits on another seat: some commands may be sent out of turn.
+  if (mine !== null && mine !== undefined && state.body.status === "running") {
     const listed = (await call("GET", `/games/${gameId}/actions`, { token })).body;
     actions = listed.actions;
     table.actionsVersion = listed.version;
@@ -125,6 +126,8 @@ async function fetchState() {
   table.prompt = prompt;
   if (state.body.over && !table.audit) {
     table.audit = (await call("GET", `/games/${gameId}/audit`, { token })).body;
+    // Once it is over everything may be shown: read the log again, unredacted.
+    await loadLog();
   }
   if (state.body.over && table.unfollow) {
     table.unfollow(); // the game has ended: its last events are in, the stream may close
