@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, sync_playwright
 
 from service.adapters.embedded_redis import free_port
 from tests.conftest import TEST_GAMES, wait_until
-from tests.web.browser import LAUNCH_ARGS, ensure_chromium
+from tests.web.browser import LAUNCH_ARGS, MISSING, ensure_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,6 +83,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     chromium = ensure_chromium()
+    if chromium is None:
+        pytest.skip(MISSING)
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(chromium), args=LAUNCH_ARGS)
         yield launched
