@@ -94,10 +94,16 @@ export function draw(view) {
   return root;
 }
 
+/** A card's name from the view's catalog: a copy is "<card>#<n>" and an owned one "<card>@<owner>". */
+function cardName(view, id) {
+  const card = String(id).split(/[@#]/)[0];
+  return view.cards?.[card]?.name || humanize(card);
+}
+
 /** Each seat's stalker: its track and what it carries (finds it may not see are shown as "find"). */
 export function seats(view) {
   return (view.stalkers || []).map((s) => {
-    const hand = [...(s.worn || []), ...(s.backpack || []), ...(s.small || []), ...(s.sixth || [])].map((c) => humanize(c));
+    const hand = [...(s.worn || []), ...(s.backpack || []), ...(s.small || []), ...(s.sixth || [])].map((c) => cardName(view, c));
     const rows = [
       ["Where", s.area ? humanize(view.board?.areas?.[s.area]?.name || s.area) : "not in the Zone yet"],
       ["Damage", `${s.damage}${s.stamina ? ` of ${s.stamina}` : ""}`],
