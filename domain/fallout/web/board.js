@@ -34,7 +34,7 @@ function spots(x, y) {
 }
 
 /** Every space the view mentions, with the things on it. */
-function spacesOf(view) {
+function spacesOf(view, actions) {
   const spaces = new Map();
   const at = (space) => {
     if (!spaces.has(space)) spaces.set(space, { survivors: [], enemies: [], markers: [], choice: false });
@@ -43,7 +43,7 @@ function spacesOf(view) {
   for (const s of view.survivors || []) if (s.space) at(s.space).survivors.push(s);
   for (const e of view.enemies || []) if (e.space) at(e.space).enemies.push(e);
   for (const [quest, space] of view.markers || []) if (space) at(space).markers.push(quest);
-  for (const choice of view.pending?.choices || []) {
+  for (const choice of [...(view.pending?.choices || []), ...(actions || [])]) {
     for (const key of ["space", "to"]) if (typeof choice[key] === "string" && choice[key].includes(".")) at(choice[key]).choice = true;
   }
   return spaces;
@@ -63,9 +63,24 @@ function place(tileSpaces, x, y) {
   return taken;
 }
 
-export function draw(view) {
+/** The one action that names each space as where to go (a step, a chosen space), to act by clicking it. */
+function targets(actions) {
+  const found = new Map();
+  const many = new Set();
+  for (const action of actions || []) {
+    const space = action.type === "step" ? action.to : action.type === "choose_space" || action.type === "respawn" ? action.space : null;
+    if (!space) continue;
+    if (found.has(space)) many.add(space);
+    found.set(space, action);
+  }
+  for (const space of many) found.delete(space); // ambiguous: the buttons say which
+  return found;
+}
+
+export function draw(view, context = {}) {
   const tiles = view.map || [];
-  const spaces = spacesOf(view);
+  const clickable = targets(context.actions);
+  const spaces = spacesOf(view, context.actions);
   const xs = tiles.map((t) => centre(t.q, t.r)[0]);
   const ys = tiles.map((t) => centre(t.q, t.r)[1]);
   const pad = SIZE + 10;
@@ -97,11 +112,29 @@ export function draw(view) {
     if (!tile.tile) continue;
     const mine = [...spaces.keys()].filter((space) => space.split(".")[0] === tile.tile);
     for (const [space, [sx, sy]] of place(mine, x, y)) {
-      pieces.append(drawSpace(space, spaces.get(space), sx, sy));
+      const drawn = drawSpace(space, spaces.get(space), sx, sy);
+      const action = clickable.get(space);
+      if (action && context.act) actOnClick(drawn, action, context.act);
+      pieces.append(drawn);
     }
   }
   root.append(labels, pieces);
   return root;
+}
+
+/** A space one may move to: a button on the board too, by mouse, touch or keyboard. */
+function actOnClick(group, action, act) {
+  group.setAttribute("role", "button");
+  group.setAttribute("tabindex", "0");
+  group.setAttribute("class", "space target");
+  group.setAttribute("aria-label", describeAction(action, {}));
+  group.addEventListener("click", () => act(action));
+  group.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      act(action);
+    }
+  });
 }
 
 function drawSpace(space, on, x, y) {

@@ -13,8 +13,11 @@
 //
 // `view` is the `view` of GET /games/{id}/state (the game's View schema in
 // the API document), as the caller's seat may see it. `context` is
-// {seat, names, version}: the caller's seat (null for a spectator), each
-// seat's display name, the version shown. Only `draw` is required.
+// {seat, names, version, actions, act}: the caller's seat (null for a spectator), each
+// seat's display name, the version shown — and `actions` (what the caller
+// may post now; empty when looking at the past) with `act(action)` to post
+// one, for a board that lets the player act on the board itself. Only `draw`
+// is required.
 
 import { el, humanize } from "/web/api.js";
 

@@ -244,7 +244,10 @@ async function showVersion(version) {
 
 function context() {
   const names = (table.live?.seats || table.summary.seats).map((s) => s.name || (s.bot ? `bot (${s.bot})` : `seat ${s.seat}`));
-  return { seat: table.live?.seat ?? null, names, version: table.shown?.version };
+  // A board may let the player act on it (click a space to step there): the
+  // same actions as the buttons, and the same way of posting them.
+  const live = table.at === null && !table.posting;
+  return { seat: table.live?.seat ?? null, names, version: table.shown?.version, actions: live ? table.actions : [], act: post };
 }
 
 function render() {
