@@ -161,6 +161,7 @@ function received(kind, data) {
     refreshSoon();
   } else if (kind === "event") {
     table.events.set(data.version, data);
+    $("announce").textContent = eventWords(data);
     logSoon();
     refreshSoon();
   }
