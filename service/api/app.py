@@ -37,6 +37,7 @@ from service.api.settings import api_settings
 from service.usecases.errors import GameNotFound
 from service.usecases.ports import ADDRESS_BUCKET, REFUSED_BUCKET, TOKEN_BUCKET, Verdict
 from service.usecases.services import Services
+from service.web import blp as pages
 
 logger = logging.getLogger(__name__)
 
@@ -164,6 +165,8 @@ def create_app(
     api.spec.options["security"] = [{"token": []}, {}]
     for module in (health, lobby, games_api, log, stream, rewind, audit, notify):
         api.register_blueprint(module.blp)
+    # The lobby and the table: pages on the API above, outside its document.
+    app.register_blueprint(pages)
     hosted = registry.names() if games is None else games
     publish_game_schemas(api.spec, [registry.game_module(name) for name in hosted])
     _register_rate_limit(app)
