@@ -44,7 +44,9 @@ class GameResult:
     finished: bool = True
 
 
-def play_game(game: str, levels: list[str], seed: str, options: dict[str, Any] | None = None) -> GameResult:
+def play_game(
+    game: str, levels: list[str], seed: str, options: dict[str, Any] | None = None, max_decisions: int = MAX_DECISIONS
+) -> GameResult:
     module = registry.game_module(game)
     options = dict(options or {})
     bots = [make_bot(level, options) for level in levels]
@@ -59,7 +61,7 @@ def play_game(game: str, levels: list[str], seed: str, options: dict[str, Any] |
     seconds: dict[str, float] = defaultdict(float)
     counts: dict[str, int] = defaultdict(int)
     version = 1
-    while not module.is_over(state) and version < MAX_DECISIONS:
+    while not module.is_over(state) and version < max_decisions:
         command = module.system_command(state)
         if command is not None:
             seat: int | str = SYSTEM
