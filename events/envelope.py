@@ -1,10 +1,12 @@
 """The envelope every stored event travels in, and its hash chain.
 
 Each envelope carries the previous event's hash and its own, so the log of a
-game is tamper-evident: changing any stored byte breaks the chain at that
-event. The hash is SHA-256 over a canonical JSON encoding (sorted keys, no
-insignificant white space, UTF-8) of every field except ``hash`` itself, which
-an auditor can recompute in any language.
+game is tamper-evident: changing what any stored event says breaks the chain
+at that event. The hash is SHA-256 over a canonical JSON encoding (sorted
+keys, no insignificant white space, UTF-8) of every field except ``hash``
+itself, which an auditor can recompute in any language. How an envelope is
+kept in Redis (in fewer bytes, decoding to exactly itself) is
+``events.encoding``'s business.
 """
 
 from __future__ import annotations

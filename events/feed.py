@@ -115,7 +115,7 @@ def _order(entry_id: str) -> tuple[int, int]:
     return int(millis), int(sequence or 0)
 
 
-Row = tuple[str, bytes]  # (entry id, the envelope as stored)
+Row = tuple[str, dict[bytes, bytes]]  # (entry id, the entry's fields as stored)
 ReadAfter = Callable[[int, str, int], list[Row]]
 
 
@@ -124,7 +124,7 @@ class Merged:
     """One feed entry with the checkpoint that stands just after it."""
 
     checkpoint: str
-    raw: bytes
+    raw: dict[bytes, bytes]
 
 
 def merge(read_after: ReadAfter, partitions: int, checkpoint: str, count: int) -> list[Merged]:

@@ -7,6 +7,7 @@ import json
 
 from domain.game import Event
 from domain.rng import Rng
+from events.encoding import decode_rows
 from events.envelope import Envelope
 from events.store import stream_key
 from tests.games.counter import COUNTER
@@ -34,11 +35,11 @@ def test_a_finished_game_is_fair_every_batch_re_derived_from_the_revealed_seed(c
 def _rewrite(redis_client, game_id, change, rehash):
     """Edit the stored log behind the store's back, as someone with Redis access could."""
     key = stream_key(game_id)
-    rows = redis_client.xrange(key)
+    envelopes = decode_rows(game_id, redis_client.xrange(key), lead=False)
     redis_client.delete(key)
     prev = None
-    for entry_id, fields in rows:
-        envelope = Envelope.from_json(fields[b"e"])
+    for envelope in envelopes:
+        entry_id = f"0-{envelope.version}"
         body = change(envelope.as_dict())
         if rehash:
             if prev is not None:
