@@ -56,7 +56,8 @@ class RateLimiter:
         if item is None:
             return None
         key = _hashed(caller)
-        return ALLOWED if self.strategy.get_window_stats(item, key).remaining > 0 else self._refused(item, key)
+        # One GET; the window's reset time is read only for a refusal's Retry-After.
+        return ALLOWED if self.strategy.test(item, key) else self._refused(item, key)
 
 
 def _hashed(caller: str) -> str:
