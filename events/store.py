@@ -29,8 +29,8 @@ from typing import Any
 
 import redis
 
-from events.encoding import FeedRef, decode_rows, derived_event_id, encode, feed_entry, feed_fields
-from events.envelope import GENESIS, Envelope, NewEvent, canonical_json, now_utc
+from events.encoding import FeedRef, decode_rows, encode, feed_entry, feed_fields
+from events.envelope import GENESIS, Envelope, NewEvent, canonical_json, derived_event_id, now_utc
 from events.feed import START, FeedPartitions, merge
 from events.log import (
     AppendResult,
