@@ -26,7 +26,7 @@ from domain import registry
 from domain.game import SYSTEM
 from domain.rng import Rng
 from service.usecases import genesis
-from service.usecases.bots import make_bot
+from service.usecases.bots import decide, make_bot
 
 #: A game still running after this many decisions is stopped and counted as a draw.
 MAX_DECISIONS = 20000
@@ -72,9 +72,7 @@ def play_game(
             seat = waiting[0]
             actions = module.legal_actions(state, seat)
             started = time.perf_counter()
-            command = bots[seat].choose(
-                module, module.view(state, seat), actions, seat, Rng(seed, f"bot-s{seat}-v{version}")
-            )
+            command = decide(bots[seat], module, state, actions, seat, Rng(seed, f"bot-s{seat}-v{version}"))
             seconds[levels[seat]] += time.perf_counter() - started
             counts[levels[seat]] += 1
         state = module.decide_and_fold(state, seat, command, Rng.for_position(seed, version))[1]
