@@ -183,7 +183,7 @@ class EventStore:
             stamped[-1].hash,
             fingerprint,
             self.idempotency_ttl,
-            result.as_json(),
+            result.as_json() if idempotency_key else "",  # kept only with a key
             GENESIS,
             *feed_fields(game_id),
             *[encode(e) for e in stamped],
