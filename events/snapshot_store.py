@@ -18,6 +18,11 @@ from typing import Any
 
 import redis
 
+try:  # a C JSON parser: a snapshot is the largest thing a load parses
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover - the standard parser reads the same
+    _loads = json.loads
+
 #: Snapshots kept per game: with one every 200 events, the last ~1,600 events
 #: of a game load from one.
 KEEP = 8
@@ -46,11 +51,18 @@ class SnapshotStore:
         self, game_id: str, version: int | None, fmt: str
     ) -> tuple[int, dict[str, Any], str | None] | None:
         high = "+inf" if version is None else version
-        members: list[bytes] = self.redis.zrevrangebyscore(snapshots_key(game_id), high, "-inf", start=0, num=8)  # type: ignore[assignment]
-        for member in members:
-            body = json.loads(member)
-            if body["format"] == fmt:
-                return body["version"], body["state"], body.get("hash")
+        # The newest first, alone: it is nearly always of the current format,
+        # and a state is large (a long game's is tens of KB); then the rest.
+        for start, num in ((0, 1), (1, self.keep)):
+            members: list[bytes] = self.redis.zrevrangebyscore(  # type: ignore[assignment]
+                snapshots_key(game_id), high, "-inf", start=start, num=num
+            )
+            for member in members:
+                body = _loads(member)
+                if body["format"] == fmt:
+                    return body["version"], body["state"], body.get("hash")
+            if len(members) < num:
+                break
         return None
 
     def delete_all(self) -> int:
