@@ -31,7 +31,7 @@ import redis
 
 from events.encoding import FeedRef, decode_rows, encode, feed_entry, feed_fields
 from events.envelope import GENESIS, Envelope, NewEvent, canonical_json, derived_event_id, now_utc
-from events.feed import START, FeedPartitions, merge
+from events.feed import START, FeedPartitions, Row, merge, split_position
 from events.log import (
     AppendResult,
     ChainReport,
@@ -96,8 +96,8 @@ local count = #ARGV - 9
 for i = 1, count do
   local version = current + i
   redis.call('XADD', KEYS[1], '0-' .. version, 'c', ARGV[9 + i])
-  redis.call('XADD', KEYS[4], '*', ARGV[8], ARGV[9], 'v', version)
 end
+redis.call('XADD', KEYS[4], '*', ARGV[8], ARGV[9], 'v', current + 1, 'n', count)
 redis.call('HSET', KEYS[2], 'version', current + count, 'hash', ARGV[3])
 if idem ~= '' then
   redis.call('SET', KEYS[3], idem .. '\\n' .. ARGV[6], 'EX', tonumber(ARGV[5]))
@@ -309,12 +309,9 @@ class EventStore:
                 break
             time.sleep(FEED_POLL_SECONDS)
             waited += FEED_POLL_SECONDS
-        held = [feed_entry(m.raw) for m in merged]
-        found = self._referenced([h for h in held if isinstance(h, FeedRef)])
-        return [
-            FeedEntry(m.checkpoint, self._upcast(found[(h.game_id, h.version)] if isinstance(h, FeedRef) else h))
-            for m, h in zip(merged, held, strict=True)
-        ]
+        found = self._referenced([m.held for m in merged if isinstance(m.held, FeedRef)])
+        envelopes = [found[(m.held.game_id, m.held.version)] if isinstance(m.held, FeedRef) else m.held for m in merged]
+        return [FeedEntry(m.checkpoint, self._upcast(e)) for m, e in zip(merged, envelopes, strict=True)]
 
     def _referenced(self, refs: list[FeedRef]) -> dict[tuple[str, int], Envelope]:
         """The envelopes compact feed entries point at: one XRANGE per game, all in one pipeline."""
@@ -333,10 +330,19 @@ class EventStore:
                 found[(game_id, envelope.version)] = envelope
         return found
 
-    def _partition_after(self, partition: int, position: str, count: int) -> list[tuple[str, dict[bytes, bytes]]]:
-        low = f"({position}" if position != START else "-"
+    def _partition_after(self, partition: int, position: str, count: int) -> list[Row]:
+        """The events of ``count`` entries of a partition after ``position``, each entry's one by one."""
+        entry_id, consumed = split_position(position)
+        low = entry_id if consumed else f"({entry_id}" if entry_id != START else "-"
         rows: Rows = self.redis.xrange(self.partitions.keys[partition], low, "+", count)  # type: ignore[assignment]
-        return [(_text(entry_id), fields) for entry_id, fields in rows]
+        events: list[Row] = []
+        for n, (raw_id, fields) in enumerate(rows):
+            held = feed_entry(fields)
+            size = held.count if isinstance(held, FeedRef) else 1
+            for k in range(consumed if n == 0 else 0, size):
+                item = FeedRef(held.game_id, held.version + k) if isinstance(held, FeedRef) else held
+                events.append((_text(raw_id), k, size, item))
+        return events
 
     def _made_durable(self, game_id: str, result: AppendResult) -> None:
         """Wait until ``replicas`` replicas hold the append, or refuse to acknowledge it.
