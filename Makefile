@@ -48,9 +48,10 @@ worker: $(STAMP)
 openapi: $(STAMP)
 	$(BIN)/holotape openapi openapi.yaml
 
+# Every figure of issue 13 next to its baseline, ratio and target; also
+# written to bench.json (tests/bench). A few minutes.
 bench: $(STAMP)
-	$(BIN)/python -m tests.bench.store
-	$(BIN)/python -m tests.bench.http
+	$(BIN)/python -m tests.bench
 
 # 200 games played over HTTP at once with 500 open streams, for ten minutes;
 # prints errors, p99 latency and Redis memory per game (tests/soak.py). `make

@@ -204,11 +204,13 @@ def _register_rate_limit(app: Flask) -> None:
             return None
         address = str(request.remote_addr)
         token = bearer()
-        return (
-            refused(limiter.hit(ADDRESS_BUCKET, address))
-            or refused(limiter.peek(REFUSED_BUCKET, address))
-            or (refused(limiter.peek(TOKEN_BUCKET, token)) if token else None)
-        )
+        peeks = [(REFUSED_BUCKET, address), *([(TOKEN_BUCKET, token)] if token else [])]
+        # One round trip for the three: the address counted, the failures and the token judged.
+        for verdict in limiter.hit_and_peek((ADDRESS_BUCKET, address), peeks):
+            answer = refused(verdict)
+            if answer is not None:
+                return answer
+        return None
 
     @app.after_request
     def count_token(response: Response):

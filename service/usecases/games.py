@@ -229,11 +229,16 @@ class Games:
             if loaded.version == 0:
                 raise GameNotFound(game_id)
         if at is None:
-            if self.snapshots is not None and loaded.version - loaded.from_snapshot >= self.snapshot_every:
-                tip = loaded.head_hash or self.store.head(game_id)[1]
-                self.snapshots.save(game_id, loaded.version, self.folder.format, self.folder.dump(loaded.state), tip)
-                loaded = Loaded(loaded.state, loaded.version, loaded.version, tip)
-            self.recent.put(game_id, loaded)
+            loaded = self._keep(game_id, loaded)
+        return loaded
+
+    def _keep(self, game_id: str, loaded: Loaded[Record]) -> Loaded[Record]:
+        """Remember ``loaded`` as the game's latest, snapshotting it when it has come far enough."""
+        if self.snapshots is not None and loaded.version - loaded.from_snapshot >= self.snapshot_every:
+            tip = loaded.head_hash or self.store.head(game_id)[1]
+            self.snapshots.save(game_id, loaded.version, self.folder.format, self.folder.dump(loaded.state), tip)
+            loaded = Loaded(loaded.state, loaded.version, loaded.version, tip)
+        self.recent.put(game_id, loaded)
         return loaded
 
     # -- acting ----------------------------------------------------------------
@@ -294,6 +299,14 @@ class Games:
                     envelopes=tuple(stored),
                     after=self.load(game_id),
                 )
+        if loaded is None and expected_version is not None:
+            # The caller decided on the version this process last saw: decide
+            # on that record without reading what may have come since. If the
+            # game moved on, the client's version is stale too, and the append
+            # (which checks the version atomically) refuses it all the same.
+            cached = self.recent.get(game_id)
+            if cached is not None and cached.version == expected_version:
+                loaded = cached
         if loaded is None:
             loaded = self.load(game_id)
         if expected_version is not None and expected_version != loaded.version:
@@ -333,8 +346,7 @@ class Games:
         # game's state as decided, the secret if revealed, the waits settled.
         after = replace(record, state=state, seed=secret if over else record.seed)
         after = settle(after, result.last_version, result.envelopes[-1].timestamp)
-        now = Loaded(after, result.last_version, loaded.from_snapshot, result.last_hash)
-        self.recent.put(game_id, now)
+        now = self._keep(game_id, Loaded(after, result.last_version, loaded.from_snapshot, result.last_hash))
         if follow_up:
             due.follow_up(self.follow_ups, game_id, result.last_version, after)
         return Acted(

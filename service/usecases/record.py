@@ -34,6 +34,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from domain import registry
+from domain.engine.records import replace as fast_replace
 from domain.game import Event, Game
 from events.envelope import Envelope, NewEvent
 from events.schemas import SchemaRegistry
@@ -189,7 +190,9 @@ def _apply(
     record: Record, event_type: str, data: dict[str, Any], version: int, state_at: StateAt | None
 ) -> Record:
     if event_type not in META_EVENTS:
-        return replace(record, state=record.module.evolve(record.state, Event(event_type, data)))
+        # Once per game event in a fold: dataclasses.replace's __init__ over
+        # every field was a fifth of a fold's time.
+        return fast_replace(record, state=record.module.evolve(record.state, Event(event_type, data)))
     if event_type == "GameCreated":
         return Record(
             game=data["game"],

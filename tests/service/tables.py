@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from events.encoding import decode_rows
 from events.envelope import Envelope
 from events.store import stream_key
 from service.usecases.automation import Automation
@@ -76,11 +77,11 @@ def finish(client, table: Table, games) -> dict:
 def rewrite_log(redis_client, game_id, change, rehash):
     """Edit the stored log behind the store's back, as someone with Redis access could."""
     key = stream_key(game_id)
-    rows = redis_client.xrange(key)
+    envelopes = decode_rows(game_id, redis_client.xrange(key), lead=False)
     redis_client.delete(key)
     prev = None
-    for entry_id, fields in rows:
-        envelope = Envelope.from_json(fields[b"e"])
+    for envelope in envelopes:
+        entry_id = f"0-{envelope.version}"
         body = change(envelope.as_dict())
         if rehash:
             if prev is not None:
