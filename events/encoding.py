@@ -41,12 +41,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from events.envelope import GENESIS, Envelope, derived_event_id
+# A C JSON parser: a fold spends a third of its time parsing entries with the standard one.
+from orjson import loads as _loads
 
-try:  # a C JSON parser: a fold spends a third of its time parsing entries with the standard one
-    from orjson import loads as _loads
-except ImportError:  # pragma: no cover - the pure-Python parser reads the same
-    _loads = json.loads
+from events.envelope import GENESIS, Envelope, derived_event_id
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICRO = timedelta(microseconds=1)

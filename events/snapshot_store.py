@@ -18,10 +18,8 @@ from typing import Any
 
 import redis
 
-try:  # a C JSON parser: a snapshot is the largest thing a load parses
-    from orjson import loads as _loads
-except ImportError:  # pragma: no cover - the standard parser reads the same
-    _loads = json.loads
+# A C JSON parser: a snapshot is the largest thing a load parses.
+from orjson import loads as _loads
 
 #: Snapshots kept per game: with one every 200 events, the last ~1,600 events
 #: of a game load from one.
