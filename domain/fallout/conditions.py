@@ -79,6 +79,24 @@ def holds(state: GameState, seat: int, condition: fx.Condition | dict | None, qu
     raise TypeError(f"unknown condition {c!r}")
 
 
+def game_holds(state: GameState, condition: fx.Condition | dict | None) -> bool:
+    """A condition about the game alone (a scenario's round-end rule): where the factions stand."""
+    if condition is None:
+        return True
+    if isinstance(condition, dict):
+        condition = fx.parse_condition(condition)
+    c = condition
+    if isinstance(c, fx.AllOf):
+        return all(game_holds(state, inner) for inner in c.conditions)
+    if isinstance(c, fx.AnyOf):
+        return any(game_holds(state, inner) for inner in c.conditions)
+    if isinstance(c, fx.Not):
+        return not game_holds(state, c.condition)
+    if isinstance(c, fx.Ahead):
+        return lead(state, c.faction) >= c.by
+    raise TypeError(f"not a condition about the game: {c!r}")
+
+
 def partners(state: GameState, seat: int) -> list[int]:
     """Other survivors in the same space, in turn order from the first player."""
     here = state.survivor(seat).space

@@ -104,6 +104,11 @@ from domain.fallout.effects.results import (
     parse_result,
     parse_results,
 )
+from domain.fallout.effects.scenario_rules import (
+    MOMENTS,
+    ScenarioRule,
+    parse_scenario_rule,
+)
 from domain.fallout.effects.tasks import (
     DrawAndFight,
     Task,
@@ -198,6 +203,9 @@ __all__ = [
     "Modifier",
     "parse_modifier",
     "parse_modifiers",
+    "MOMENTS",
+    "ScenarioRule",
+    "parse_scenario_rule",
     "Known",
     "check_encounter",
     "check_quest",
