@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from domain.fallout.effects.conditions import (
@@ -257,7 +258,7 @@ def check_scenario(scenario: Scenario, known: Known = Known()) -> list[str]:
     for moment, about_survivor in MOMENTS.items():
         for i, raw in enumerate(getattr(scenario, moment)):
             at = f"{moment}[{i}]"
-            if c._ok(at, lambda r: parse_scenario_rule(r, about_survivor), raw) is not None:
+            if c._ok(at, partial(parse_scenario_rule, about_survivor=about_survivor), raw) is not None:
                 c.condition(f"{at}: if", raw.get("if"))
                 c.results(f"{at}: results", raw["results"])
     return c.problems
