@@ -12,6 +12,9 @@ from domain.fallout.board import board_of
 from domain.fallout.content import catalog
 from domain.fallout.state import GameState
 
+#: The pack's conditions, each parsed once (see ``fx.Memo``).
+_parsed = fx.Memo(fx.parse_condition)
+
 
 def measure(state: GameState, seat: int, name: str) -> int:
     """HP, rads and remaining HP from the HP track; the tallies of the game so far (one of ``fx.MEASURES``)."""
@@ -24,7 +27,7 @@ def holds(state: GameState, seat: int, condition: fx.Condition | dict | None, qu
     if condition is None:
         return True
     if isinstance(condition, dict):
-        condition = fx.parse_condition(condition)
+        condition = _parsed(condition)
     s = state.survivor(seat)
     cards = catalog(state.pack).cards
     held = s.equipped + s.inventory
@@ -84,7 +87,7 @@ def game_holds(state: GameState, condition: fx.Condition | dict | None) -> bool:
     if condition is None:
         return True
     if isinstance(condition, dict):
-        condition = fx.parse_condition(condition)
+        condition = _parsed(condition)
     c = condition
     if isinstance(c, fx.AllOf):
         return all(game_holds(state, inner) for inner in c.conditions)

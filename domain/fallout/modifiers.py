@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from domain.fallout.resolution import Resolution
 
 RULE = "Fight"
+#: Each card's passive modifiers parsed once (see ``fx.Memo``).
+_passive = fx.Memo(fx.parse_modifiers)
 BEFORE, DURING = fx.TIMINGS
 
 
@@ -44,7 +46,7 @@ def bonus(state: GameState, seat: int, key: str) -> int:
     return sum(
         m.amount
         for raw in [*(card.passive for card in held(state, seat)), sheet]
-        for m in fx.parse_modifiers(raw)
+        for m in _passive(raw)
         if m.key == key and conditions.holds(state, seat, m.condition)
     )
 

@@ -66,6 +66,7 @@ from domain.fallout.effects.modifiers import (
     parse_modifiers,
 )
 from domain.fallout.effects.reading import (
+    Memo,
     EffectError,
     count,
     letter,
@@ -125,6 +126,7 @@ from domain.fallout.effects.triggers import (
 )
 
 __all__ = [
+    "Memo",
     "EffectError",
     "letter",
     "one_of",
