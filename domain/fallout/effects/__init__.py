@@ -66,8 +66,8 @@ from domain.fallout.effects.modifiers import (
     parse_modifiers,
 )
 from domain.fallout.effects.reading import (
-    Memo,
     EffectError,
+    Memo,
     count,
     letter,
     one_of,
