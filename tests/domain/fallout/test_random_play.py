@@ -20,11 +20,12 @@ from collections import Counter
 
 import pytest
 
+from domain.fallout import effects as fx
 from domain.fallout.board import board_of
 from domain.fallout.content import catalog, pack_named
 from domain.fallout.game import FALLOUT
 from domain.fallout.model import SPECIAL
-from domain.fallout.state import FACE_DOWN, MAX_HP, SHOP_SIZE, GameState
+from domain.fallout.state import FACE_DOWN, MAX_HP, SHOP_SIZE, GameState, face_down_node
 from domain.game import SYSTEM
 from domain.rng import Rng
 from tests.domain.fallout.bundled_pack import SCENARIOS
@@ -108,19 +109,37 @@ def bot_pick(pick: Rng, options: list[dict]) -> dict:
             return pick.choice(by_type[kind])
 
 
+def _moves_on(state: GameState, command: dict) -> bool:
+    objective = catalog(state.pack).quests[command["quest"]].objectives[command["objective"]]
+    return any(isinstance(r, (fx.Trash, fx.Stage, fx.Add, fx.Power)) for r in fx.parse_results(objective.results))
+
+
 def toward_progress(pick: Rng, state: GameState, seat: int, options: list[dict]) -> dict:
     """A random legal command, biased toward what ends a game: a quest action when one is offered, and
-    otherwise, most of the time, moving toward a quest marker (Quest Cards); else ``bot_pick``. Every
-    command is still one ``legal_actions`` offers, so the games are as legal as any."""
+    otherwise, most of the time, heading for a quest marker (Quest Cards): exploring the tile it lies on,
+    stepping closer to it; else ``bot_pick``. Every command is still one ``legal_actions`` offers, so the
+    games are as legal as any."""
     by_type: dict[str, list[dict]] = {}
     for command in options:
         by_type.setdefault(command["type"], []).append(command)
     if "quest" in by_type:
-        return pick.choice(by_type["quest"])
+        # An objective that moves the story on (it trashes its card, stages or adds one, or moves a faction)
+        # before one that can be done again and again.
+        forward = [c for c in by_type["quest"] if _moves_on(state, c)]
+        if forward:
+            return pick.choice(forward)
+        if pick.below(3) == 0:
+            return pick.choice(by_type["quest"])
     if state.markers and pick.below(4) != 0:
+        board, faceup = board_of(state), state.faceup_places()
+        places = {board.place_of[space] for _, space in state.markers if space in board.place_of}
+        # A marker on a face-down tile is reached by exploring that tile (the enemy graph's node for it).
+        targets = {space if board.place_of[space] in faceup else face_down_node(board.place_of[space])
+                   for _, space in state.markers if space in board.place_of}
+        explore = [c for c in by_type.get("explore", []) if c["place"] in places]
+        if explore:
+            return pick.choice(explore)
         if "step" in by_type:
-            board, faceup = board_of(state), state.faceup_places()
-            targets = {space for _, space in state.markers}
 
             def away(space: str | None) -> int:
                 found = board.distances(space, faceup) if space else {}
@@ -141,7 +160,7 @@ def play_one(
 ) -> tuple[GameState, int]:
     """One seeded game. ``sparse`` (the long games to their end): the state invariants after each command
     rather than each event, and a seat's view, a probe, a snapshot round trip less often."""
-    views_every, probe_every, snapshot_every = (20, 15, 100) if sparse else (3, 7, 25)
+    views_every, probe_every, snapshot_every = (40, 25, 200) if sparse else (3, 7, 25)
     players = seed % 4 + 1
     options = {"pack": pack, "scenario": scenario, "players": players}
     if seed % 3 == 0:
