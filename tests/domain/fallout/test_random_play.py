@@ -186,18 +186,24 @@ def play_one(
                 other = pick.choice(options_now)
                 assert FALLOUT.decide(state, seat, other, Rng(f"probe-{seed}-{n}"))
         before = FALLOUT.dump_state(state) if n % (2 * snapshot_every) == 0 else None
-        events = FALLOUT.decide(state, seat, command, Rng(f"game-{seed}", f"v{len(log)}"))
+        rng = Rng(f"game-{seed}", f"v{len(log)}")
+        if sparse:
+            # The state the resolution folded as it went; the replay at the end folds the log again.
+            events, after = FALLOUT.decide_and_fold(state, seat, command, rng)
+        else:
+            events, after = FALLOUT.decide(state, seat, command, rng), None
         assert events, (seat, command)
         if used is not None:
             used[command["type"]] += 1
         if before is not None:
             assert FALLOUT.dump_state(state) == before, "decide changed its input"
-        for event in events:
-            state = FALLOUT.evolve(state, event)
-            if not sparse:
-                check_event_invariants(state)
-        if sparse:
+        if after is not None:
+            state = after
             check_event_invariants(state)
+        else:
+            for event in events:
+                state = FALLOUT.evolve(state, event)
+                check_event_invariants(state)
         log += events
         check_command_invariants(state, n, views=n % views_every == 0)
         if n % snapshot_every == 0:

@@ -139,3 +139,16 @@ def test_scenario_vesper_heights_tithe_and_signal() -> None:
     state, events = play(state, SYSTEM, {"type": "round_end"})
     placed = [e for e in data(events, "EnemyPlaced") if e["reason"] == "faction_token"]
     assert [(e["faction"], e["space"]) for e in placed] == [("star", "vesper_spire.mast")]
+
+
+def test_scenario_on_turn_start_applies_to_the_very_first_turn() -> None:
+    """Scenario, Complete Setup step 9: the first player's first turn starts with the sheet's rule too, whether
+    the survivors were given in the options or chosen in play."""
+    rule = ({"results": [{"caps": 1}]},)
+    pack = register_pack(replace(FULL, id="mini2_first_turn", scenarios={
+        "test": replace(FULL.scenarios["test"], on_turn_start=rule)}))
+    state = new_game(1, ["scout"], pack=pack.id)
+    assert state.survivor(0).caps == 4 and not state.resolving
+    choosing = new_game(1, None, pack=pack.id)
+    state, _ = play(choosing, 0, dict(choosing.pending.choices[0]))
+    assert state.survivor(0).caps == 4 and not state.resolving
