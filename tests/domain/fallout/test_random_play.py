@@ -11,6 +11,12 @@ the assets last), and no seat's view may show another seat's hidden agenda
 cards; every so often a sampled other legal command must be accepted and the
 snapshot must round-trip; at the end the whole log must fold to the live
 state. The full test pack's games must between them use every command.
+
+The bundled pack's scenarios are played to their end, 200 games each. To keep
+that cheap (the whole suite runs on every change) their random player leans
+toward progress (``toward_progress``: quests first, then heading for a quest
+marker) and the checks run after each command rather than each event, with a
+seat's view, a probe and a snapshot round trip less often (``sparse``).
 """
 
 from __future__ import annotations
