@@ -62,12 +62,20 @@ def check_event_invariants(state: GameState) -> None:
         assert s.caps >= 0, s
         kinds = [cards[c].kind for c in s.equipped]
         assert len(kinds) == len(set(kinds)), ("one card per equipment slot", s.equipped)
+    now = (state.enemies, state.places, state.placing)
+    if _ENEMIES_CHECKED and all(a is b for a, b in zip(_ENEMIES_CHECKED[0], now, strict=True)):
+        return  # the same enemies on the same map: checked already
     for e in state.enemies:
         if e.id in placing:
             continue
         assert board.node_exists(e.space, faceup), (e, faceup)
         if e.space.startswith(FACE_DOWN):
             assert e.space[len(FACE_DOWN):] not in faceup
+    _ENEMIES_CHECKED[:] = [now]
+
+
+#: The enemies, map and placement last checked (they stay the same through most events).
+_ENEMIES_CHECKED: list[tuple] = []
 
 
 def check_command_invariants(state: GameState, viewer: int = 0, views: bool = True) -> None:
