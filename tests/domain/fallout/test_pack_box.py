@@ -135,3 +135,16 @@ def test_shared_quests_name_no_scenarios_places_or_factions(pack: Pack) -> None:
         texts = [quest.title, quest.text, *(o.text for o in quest.objectives)]
         named = {w for w in words for t in texts if w in t}
         assert not named, (quest.number, named)
+
+
+def test_each_opening_quest_starts_both_faction_lines_whichever_objective_completes_it(pack: Pack) -> None:
+    """Scenario, Quest Cards: the quest a scenario stages at setup starts both of its factions' quest lines
+    by any of its objectives, so no way of finishing it leaves the factions' stories unstarted."""
+    for sid, scenario in pack.scenarios.items():
+        (opening,) = [q for q in pack.quests.values() if str(q.number) in scenario.staged_quests]
+        staged = [
+            {r.number for r in effects.parse_results(o.results) if isinstance(r, effects.Stage)}
+            for o in opening.objectives
+        ]
+        common = set.intersection(*staged)
+        assert len(common) >= 2, (sid, opening.number, staged)
