@@ -9,7 +9,7 @@ PORT   ?= 8000
 DATA   ?= .holotape
 PYTEST_ARGS ?=
 
-.PHONY: run test worker openapi bench lint lint-imports fuzz soak lock clean
+.PHONY: run test browser screenshots worker openapi bench lint lint-imports fuzz soak lock clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Holotape needs Python 3.11 or newer")'
@@ -21,8 +21,17 @@ $(STAMP): pyproject.toml constraints.txt
 run: $(STAMP)
 	$(BIN)/holotape run --host $(HOST) --port $(PORT) --data $(DATA)
 
-test: $(STAMP) lint
+test: $(STAMP) lint browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The browser tests (tests/web) drive Debian's chromium: installed here with
+# apt-get when it is missing (CI runs as root), at once when it is there.
+browser: $(STAMP)
+	$(BIN)/python -m tests.web.browser
+
+# The README's pictures of the lobby, a game and a replay, taken by the browser test.
+screenshots: $(STAMP) browser
+	HOLOTAPE_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/web -k two_seats $(PYTEST_ARGS)
 
 # The layer contracts, types over domain/ and events/, and ruff over everything
 # (configured in pyproject.toml).
@@ -39,9 +48,10 @@ worker: $(STAMP)
 openapi: $(STAMP)
 	$(BIN)/holotape openapi openapi.yaml
 
+# Every figure of issue 13 next to its baseline, ratio and target; also
+# written to bench.json (tests/bench). A few minutes.
 bench: $(STAMP)
-	$(BIN)/python -m tests.bench.store
-	$(BIN)/python -m tests.bench.http
+	$(BIN)/python -m tests.bench
 
 # 200 games played over HTTP at once with 500 open streams, for ten minutes;
 # prints errors, p99 latency and Redis memory per game (tests/soak.py). `make

@@ -262,6 +262,26 @@ class Game(ABC):
     def redact(self, event: Event, seat: Seat | None) -> Event:
         """``event`` as ``seat`` may see it, hiding what ``view`` hides."""
 
+    # -- words ---------------------------------------------------------------------
+
+    @abstractmethod
+    def describe_event(self, event: Event, seat: Seat | None, state: Any) -> str:
+        """``event`` in one plain English sentence, as ``seat`` (None: a spectator) may read it.
+
+        ``event`` is already redacted for ``seat`` (the service describes what
+        ``redact`` hands that seat, never the stored event), so a hidden field
+        is ``None`` here and the words cannot tell it. ``state`` is the game as
+        the reader finds it now, for names that never hide (who plays which
+        survivor, what a place is called); read nothing from it that ``view``
+        hides from ``seat``. Never empty; never raises on an event the game emits.
+        """
+
+    @abstractmethod
+    def describe_decision(self, state: Any, seat: Seat | None) -> str | None:
+        """What the game waits for now, in plain English, as ``seat`` may read it
+        (``"Tamsin must choose: fight the Mirelurk or flee."``); ``None`` when it
+        waits on nobody (automatic work is due, or the game is over)."""
+
     @abstractmethod
     def system_command(self, state: Any) -> Command | None:
         """The command a worker should send as ``SYSTEM`` now (the round end),

@@ -13,7 +13,10 @@ about 16,384 / N cheap CRC16s per game (around a millisecond for N = 16).
 On a standalone server (N = 1) there is one partition, the key it always had
 (``holotape:feed``), and any game id will do.
 
-A reader's position in the feed is one checkpoint per partition. Merging the
+A feed entry holds one append's events (a reference: the game, its first
+version and how many; entries older than that hold one whole event each),
+so a position may fall inside an entry (``<entry id>+<k>``). A reader's
+position in the feed is one checkpoint per partition. Merging the
 partitions gives (see ``FeedReader``): each game's events in exact version
 order (a game lives in one partition, and a partition is one stream), each
 partition in its exact commit order, and across partitions the order of
@@ -30,6 +33,7 @@ import heapq
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
@@ -115,34 +119,45 @@ def _order(entry_id: str) -> tuple[int, int]:
     return int(millis), int(sequence or 0)
 
 
-Row = tuple[str, bytes]  # (entry id, the envelope as stored)
+#: One event of a partition: (its entry's id, its index among the entry's
+#: events, how many events the entry holds, what the store makes of it). An
+#: entry may hold several events (one append's), so a position may fall
+#: inside one: ``<entry id>+<k>``, the first k of its events read.
+Row = tuple[str, int, int, Any]
 ReadAfter = Callable[[int, str, int], list[Row]]
 
 
 @dataclass(frozen=True)
 class Merged:
-    """One feed entry with the checkpoint that stands just after it."""
+    """One feed event with the checkpoint that stands just after it."""
 
     checkpoint: str
-    raw: bytes
+    held: Any
+
+
+def split_position(position: str) -> tuple[str, int]:
+    """A partition's position as (entry id, events of that entry already read: 0 for all of it)."""
+    entry_id, _, consumed = position.partition("+")
+    return entry_id, int(consumed or 0)
 
 
 def merge(read_after: ReadAfter, partitions: int, checkpoint: str, count: int) -> list[Merged]:
-    """Up to ``count`` entries after ``checkpoint``, partitions merged by entry id then partition.
+    """Up to ``count`` events after ``checkpoint``, partitions merged by entry id then partition.
 
-    ``read_after(p, position, n)`` gives partition ``p``'s next ``n`` entries
-    strictly after ``position``. Each partition is read ``count`` ahead, so
+    ``read_after(p, position, n)`` gives partition ``p``'s events strictly
+    after ``position``, from at least its next ``n`` entries (so at least
+    ``n`` events when there are). Each partition is read ``count`` ahead, so
     the first ``count`` of the merge are right whatever the others hold.
     """
     positions = decode_checkpoint(checkpoint, partitions)
     heads = [read_after(p, positions[p], count) for p in range(partitions)]
     ordered = heapq.merge(
-        *[[(_order(entry_id), p, entry_id, raw) for entry_id, raw in rows] for p, rows in enumerate(heads)]
+        *[[(_order(entry_id), p, k, entry_id, n, held) for entry_id, k, n, held in rows] for p, rows in enumerate(heads)]
     )
     merged: list[Merged] = []
-    for _, p, entry_id, raw in ordered:
+    for _, p, k, entry_id, n, held in ordered:
         if len(merged) == count:
             break
-        positions[p] = entry_id
-        merged.append(Merged(encode_checkpoint(positions), raw))
+        positions[p] = entry_id if k == n - 1 else f"{entry_id}+{k + 1}"
+        merged.append(Merged(encode_checkpoint(positions), held))
     return merged

@@ -4,7 +4,7 @@ Stored events are facts and are never rewritten, so when the shape of an
 event type changes we bump its schema version and register an upcaster that
 turns the old data into the new. Reading upcasts step by step (v1 -> v2 ->
 v3) and then validates against the current marshmallow schema. The hash
-chain always covers the bytes as stored, never the upcast form.
+chain always covers the envelope as stored, never the upcast form.
 
 Types nobody registered are accepted as free-form objects: a reader must
 never fail on a stored event (DESIGN.md, invariant 2). Who registers what is

@@ -29,8 +29,9 @@ from typing import Any
 
 import redis
 
-from events.envelope import GENESIS, Envelope, NewEvent, canonical_json, new_event_id, now_utc
-from events.feed import START, FeedPartitions, merge
+from events.encoding import FeedRef, decode_rows, encode, feed_entry, feed_fields
+from events.envelope import GENESIS, Envelope, NewEvent, canonical_json, derived_event_id, now_utc
+from events.feed import START, FeedPartitions, Row, merge, split_position
 from events.log import (
     AppendResult,
     ChainReport,
@@ -91,12 +92,12 @@ local tip = redis.call('HGET', KEYS[2], 'hash') or ARGV[7]
 if tip ~= ARGV[2] then
   return {'conflict', tostring(current)}
 end
-local count = #ARGV - 8
+local count = #ARGV - 9
 for i = 1, count do
   local version = current + i
-  redis.call('XADD', KEYS[1], '0-' .. version, 'e', ARGV[8 + i])
-  redis.call('XADD', KEYS[4], '*', 'g', ARGV[8], 'v', version, 'e', ARGV[8 + i])
+  redis.call('XADD', KEYS[1], '0-' .. version, 'c', ARGV[9 + i])
 end
+redis.call('XADD', KEYS[4], '*', ARGV[8], ARGV[9], 'v', current + 1, 'n', count)
 redis.call('HSET', KEYS[2], 'version', current + count, 'hash', ARGV[3])
 if idem ~= '' then
   redis.call('SET', KEYS[3], idem .. '\\n' .. ARGV[6], 'EX', tonumber(ARGV[5]))
@@ -182,10 +183,10 @@ class EventStore:
             stamped[-1].hash,
             fingerprint,
             self.idempotency_ttl,
-            result.as_json(),
+            result.as_json() if idempotency_key else "",  # kept only with a key
             GENESIS,
-            game_id,
-            *[e.to_json() for e in stamped],
+            *feed_fields(game_id),
+            *[encode(e) for e in stamped],
         ]
         status, payload = self._append(keys=keys, args=args)
         status = _text(status)
@@ -218,7 +219,7 @@ class EventStore:
             if event.schema_version is None:
                 data = self.registry.validate(event.type, data)
             envelope = Envelope(
-                event_id=new_event_id(),
+                event_id=derived_event_id(game_id, expected_version + offset),
                 game_id=game_id,
                 version=expected_version + offset,
                 type=event.type,
@@ -271,8 +272,11 @@ class EventStore:
     ) -> list[Envelope]:
         """Events ``from_version``..``to_version`` inclusive, oldest first."""
         high = f"0-{to_version}" if to_version is not None else "+"
-        rows: Rows = self.redis.xrange(stream_key(game_id), f"0-{max(from_version, 1)}", high)  # type: ignore[assignment]
-        envelopes = [Envelope.from_json(fields[b"e"]) for _, fields in rows]
+        # One entry more in front: its hash is the first wanted one's prev_hash.
+        lead = from_version > 1
+        low = f"0-{from_version - 1}" if lead else "0-1"
+        rows: Rows = self.redis.xrange(stream_key(game_id), low, high)  # type: ignore[assignment]
+        envelopes = decode_rows(game_id, rows, lead=lead)
         return [self._upcast(e) for e in envelopes] if upcast else envelopes
 
     def wait(self, game_id: str, after_version: int, block_ms: int, count: int = 100) -> list[Envelope]:
@@ -281,7 +285,10 @@ class EventStore:
             {stream_key(game_id): f"0-{after_version}"}, count=count, block=max(block_ms, 1)
         )
         rows = answer[0][1] if answer else []
-        return [self._upcast(Envelope.from_json(fields[b"e"])) for _, fields in rows]
+        if rows and after_version > 0:
+            # The entry waited after, for its hash (the first new one's prev_hash).
+            rows = [*self.redis.xrange(stream_key(game_id), f"0-{after_version}", f"0-{after_version}"), *rows]  # type: ignore[misc]
+        return [self._upcast(e) for e in decode_rows(game_id, rows, lead=after_version > 0 and bool(rows))]
 
     def _upcast(self, envelope: Envelope) -> Envelope:
         version, data = self.registry.upcast(envelope.type, envelope.schema_version, envelope.data)
@@ -302,12 +309,40 @@ class EventStore:
                 break
             time.sleep(FEED_POLL_SECONDS)
             waited += FEED_POLL_SECONDS
-        return [FeedEntry(m.checkpoint, self._upcast(Envelope.from_json(m.raw))) for m in merged]
+        found = self._referenced([m.held for m in merged if isinstance(m.held, FeedRef)])
+        envelopes = [found[(m.held.game_id, m.held.version)] if isinstance(m.held, FeedRef) else m.held for m in merged]
+        return [FeedEntry(m.checkpoint, self._upcast(e)) for m, e in zip(merged, envelopes, strict=True)]
 
-    def _partition_after(self, partition: int, position: str, count: int) -> list[tuple[str, bytes]]:
-        low = f"({position}" if position != START else "-"
+    def _referenced(self, refs: list[FeedRef]) -> dict[tuple[str, int], Envelope]:
+        """The envelopes compact feed entries point at: one XRANGE per game, all in one pipeline."""
+        spans: dict[str, tuple[int, int]] = {}
+        for ref in refs:
+            low, high = spans.get(ref.game_id, (ref.version, ref.version))
+            spans[ref.game_id] = (min(low, ref.version), max(high, ref.version))
+        if not spans:
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id, (low, high) in spans.items():
+            pipe.xrange(stream_key(game_id), f"0-{max(low - 1, 1)}", f"0-{high}")
+        found: dict[tuple[str, int], Envelope] = {}
+        for (game_id, (low, _)), rows in zip(spans.items(), pipe.execute(), strict=True):
+            for envelope in decode_rows(game_id, rows, lead=low > 1):
+                found[(game_id, envelope.version)] = envelope
+        return found
+
+    def _partition_after(self, partition: int, position: str, count: int) -> list[Row]:
+        """The events of ``count`` entries of a partition after ``position``, each entry's one by one."""
+        entry_id, consumed = split_position(position)
+        low = entry_id if consumed else f"({entry_id}" if entry_id != START else "-"
         rows: Rows = self.redis.xrange(self.partitions.keys[partition], low, "+", count)  # type: ignore[assignment]
-        return [(_text(entry_id), fields[b"e"]) for entry_id, fields in rows]
+        events: list[Row] = []
+        for n, (raw_id, fields) in enumerate(rows):
+            held = feed_entry(fields)
+            size = held.count if isinstance(held, FeedRef) else 1
+            for k in range(consumed if n == 0 else 0, size):
+                item = FeedRef(held.game_id, held.version + k) if isinstance(held, FeedRef) else held
+                events.append((_text(raw_id), k, size, item))
+        return events
 
     def _made_durable(self, game_id: str, result: AppendResult) -> None:
         """Wait until ``replicas`` replicas hold the append, or refuse to acknowledge it.

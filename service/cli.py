@@ -171,6 +171,7 @@ def run_all(host: str, port: int, data: Path) -> int:
             subprocess.Popen([sys.executable, "-m", "workers.main"], env=env, start_new_session=True)
         )
         print(f"API on http://{host}:{port}  -  docs at http://{host}:{port}/docs", flush=True)
+        print(f"Play in a browser: http://{host}:{port}/lobby  (a game's table: /play/<game id>)", flush=True)
         while not stopping:
             if any(child.poll() is not None for child in children):
                 print("a child process exited; stopping", file=sys.stderr, flush=True)

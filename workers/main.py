@@ -60,7 +60,7 @@ def sweep_every(seconds: float, stop: threading.Event) -> None:
         job_id = f"sweep-{int(time.time() // seconds)}"
         try:
             if not Job.exists(job_id, connection=queue.connection):
-                queue.enqueue("workers.jobs.sweep", job_id=job_id, result_ttl=600, failure_ttl=3600)
+                queue.enqueue("workers.jobs.sweep", job_id=job_id, result_ttl=0, failure_ttl=3600)
         except Exception as failed:  # noqa: BLE001 - Redis away for a moment: try next time
             log.warning("could not enqueue a sweep (trying again in %s s): %s", seconds, failed)
         stop.wait(seconds)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from typing import Any
 
 from domain.fallout.content import pack_named
 from domain.fallout.model import DIRECTIONS, Pack, Scenario, Space
@@ -167,7 +168,23 @@ class Board:
 _BOARDS: dict[tuple, Board] = {}
 
 
+#: The last board looked up, by the very tuple of places it was built for: the
+#: places change only when a tile is explored, and a state carries its tuple
+#: along unchanged, so most lookups stop here.
+_LAST: list[tuple[Any, str, str, Board]] = []
+
+
 def board_of(state: GameState) -> Board:
+    if _LAST:
+        places, pack_id, scenario, found = _LAST[0]
+        if places is state.places and pack_id == state.pack and scenario == state.scenario:
+            return found
+    board = _board_of(state)
+    _LAST[:] = [(state.places, state.pack, state.scenario, board)]
+    return board
+
+
+def _board_of(state: GameState) -> Board:
     pack = pack_named(state.pack)
     tile_at = tuple((p.id, p.tile) for p in state.places if p.tile is not None)
     key = (id(pack), state.scenario, tile_at)

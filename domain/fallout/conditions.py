@@ -12,6 +12,9 @@ from domain.fallout.board import board_of
 from domain.fallout.content import catalog
 from domain.fallout.state import GameState
 
+#: The pack's conditions, each parsed once (see ``fx.Memo``).
+_parsed = fx.Memo(fx.parse_condition)
+
 
 def measure(state: GameState, seat: int, name: str) -> int:
     """HP, rads and remaining HP from the HP track; the tallies of the game so far (one of ``fx.MEASURES``)."""
@@ -24,7 +27,7 @@ def holds(state: GameState, seat: int, condition: fx.Condition | dict | None, qu
     if condition is None:
         return True
     if isinstance(condition, dict):
-        condition = fx.parse_condition(condition)
+        condition = _parsed(condition)
     s = state.survivor(seat)
     cards = catalog(state.pack).cards
     held = s.equipped + s.inventory
@@ -77,6 +80,24 @@ def holds(state: GameState, seat: int, condition: fx.Condition | dict | None, qu
             owner = catalog(state.pack).library.get(c.number)
         return owner is not None and (owner, s.space) in state.markers
     raise TypeError(f"unknown condition {c!r}")
+
+
+def game_holds(state: GameState, condition: fx.Condition | dict | None) -> bool:
+    """A condition about the game alone (a scenario's round-end rule): where the factions stand."""
+    if condition is None:
+        return True
+    if isinstance(condition, dict):
+        condition = _parsed(condition)
+    c = condition
+    if isinstance(c, fx.AllOf):
+        return all(game_holds(state, inner) for inner in c.conditions)
+    if isinstance(c, fx.AnyOf):
+        return any(game_holds(state, inner) for inner in c.conditions)
+    if isinstance(c, fx.Not):
+        return not game_holds(state, c.condition)
+    if isinstance(c, fx.Ahead):
+        return lead(state, c.faction) >= c.by
+    raise TypeError(f"not a condition about the game: {c!r}")
 
 
 def partners(state: GameState, seat: int) -> list[int]:

@@ -21,7 +21,10 @@ def register_pack(pack: Pack) -> Pack:
 
 
 def pack_named(pack_id: str) -> Pack:
-    if pack_id not in _PACKS and pack_id == DEFAULT_PACK:
+    found = _PACKS.get(pack_id)
+    if found is not None:
+        return found
+    if pack_id == DEFAULT_PACK:
         # The bundled pack is read on first use: importing the game reads no YAML.
         register_pack(packs.load_pack())
     if pack_id not in _PACKS:
@@ -52,7 +55,7 @@ _CATALOGS: dict[int, Catalog] = {}
 
 
 def catalog(pack_id: str) -> Catalog:
-    pack = pack_named(pack_id)
+    pack = _PACKS.get(pack_id) or pack_named(pack_id)
     found = _CATALOGS.get(id(pack))
     if found is None or found.pack is not pack:
         found = _CATALOGS[id(pack)] = Catalog(pack)

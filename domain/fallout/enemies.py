@@ -9,6 +9,7 @@ are the first player's decision (Enemies, Killed).
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from domain.engine.shapes import boolean, integer, string, strings
@@ -56,6 +57,7 @@ def shown_by(icon: str, enemy_type: str, faction: str | None) -> bool:
     return faction == icon if faction is not None else enemy_type == icon
 
 
+@functools.lru_cache(maxsize=4096)
 def enemy_sort_key(enemy_id: str) -> tuple[int, str]:
     digits = "".join(ch for ch in enemy_id if ch.isdigit())
     return (int(digits) if digits else 0, enemy_id)

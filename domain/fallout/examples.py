@@ -32,11 +32,38 @@ def play_example(game: Game) -> dict[str, Any]:
             break
         _, state = game.decide_and_fold(state, waiting[0], game.legal_actions(state, waiting[0])[0], Rng("holotape-example", f"choice-{step}"))
     seat = game.waiting_for(state)[0]
-    return {"options": OPTIONS, "view": game.view(state, seat), "actions": game.legal_actions(state, seat)}
+    return {"options": OPTIONS, "view": game.view(state, seat), "actions": game.legal_actions(state, seat),
+            "prompt": game.describe_decision(state, seat), "events": [{"type": t, "data": d} for t, d in EVENTS]}  # fmt: skip
+
+
+#: Events a few hundred random decisions seldom reach, each as the log holds it, so that
+#: every event type is shown described (``tests/contract/test_words.py``).
+EVENTS: list[tuple[str, dict[str, Any]]] = [
+    ("AgendaDrawn", {"seat": 0, "card": "agenda_hold_the_sluices"}),
+    ("AgendaDiscardedFromHand", {"seat": 1, "card": "agenda_wardens_ledger"}),
+    ("LootDeckReshuffled", {"order": ["boathook_spear", "flare_pistol"]}),
+    ("AssetDeckReshuffled", {"order": ["harpoon_gun", "scrap_scattergun"]}),
+    ("AttacksEnded", {"seat": 0}),
+    ("CardDiscarded", {"seat": 0, "card": "flare_pistol", "reason": "full"}),
+    ("CardEquipped", {"seat": 0, "card": "harpoon_gun", "unequipped": None}),
+    ("EnemyDiscarded", {"enemy": "e3", "reason": "drawn"}),
+    ("EnemyIdle", {"enemy": "e3"}),
+    ("EnemyNotReplaced", {"type": "robot", "space": "tollbridge.causeway"}),
+    ("FightBoosted", {"seat": 0, "card": "harpoon_gun", "hits": 1, "armor": 0, "rerolls": 0, "more": False}),
+    ("FightDiceRolling", {"seat": 0}),
+    ("GameEnded", {"result": "won", "reason": "victory declared", "winners": [0]}),
+    ("GameEnded", {"result": "lost", "reason": "a faction took over the wasteland", "factions": ["spade"]}),
+    ("MarkersRemoved", {"quest": "q_sluice_keys"}),
+    ("QuestActionTaken", {"seat": 1, "quest": "q_sluice_keys", "objective": 0, "level": 1}),
+    ("QuestActionResolved", {"seat": 1, "quest": "q_sluice_keys", "objective": 0, "success": True}),
+    ("TraitLost", {"seat": 0, "token": "condition", "trait": "well_rested"}),
+    ("TriggerLapsed", {"seat": 1, "quest": "q_high_tide_at_tollbridge", "objective": 1}),
+    ("UniqueGained", {"seat": 0, "card": "floodlock_harpoon", "asked": "floodlock_harpoon"}),
+]
 
 
 class Examples(Mapping[str, Any]):
-    """``{"options", "view", "actions"}``, played the first time one is read."""
+    """``{"options", "view", "actions", "prompt", "events"}``, played the first time one is read."""
 
     def __init__(self, play: Callable[[], dict[str, Any]]) -> None:
         self._play = play

@@ -14,7 +14,7 @@ from typing import Any
 
 from domain.engine.decisions import matching_choice
 from domain.fallout import evolve as folding
-from domain.fallout import rounds, trade
+from domain.fallout import prompts, rounds, trade, words
 from domain.fallout import setup as setup_rules
 from domain.fallout.advance import advance
 from domain.fallout.ai import FALLOUT_AI
@@ -132,6 +132,12 @@ class FalloutGame(Game):
 
     def redact(self, event: Event, seat: Seat | None) -> Event:
         return redact(event, seat)
+
+    def describe_event(self, event: Event, seat: Seat | None, state: GameState) -> str:
+        return words.event(event, seat, state)
+
+    def describe_decision(self, state: GameState, seat: Seat | None) -> str | None:
+        return prompts.decision(state, seat)
 
     def system_command(self, state: GameState) -> Command | None:
         return {"type": "round_end"} if rounds.ready(state) else None

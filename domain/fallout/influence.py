@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from domain.fallout.resolution import Resolution
 
 RULE = "Influence"
+#: Influence is counted after every step: each card's entries are parsed once.
+_parsed_influence = fx.Memo(fx.parse_influence)
 NEEDED = {1: 11, 2: 10, 3: 9, 4: 8}
 
 
@@ -64,7 +66,7 @@ def of(state: GameState, seat: int) -> int:
     for a in s.agendas:
         total += 1
         for raw in agendas[a].influence:
-            entry = fx.parse_influence(raw)
+            entry = _parsed_influence(raw)
             if entry.per is not None:
                 gain = entry.gain * (count(state, seat, entry.per) // entry.every)
             else:
@@ -73,9 +75,24 @@ def of(state: GameState, seat: int) -> int:
     return total
 
 
+#: The last ``winners`` answer, by the very parts of the state influence reads (the survivors, the
+#: power track, the markers, the map): the engine asks after every step, and most steps (an enemy
+#: moving, a die kept) change none of them, so the same tuples come back.
+_LAST_WINNERS: list[tuple[tuple, list[int]]] = []
+
+
 def winners(state: GameState) -> list[int]:
+    parts = (state.survivors, state.power, state.markers, state.places, state.pack, state.scenario)
+    if _LAST_WINNERS:
+        seen, found = _LAST_WINNERS[0]
+        if all(a is b for a, b in zip(seen, parts, strict=True)):
+            return list(found)
     mark = needed(state.players)
-    return [s.seat for s in state.survivors if not s.eliminated and s.survivor is not None and of(state, s.seat) >= mark]
+    found = [
+        s.seat for s in state.survivors if not s.eliminated and s.survivor is not None and of(state, s.seat) >= mark
+    ]
+    _LAST_WINNERS[:] = [(parts, found)]
+    return list(found)
 
 
 def check_victory(res: Resolution) -> bool:

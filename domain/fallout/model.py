@@ -212,6 +212,12 @@ class Scenario:
     # A special rule of the scenario sheet: results about the game resolved each
     # time the agenda deck runs out, after the factions advance.
     on_deplete: tuple[dict, ...] = ()
+    # The sheet's other special rules (docs/effects.md, "The scenario sheet"):
+    # modifiers that hold for every survivor, and results at the start of each
+    # survivor's turn / at each round's end, when their condition holds.
+    passive: tuple[dict, ...] = ()
+    on_turn_start: tuple[dict, ...] = ()
+    on_round_end: tuple[dict, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
-"""Modifiers in play (Fight, Tests, Character Cards, Perk Cards).
+"""Modifiers in play (Fight, Tests, Character Cards, Perk Cards, Scenario).
 
 The passive modifiers of the cards a survivor holds (equipped items and
-companions, character cards beside the board) add rerolls to fights and
+companions, character cards beside the board) and of the scenario sheet add rerolls to fights and
 tests, hits to fights and armor against enemy hits, while their condition
 holds. A card or perk with a timing is used in its holder's fight: "before a
 fight" ones once the fight has started and before the dice are rolled,
@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from domain.fallout.resolution import Resolution
 
 RULE = "Fight"
+#: Each card's passive modifiers parsed once (see ``fx.Memo``).
+_passive = fx.Memo(fx.parse_modifiers)
 BEFORE, DURING = fx.TIMINGS
 
 
@@ -37,11 +39,14 @@ def held(state: GameState, seat: int) -> list[Card]:
 
 
 def bonus(state: GameState, seat: int, key: str) -> int:
-    """The sum of one modifier over the survivor's held cards, where its condition holds."""
+    """The sum of one modifier over the survivor's held cards and the scenario sheet's
+    ``passive`` rules (Scenario), where its condition holds."""
+    pack = catalog(state.pack).pack
+    sheet = pack.scenarios[state.scenario].passive if state.scenario in pack.scenarios else ()
     return sum(
         m.amount
-        for card in held(state, seat)
-        for m in fx.parse_modifiers(card.passive)
+        for raw in [*(card.passive for card in held(state, seat)), sheet]
+        for m in _passive(raw)
         if m.key == key and conditions.holds(state, seat, m.condition)
     )
 

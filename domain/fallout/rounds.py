@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.engine.shapes import integer, integers, string, strings
-from domain.fallout import activation, factions, killed, results, turns
+from domain.fallout import activation, conditions, factions, killed, results, turns
+from domain.fallout import effects as fx
 from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState, RoundEnd, replace
 
@@ -67,6 +68,15 @@ def finish(res: Resolution) -> None:
     re = state.round_end
     if re is not None:
         res.emit("AgendaDiscarded", card=re.card)
+    # Scenario: the sheet's rules for the end of each round, about the game.
+    for raw in res.scenario.on_round_end:
+        rule = fx.parse_scenario_rule(raw, about_survivor=False)
+        if conditions.game_holds(res.state, rule.condition):
+            results.push(res, None, res.scenario.id, "scenario", 1, rule.results)
+            results.settle(res)
+            factions.check_end(res)
+            if res.state.over:
+                return
     state = res.state
     nxt = state.next_seat
     if nxt is None or state.survivors[nxt].eliminated:

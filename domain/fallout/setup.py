@@ -78,6 +78,8 @@ def setup(options: dict[str, Any], rng: Rng) -> list:
             free = free_start_spaces(res.state)
             choose(res, seat, chosen[seat], free[0])
         begin(res)
+        # The first turn's scenario rules (on_turn_start), as the engine resolves them after a command.
+        results.settle(res)
     return res.events
 
 

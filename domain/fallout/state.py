@@ -257,6 +257,10 @@ class RoundEnd:
     placed: tuple[str, ...] = ()  # went face down during this activation (placed, or fled): not flipped
 
 
+#: The face-up places of the last tuple of places asked about (``GameState.faceup_places``).
+_FACEUP: list[tuple[tuple, frozenset[str]]] = []
+
+
 @dataclass(frozen=True)
 class GameState:
     pack: str = ""
@@ -335,7 +339,13 @@ class GameState:
         return None
 
     def faceup_places(self) -> frozenset[str]:
-        return frozenset(p.id for p in self.places if p.faceup)
+        # Asked many times a step; the places change only when a tile is explored.
+        last = _FACEUP[0] if _FACEUP else None
+        if last is not None and last[0] is self.places:
+            return last[1]
+        found = frozenset(p.id for p in self.places if p.faceup)
+        _FACEUP[:] = [(self.places, found)]
+        return found
 
     def clockwise(self, seat: int) -> list[int]:
         """Living seats in turn order starting with ``seat`` (itself included if alive)."""

@@ -17,7 +17,7 @@ from marshmallow import Schema, fields, validate
 from domain.engine.decisions import Decision, matching_choice, normalized
 from domain.game import SYSTEM, Command, Event, EventSchema, Game, Outcome, RuleViolation, Seat, SeatRange, malformed
 from domain.rng import Rng
-from domain.zona import actions, flow, items
+from domain.zona import actions, flow, items, words
 from domain.zona import setup as setup_rules
 from domain.zona.ai import ZONA_AI
 from domain.zona.model import FACES
@@ -141,6 +141,12 @@ class ZonaGame(Game):
     def redact(self, event: Event, seat: Seat | None) -> Event:
         return redact(event, seat)
 
+    def describe_event(self, event: Event, seat: Seat | None, state: State) -> str:
+        return words.event(event, seat, state)
+
+    def describe_decision(self, state: State, seat: Seat | None) -> str | None:
+        return words.decision(state, seat)
+
     def system_command(self, state: State) -> Command | None:
         return None
 
@@ -234,7 +240,23 @@ def _example() -> dict[str, Any]:
     while state["pending"] is not None and state["phase"] == "setup":
         seat = state["pending"]["seat"]
         state = ZONA.decide_and_fold(state, seat, state["pending"]["choices"][0], Rng(f"example-{seat}"))[1]
-    return {"options": options, "view": view(state, 0), "actions": legal_actions(state, 0)}
+    return {"options": options, "view": view(state, 0), "actions": legal_actions(state, 0),
+            "prompt": words.decision(state, 0), "events": [{"type": t, "data": d} for t, d in EVENTS]}  # fmt: skip
+
+
+#: Events a few hundred random decisions seldom reach, each as the log holds it, so that
+#: every event type is shown described (``tests/contract/test_words.py``).
+EVENTS: list[tuple[str, dict[str, Any]]] = [
+    ("GameWon", {"seat": 0}),
+    ("ItemStowed", {"thing": "bent_rebar#2", "source": "hand", "target": "backpack:0", "seat": 0}),
+    ("MustLeaveFacility", {"seat": 1, "must_leave": True}),
+    ("SecretKept", {"thing": "field_journal#1", "source": "reading", "target": "secrets:1", "seat": 1}),
+    # Rare in random play on the base pack (its decks seldom run out, injuries seldom heal).
+    ("DeckShuffled", {"deck": "junk", "order": ["tinned_beans#3", "bent_rebar#1"]}),
+    ("FacilityLooted", {"facility": "hothouse"}),
+    ("InjuryHealed", {"seat": 0, "injuries": []}),
+    ("ItemRepaired", {"seat": 0, "card": "bent_rebar#2", "wear": 0}),
+]
 
 
 #: Games a creator might set up, for the API document: solo with a free choice of stalkers, and four

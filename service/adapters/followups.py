@@ -26,7 +26,15 @@ from service.adapters.webhooks import Webhooks
 from service.usecases.clock import Clock
 
 ATTENTION = "holotape:attention"
-RESULT_TTL = 3600
+#: A finished job is deleted at once, result and all (rq's ``result_ttl=0``):
+#: nobody reads a job's return value, and a game makes thousands of jobs
+#: (each kept result cost about 5 KB for its TTL). What the job did is in the
+#: game's log; a duplicate enqueued after it finished runs and finds nothing
+#: due (every step appends with the version it was decided on), and webhook
+#: deliveries keep their own "sent" mark.
+RESULT_TTL = 0
+#: A failed job is kept this long for an operator to look at (rq's failed
+#: registry), then dropped: the one record rq keeps, and it is bounded.
 FAILURE_TTL = 7 * 24 * 3600
 
 

@@ -31,12 +31,42 @@ ALLOWED = Verdict(True, -1, 0)
 class RateLimiter:
     def __init__(self, client: redis.Redis, limits: Mapping[str, tuple[int, float]]):
         # The service's own pool (its timeouts and bounds); the URL only names the scheme.
-        storage = RedisStorage("redis://", connection_pool=client.connection_pool, key_prefix=KEY_PREFIX)
-        self.strategy = FixedWindowRateLimiter(storage)
+        self.storage = RedisStorage("redis://", connection_pool=client.connection_pool, key_prefix=KEY_PREFIX)
+        self.strategy = FixedWindowRateLimiter(self.storage)
         self.items = {
             bucket: RateLimitItemPerSecond(count, max(1, math.ceil(window)), namespace=bucket)
             for bucket, (count, window) in limits.items()
         }
+
+    def hit_and_peek(self, hit: tuple[str, str], peeks: list[tuple[str, str]]) -> list[Verdict | None]:
+        """``hit(*hit)`` and each ``peek``, as one pipeline: a request's checks cost one round trip.
+
+        The hit is the fixed window's count as ``limits`` keeps it (INCRBY,
+        and the window's expiry set when the key is new), on the same keys.
+        """
+        wanted = [(bucket, caller, self.items.get(bucket)) for bucket, caller in [hit, *peeks]]
+        pipe = self.storage.get_connection().pipeline(transaction=False)
+        for n, (_, caller, item) in enumerate(wanted):
+            if item is None:
+                continue
+            key = self.storage.prefixed_key(item.key_for(_hashed(caller)))
+            if n == 0:
+                pipe.incrby(key, 1)
+                pipe.expire(key, item.get_expiry(), nx=True)
+            else:
+                pipe.get(key)
+        answers = iter(pipe.execute())
+        verdicts: list[Verdict | None] = []
+        for n, (_, caller, item) in enumerate(wanted):
+            if item is None:
+                verdicts.append(None)
+                continue
+            count = int(next(answers) or 0)
+            if n == 0:
+                next(answers)  # the expiry
+            allowed = count <= item.amount if n == 0 else count < item.amount
+            verdicts.append(ALLOWED if allowed else self._refused(item, _hashed(caller)))
+        return verdicts
 
     def _refused(self, item: RateLimitItemPerSecond, key: str) -> Verdict:
         stats = self.strategy.get_window_stats(item, key)
@@ -56,7 +86,8 @@ class RateLimiter:
         if item is None:
             return None
         key = _hashed(caller)
-        return ALLOWED if self.strategy.get_window_stats(item, key).remaining > 0 else self._refused(item, key)
+        # One GET; the window's reset time is read only for a refusal's Retry-After.
+        return ALLOWED if self.strategy.test(item, key) else self._refused(item, key)
 
 
 def _hashed(caller: str) -> str:

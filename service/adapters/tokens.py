@@ -6,6 +6,15 @@ A lookup compares the offered token's hash with every stored one using
 ``hmac.compare_digest`` and without stopping at the first match, so the time
 it takes says nothing about how close a guess was. Revoking a token deletes
 its hash; rotating replaces it.
+
+Each process keeps what it looked up lately (``TokenCache``): a token found
+to hold a seat is trusted without a read for ``TOKEN_CACHE_SECONDS``, so a
+game being played costs no token read on most actions. That is the bound on
+revocation: a token revoked or rotated by another process stops working
+here within ``TOKEN_CACHE_SECONDS`` (at once in the process that revoked
+it, which forgets the game's entries). A token that holds nothing is never
+cached, so a token just issued elsewhere works at once. A game's seed never
+changes once kept, so ``Seeds`` keeps the seeds it read.
 """
 
 from __future__ import annotations
@@ -13,6 +22,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
+import time
+from collections import OrderedDict
 
 import redis
 
@@ -31,6 +43,46 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+#: How long a token found to hold a seat is trusted without reading it again:
+#: the bound on how long a revoked token keeps working in another process.
+TOKEN_CACHE_SECONDS = 2.0
+#: Entries each process keeps (tokens, and seeds).
+CACHE_SIZE = 4096
+
+
+class _Lru:
+    """A small thread-safe LRU map whose entries may expire."""
+
+    def __init__(self, size: int = CACHE_SIZE):
+        self.size = size
+        self._items: OrderedDict[tuple[str, str], tuple[float, object]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str]) -> object | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                return None
+            until, value = found
+            if until < time.monotonic():
+                del self._items[key]
+                return None
+            self._items.move_to_end(key)
+            return value
+
+    def put(self, key: tuple[str, str], value: object, seconds: float = float("inf")) -> None:
+        with self._lock:
+            self._items[key] = (time.monotonic() + seconds, value)
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        with self._lock:
+            for key in [k for k in self._items if k[0] == game_id]:
+                del self._items[key]
+
+
 _REVOKE_IF = """
 if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
   return redis.call('HDEL', KEYS[1], ARGV[1])
@@ -40,18 +92,31 @@ return 0
 
 
 class Tokens:
-    def __init__(self, client: redis.Redis):
+    def __init__(self, client: redis.Redis, cache_seconds: float = TOKEN_CACHE_SECONDS):
         self.redis = client
         self._revoke_if = client.register_script(_REVOKE_IF)
+        self.cache_seconds = cache_seconds
+        self._known = _Lru()
 
     def issue(self, game_id: str, holder: Holder) -> str:
         """A new token for ``holder``; any earlier one stops working."""
         token = new_token()
         self.redis.hset(secrets_key(game_id), holder.field, token_hash(token))
+        self._known.forget(game_id)
         return token
 
     def holder(self, game_id: str, token: str) -> Holder | None:
         offered = token_hash(token).encode()
+        key = (game_id, offered.decode())
+        cached = self._known.get(key) if self.cache_seconds > 0 else None
+        if isinstance(cached, Holder):
+            return cached
+        found = self._lookup(game_id, offered)
+        if found is not None and self.cache_seconds > 0:
+            self._known.put(key, found, self.cache_seconds)
+        return found
+
+    def _lookup(self, game_id: str, offered: bytes) -> Holder | None:
         found = None
         for name, stored in self.redis.hgetall(secrets_key(game_id)).items():
             name = name.decode()
@@ -73,6 +138,7 @@ class Tokens:
             self.redis.hdel(secrets_key(game_id), holder.field)
         else:
             self._revoke_if(keys=[secrets_key(game_id)], args=[holder.field, expected])
+        self._known.forget(game_id)
 
     def rotate(self, game_id: str, token: str) -> tuple[Holder, str] | None:
         """Replace ``token`` with a new one for the same holder."""
@@ -81,7 +147,7 @@ class Tokens:
             # Refuse if the token is revoked between the lookup and the write
             # (a player leaving), so a rotation never brings a seat's token back.
             pipe.watch(key)
-            holder = self.holder(game_id, token)
+            holder = self._lookup(game_id, token_hash(token).encode())
             if holder is None:
                 return None
             fresh = new_token()
@@ -91,6 +157,7 @@ class Tokens:
                 pipe.execute()
             except redis.WatchError:
                 return None
+        self._known.forget(game_id)
         return holder, fresh
 
     def copy(self, from_game: str, to_game: str) -> None:
@@ -109,10 +176,17 @@ class Seeds:
 
     def __init__(self, client: redis.Redis):
         self.redis = client
+        self._known = _Lru()
 
     def keep(self, game_id: str, seed: str) -> None:
         self.redis.hset(secrets_key(game_id), "seed", seed)
 
     def seed(self, game_id: str) -> str | None:
+        cached = self._known.get((game_id, "seed"))
+        if isinstance(cached, str):
+            return cached
         value = self.redis.hget(secrets_key(game_id), "seed")
-        return value.decode() if isinstance(value, bytes) else None
+        if not isinstance(value, bytes):
+            return None
+        self._known.put((game_id, "seed"), value.decode())
+        return value.decode()

@@ -37,6 +37,7 @@ from service.api.settings import api_settings
 from service.usecases.errors import GameNotFound
 from service.usecases.ports import ADDRESS_BUCKET, REFUSED_BUCKET, TOKEN_BUCKET, Verdict
 from service.usecases.services import Services
+from service.web import blp as pages
 
 logger = logging.getLogger(__name__)
 
@@ -58,10 +59,13 @@ post one with `If-Match: "<version>"` (412 if the game moved on) and an
 `GET /games/{id}/stream` (Server-Sent Events, resumable with
 `Last-Event-ID`).
 
-**Fairness.** Every random outcome is derived from a secret seed whose
-sha256 is published when the game is created, and the seed is revealed
-when it ends; `GET /games/{id}/audit` re-derives every outcome, and
-docs/audit.md tells how to do it yourself.
+**Fairness.** Every random outcome is derived from a seed fixed when the
+game starts: the server's secret, whose sha256 is published when the game
+is created, mixed with each seat's contribution (given when joining or with
+`PUT /games/{id}/seats/{seat}/contribution`, before the start). The secret
+is revealed when the game ends; `GET /games/{id}/audit` checks it, derives
+the seed and re-derives every outcome, and docs/audit.md tells how to do it
+yourself.
 
 Every caller is rate limited, per client address and per token, and an
 address whose tokens hold nothing is soon refused: past a limit the answer
@@ -161,6 +165,8 @@ def create_app(
     api.spec.options["security"] = [{"token": []}, {}]
     for module in (health, lobby, games_api, log, stream, rewind, audit, notify):
         api.register_blueprint(module.blp)
+    # The lobby and the table: pages on the API above, outside its document.
+    app.register_blueprint(pages)
     hosted = registry.names() if games is None else games
     publish_game_schemas(api.spec, [registry.game_module(name) for name in hosted])
     _register_rate_limit(app)
@@ -198,11 +204,13 @@ def _register_rate_limit(app: Flask) -> None:
             return None
         address = str(request.remote_addr)
         token = bearer()
-        return (
-            refused(limiter.hit(ADDRESS_BUCKET, address))
-            or refused(limiter.peek(REFUSED_BUCKET, address))
-            or (refused(limiter.peek(TOKEN_BUCKET, token)) if token else None)
-        )
+        peeks = [(REFUSED_BUCKET, address), *([(TOKEN_BUCKET, token)] if token else [])]
+        # One round trip for the three: the address counted, the failures and the token judged.
+        for verdict in limiter.hit_and_peek((ADDRESS_BUCKET, address), peeks):
+            answer = refused(verdict)
+            if answer is not None:
+                return answer
+        return None
 
     @app.after_request
     def count_token(response: Response):

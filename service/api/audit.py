@@ -7,7 +7,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from service.api.callers import caller, services
-from service.api.schemas import EXAMPLE_GAME_ID, EXAMPLE_HASH
+from service.api.schemas import EXAMPLE_GAME_ID, EXAMPLE_HASH, SEED_SOURCE
 
 blp = Blueprint("audit", __name__, url_prefix="/games", description="Check a game's log and its fairness")
 
@@ -27,8 +27,28 @@ class VerdictSchema(Schema):
         required=True,
         metadata={"description": "A fork's first state is its origin's at that version (null: not a fork)"},
     )
-    seed_revealed = fields.Boolean(required=True)
-    seed_matches_commitment = fields.Boolean(allow_none=True, required=True)
+    seed_source = fields.String(required=True, **SEED_SOURCE)
+    seed_mix = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "How the seed comes from the server's secret: `contributions` (mixed with each "
+            "seat's contribution given before the start), `secret` (the secret is the seed: a chosen seed, a "
+            "fork), null (a game from before seats contributed)"},
+    )
+    contributed_seats = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "The seats whose contribution is in the seed; check that yours is"},
+    )
+    seed_revealed = fields.Boolean(required=True, metadata={"description": "The server's secret is revealed"})
+    seed_matches_commitment = fields.Boolean(
+        allow_none=True, required=True, metadata={"description": "sha256 of the secret is `seed_commitment`"}
+    )
+    effective_seed = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "Once the secret is revealed: the seed derived from it and the contributions"},
+    )
     decisions_checked = fields.Integer(
         required=True, metadata={"description": "Batches of rules events re-derived from the seed"}
     )
@@ -49,8 +69,12 @@ class GameAudit(MethodView):
             "chain_ok": True,
             "chain_broken_at": None,
             "fork_origin_ok": None,
+            "seed_source": "server",
+            "seed_mix": "contributions",
+            "contributed_seats": [0, 1],
             "seed_revealed": True,
             "seed_matches_commitment": True,
+            "effective_seed": "4a1f0c2e9b7d5a3c8e6f4d2b0a9c7e5f3d1b9a7c5e3f1d9b7a5c3e1f0d8b6a42",
             "decisions_checked": 71,
             "first_mismatch": None,
             "reason": None,

@@ -19,7 +19,7 @@ from events.envelope import canonical_json
 from events.log import ConcurrencyError
 from service.api.callers import caller, seat_holder, services
 from service.api.problems import Problem
-from service.api.schemas import EXAMPLE_EVENT, EXAMPLE_GAME_ID, MAX_VERSION, SEED_SOURCE, EventSchema, SeatSchema
+from service.api.schemas import EXAMPLE_GAME_ID, EXAMPLE_TOLD, MAX_VERSION, SEED_SOURCE, EventSchema, SeatSchema
 from service.usecases.ports import IN_FLIGHT, MISMATCH, REPLAY, fingerprint
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Play a game")
@@ -91,6 +91,22 @@ class StateArgs(Schema):
         metadata={"description": "Time travel: the view as it was right after this version", "example": 12},
     )
 
+#: The pending decision in words, on the state and the actions alike.
+PROMPT = {
+    "allow_none": True,
+    "required": True,
+    "metadata": {
+        "description": "What the game waits for now, in plain English as this caller may read it; "
+        "null before the start, once over, and while nobody is waited on",
+        "example": "Seat 0 must add 1, 2 or 3 to the total of 7 (50 wins).",
+    },
+}
+
+
+class SeatContributionSchema(Schema):
+    seat = fields.Integer(required=True)
+    contribution = fields.String(required=True)
+
 
 class StateSchema(Schema):
     game_id = fields.String(required=True)
@@ -102,10 +118,23 @@ class StateSchema(Schema):
     waiting_for = fields.List(fields.Integer(), required=True)
     over = fields.Boolean(required=True)
     proposal = fields.Nested(ProposalSchema, allow_none=True, required=True)
-    seed_commitment = fields.String(required=True, metadata={"description": "sha256 of the secret seed"})
+    seed_commitment = fields.String(
+        required=True, metadata={"description": "sha256 of the server's secret, published at creation"}
+    )
     seed_source = fields.String(required=True, **SEED_SOURCE)
-    seed = fields.String(allow_none=True, required=True, metadata={"description": "Revealed when the game ends"})
+    seed = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The server's secret, revealed when the game ends (docs/audit.md derives the "
+            "seed from it and the contributions)"},
+    )
+    contributions = fields.List(
+        fields.Nested(SeatContributionSchema),
+        required=True,
+        metadata={"description": "Each seat's contribution to the seed, public as soon as given; fixed at the start"},
+    )
     view = fields.Dict(required=True, metadata={"description": "The game as this seat may see it (the game's View schema)"})
+    prompt = fields.String(**PROMPT)
     clocks = fields.List(
         fields.Nested(ClockSchema),
         required=True,
@@ -133,6 +162,7 @@ class ActionsSchema(Schema):
     actions = fields.List(
         fields.Dict(), required=True, metadata={"description": "Each one a complete body to POST here"}
     )
+    prompt = fields.String(**PROMPT)
 
 
 class ActedSchema(Schema):
@@ -157,7 +187,9 @@ EXAMPLE_STATE = {
     "seed_commitment": "5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
     "seed_source": "server",
     "seed": None,
+    "contributions": [{"seat": 0, "contribution": "b7e0c4f19a2d6e83"}, {"seat": 1, "contribution": "3c9f5a1e7d2b8046"}],
     "view": {},
+    "prompt": "Seat 0 must add 1, 2 or 3 to the total of 7 (50 wins).",
     "clocks": [{"seat": 0, "since": 11, "deadline": "2026-11-22T10:15:00.000000Z", "reminder": "2026-11-22T05:27:00.000000Z"}],
 }
 
@@ -192,6 +224,7 @@ class GameActions(MethodView):
             "version": 12,
             "seat": 0,
             "actions": [{"type": "add", "amount": 1}, {"type": "add", "amount": 2}, {"type": "redraw"}],
+            "prompt": "Seat 0 must add 1, 2 or 3 to the total of 7 (50 wins).",
         },
     )
     @blp.doc(operationId="listActions")
@@ -206,7 +239,7 @@ class GameActions(MethodView):
         200,
         ActedSchema,
         headers={**ETAG, "Idempotent-Replayed": {"description": "true: the answer to an earlier request with this key", "schema": {"type": "string"}}},
-        example={"game_id": EXAMPLE_GAME_ID, "version": 14, "events": [EXAMPLE_EVENT]},
+        example={"game_id": EXAMPLE_GAME_ID, "version": 14, "events": [EXAMPLE_TOLD]},
     )
     @blp.alt_response(400, description="A malformed If-Match or Idempotency-Key")
     @blp.alt_response(401, description="No seat token")

@@ -82,13 +82,17 @@ def _examples(spec: APISpec, games: Sequence[Game], commands: list[dict[str, str
     listed.pop("example", None)
     listed["examples"] = {
         g.name: {
-            "value": {"game_id": EXAMPLE_GAME_ID, "version": 12, "seat": 0, "actions": g.examples["actions"]}
+            "value": {"game_id": EXAMPLE_GAME_ID, "version": 12, "seat": 0, "actions": g.examples["actions"],
+                      "prompt": g.examples.get("prompt")}
         }
         for g in with_examples
     }
     state = paths["/games/{game_id}/state"]["get"]["responses"]["200"]["content"]["application/json"]
     template = state.pop("example", {})
-    state["examples"] = {g.name: {"value": {**template, "game": g.name, "view": g.examples["view"]}} for g in with_examples}
+    state["examples"] = {
+        g.name: {"value": {**template, "game": g.name, "view": g.examples["view"], "prompt": g.examples.get("prompt")}}
+        for g in with_examples
+    }
     create = paths["/games"]["post"]["requestBody"]["content"]["application/json"]
     template = create.pop("example", {})
     create["examples"] = {

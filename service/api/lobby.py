@@ -17,10 +17,11 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate
 
 from domain import registry
-from service.api.callers import creator, services, token_holder
+from service.api.callers import creator, seat_holder, services, token_holder
 from service.api.games import IDEMPOTENCY_KEY, idempotency_key
 from service.api.problems import Problem
 from service.api.schemas import EXAMPLE_GAME_ID, SEED_SOURCE, ChangedSchema, SeatSchema
+from service.usecases import genesis
 from service.usecases.bots import LEVELS
 from service.usecases.index import summary
 from service.usecases.record import BOT, HUMAN, OPEN
@@ -192,11 +193,30 @@ class GameListSchema(Schema):
     next_cursor = fields.String(allow_none=True, metadata={"description": "null on the last page"})
 
 
+#: How a seat's contribution to the seed is described wherever it is taken.
+CONTRIBUTION = {
+    "description": "Your part of the game's seed (docs/audit.md): 16 to 128 printable ASCII characters "
+    "without spaces, drawn at random by your client (say 32 random bytes in hex). Public from the moment it "
+    "is given; mixed, when the game starts, with the server's secret committed at creation, so neither the "
+    "server nor any player alone knows the seed in advance. Only before the start (else 409 `seed_fixed`)",
+    "example": "9f2c47a1e0b35d86c7e41f0a2b9d3e58",
+}
+
+
+def _contribution(**required: bool) -> fields.String:
+    return fields.String(**required, validate=validate.Regexp(genesis.CONTRIBUTION), metadata=CONTRIBUTION)
+
+
 class JoinSchema(Schema):
     name = fields.String(required=True, validate=NAME, metadata={"example": "Bob"})
     seat = fields.Integer(
         validate=validate.Range(0, MAX_SEATS - 1), metadata={"description": "Which seat (default: the first open one)"}
     )
+    contribution = _contribution()
+
+
+class GiveContributionSchema(Schema):
+    contribution = _contribution(required=True)
 
 
 class JoinedSchema(Schema):
@@ -222,7 +242,7 @@ class RotatedSchema(Schema):
 
 #: The operations on one game, which a client reaches from its game_id.
 GAME_OPERATIONS = (
-    "getGame", "joinGame", "leaveSeat", "handSeatToBot", "startGame", "rotateToken", "getState",
+    "getGame", "joinGame", "leaveSeat", "giveContribution", "handSeatToBot", "startGame", "rotateToken", "getState",
     "listActions", "postAction", "getEvents", "exportGame", "streamGame", "propose", "getAudit",
     "takeVacation", "registerWebhook", "listWebhooks", "listDeliveries",
 )  # fmt: skip
@@ -371,7 +391,9 @@ class Seats(MethodView):
         if claim is not None and len(claim) < MIN_CLAIM:
             # It proves a seat is yours: short keys could be guessed.
             raise Problem(400, "bad_idempotency_key", f"a join's Idempotency-Key takes at least {MIN_CLAIM} characters")
-        seat, token, version = services().lobby.join(game_id, body["name"], body.get("seat"), claim=claim)
+        seat, token, version = services().lobby.join(
+            game_id, body["name"], body.get("seat"), claim=claim, contribution=body.get("contribution")
+        )
         return {"game_id": game_id, "version": version, "seat": seat, "token": token}, 201
 
 
@@ -392,6 +414,22 @@ class SeatResource(MethodView):
                 raise Problem(403, "not_your_seat", "a seat token may only leave its own seat")
             version = services().lobby.leave(game_id, seat)
         return {"game_id": game_id, "version": version}
+
+
+@blp.route("/<game_id>/seats/<int:seat>/contribution")
+class SeatContribution(MethodView):
+    @blp.arguments(GiveContributionSchema, example={"contribution": "9f2c47a1e0b35d86c7e41f0a2b9d3e58"})
+    @blp.response(200, ChangedSchema, example={"game_id": EXAMPLE_GAME_ID, "version": 4})
+    @blp.doc(operationId="giveContribution")
+    def put(self, body, game_id: str, seat: int):
+        """Give your seat's part of the seed (its token), or replace it, before the start.
+
+        For a seat taken at creation, or one that joined without; the last one
+        given before the start counts. The game's seed is fixed when it starts.
+        """
+        if seat_holder(game_id) != seat:
+            raise Problem(403, "not_your_seat", "only a seat's own token gives its contribution")
+        return {"game_id": game_id, "version": services().lobby.contribute(game_id, seat, body["contribution"])}
 
 
 @blp.route("/<game_id>/seats/<int:seat>/bot")

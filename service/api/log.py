@@ -17,7 +17,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from service.api.callers import caller, services
-from service.api.schemas import EXAMPLE_EVENT, EXAMPLE_GAME_ID, MAX_VERSION, EventSchema
+from service.api.schemas import EXAMPLE_EVENT, EXAMPLE_GAME_ID, EXAMPLE_TOLD, MAX_VERSION, EventSchema
 
 blp = Blueprint("log", __name__, url_prefix="/games", description="The event log")
 
@@ -46,7 +46,7 @@ class GameEvents(MethodView):
     @blp.response(
         200,
         EventPageSchema,
-        example={"game_id": EXAMPLE_GAME_ID, "version": 5, "events": [EXAMPLE_EVENT], "next_after": None},
+        example={"game_id": EXAMPLE_GAME_ID, "version": 5, "events": [EXAMPLE_TOLD], "next_after": None},
     )
     @blp.doc(operationId="getEvents")
     def get(self, args, game_id: str):

@@ -20,7 +20,7 @@ EXAMPLE_HASH = "9b1e3a60c2f4d8e7a5b3c1d9e7f5a3b1c9d7e5f3a1b9c7d5e3f1a9b7c5d3e1f0
 
 
 class EventSchema(Schema):
-    """One event of the log, as the caller may see it.
+    """One event of the log, as the caller may see it, with its sentence for the caller.
 
     Every envelope field is here, so once the game is over (nothing
     redacted) anyone can recompute each ``hash`` (docs/audit.md).
@@ -41,6 +41,14 @@ class EventSchema(Schema):
     redacted = fields.Boolean(
         required=True, metadata={"description": "True: data was hidden in part from this caller"}
     )
+    text = fields.String(
+        required=True,
+        metadata={
+            "description": "The event in plain English as this caller may read it (made when served, never stored; "
+            "not in the export)",
+            "example": "Bob takes seat 1.",
+        },
+    )
 
 
 EXAMPLE_EVENT = {
@@ -58,6 +66,8 @@ EXAMPLE_EVENT = {
     "hash": EXAMPLE_HASH,
     "redacted": False,
 }
+#: An event as the log pages, the stream and the answer to an action serve it: with its words.
+EXAMPLE_TOLD = {**EXAMPLE_EVENT, "text": "Bob takes seat 1."}
 
 
 class ChangedSchema(Schema):

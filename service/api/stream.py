@@ -47,7 +47,7 @@ POLL_SECONDS = 1.0
 EXAMPLE = (
     "retry: 1000\n\n"
     'event: state\ndata: {"game_id": "3f2c…", "version": 12, "view": {"total": 7}, "…": "…"}\n\n'
-    'id: 13\nevent: event\ndata: {"version": 13, "type": "CommandAccepted", "…": "…"}\n\n'
+    'id: 13\nevent: event\ndata: {"version": 13, "type": "CommandAccepted", "text": "Seat 1 acts.", "…": "…"}\n\n'
     ": keep-alive\n\n"
 )
 
@@ -60,7 +60,8 @@ MESSAGE = {
         "id": {"type": "string", "description": "The event's version (none on the first, state message)"},
         "data": {
             "type": "string",
-            "description": "JSON: the caller's view (as GET state) for `state`, an Event for `event`",
+            "description": "JSON: the caller's view (as GET state, with its `prompt`) for `state`, an Event "
+            "(with its `text`) for `event`",
         },
     },
 }

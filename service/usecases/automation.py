@@ -15,7 +15,7 @@ from domain.rng import Rng
 from events.log import ConcurrencyError
 from events.snapshots import Loaded
 from service.usecases import clock, due
-from service.usecases.bots import make_bot
+from service.usecases.bots import decide, make_bot
 from service.usecases.games import Acted, Games
 from service.usecases.record import Record
 
@@ -107,9 +107,10 @@ class Automation:
                 command = module.timeout_command(record.state, seat)
                 actor = "deadline"
             else:
-                command = make_bot(level, record.options).choose(
+                command = decide(
+                    make_bot(level, record.options),
                     module,
-                    module.view(record.state, seat),
+                    record.state,
                     module.legal_actions(record.state, seat),
                     seat,
                     bot_rng(game_id, seat, loaded.version),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.usecases import clock
+from service.usecases import clock, notifications
 from service.usecases.ports import FollowUps
 from service.usecases.record import BOT, HUMAN, Record
 
@@ -47,7 +47,8 @@ def follow_up(follow_ups: FollowUps, game_id: str, version: int, record: Record)
             outcome = record.module.outcome(record.state)
             follow_ups.notify(
                 game_id, "game_over", f"over-{game_id}", record.seats_of(HUMAN),
-                {"version": version, "winners": list(outcome.winners)},
+                {"version": version, "winners": list(outcome.winners),
+                 "text": notifications.game_over_text(record, list(outcome.winners))},
             )  # fmt: skip
         return
     if record.module.system_command(record.state) is not None:
@@ -61,7 +62,8 @@ def follow_up(follow_ups: FollowUps, game_id: str, version: int, record: Record)
         for seat, wait in record.waits.items():
             if record.kind_of(seat) != HUMAN or seat in record.timeouts:
                 continue
-            data: dict[str, Any] = {"seat": seat, "since": wait["since"], "version": version}
+            data: dict[str, Any] = {"seat": seat, "since": wait["since"], "version": version,
+                                    "text": notifications.your_turn_text(record, seat)}
             if seat in running:
                 data["deadline"] = clock.iso(running[seat].due)
             follow_ups.notify(game_id, "your_turn", f"turn-{game_id}-s{seat}-v{wait['since']}", [seat], data)

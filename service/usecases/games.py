@@ -38,6 +38,7 @@ from service.usecases.record import (
     Record,
     RecordFolder,
     StaleSnapshot,
+    apply,
     game_event,
     settle,
 )
@@ -172,27 +173,26 @@ class Games:
             raise Refused("seats_open", f"seats {open_seats} are still open", Refusal.MALFORMED)
         resolved = module.resolve_options(options)
         game_id = self.store.new_game_id()
-        # The seed stays secret until the game ends; the log carries only its
-        # commitment, so anyone can later check every outcome came from it.
-        chosen = seed
-        seed = seed if seed is not None else secrets.token_hex(32)
+        # The server's secret stays secret until the game ends; the log
+        # carries only its commitment, published before any seat contributes,
+        # so the server cannot fit its secret to the contributions.
+        secret = seed if seed is not None else secrets.token_hex(32)
         created = {
             "game": game,
             "options": {**resolved, **(settings or {})},
             "seats": seats,
-            "seed_commitment": genesis.commitment(seed),
-            "seed_source": SERVER_SEED if chosen is None else CREATOR_SEED,
+            "seed_commitment": genesis.commitment(secret),
+            "seed_source": SERVER_SEED if seed is None else CREATOR_SEED,
+            # A chosen seed is the seed: tests and replays get the game they name.
+            "seed_mix": genesis.WITH_CONTRIBUTIONS if seed is None else genesis.SECRET_ONLY,
         }
-        # Setup sees exactly what the log records, so an auditor can run it
-        # again from GameCreated alone.
-        setup = genesis.setup_events(created, seed)
-        batch = [NewEvent("GameCreated", created), *(game_event(game, e) for e in setup)]
+        batch = [NewEvent("GameCreated", created)]
         started = start or (start is None and not open_seats)
         if started:
-            batch.append(NewEvent("GameStarted", {}))
+            batch.extend(start_events(apply(Record(), "GameCreated", created), secret))
         seat_tokens = {s["seat"]: self.tokens.issue(game_id, Holder(SEAT, s["seat"])) for s in seats if s["kind"] == HUMAN}
         creator_token = self.tokens.issue(game_id, Holder(CREATOR))
-        result = self.open(game_id, seed, batch)
+        result = self.open(game_id, secret, batch)
         return Created(game_id, result.last_version, seat_tokens, creator_token, "running" if started else "lobby")
 
     def open(self, game_id: str, seed: str, batch: Sequence[NewEvent]) -> AppendResult:
@@ -208,6 +208,7 @@ class Games:
         return holder.seat if holder is not None and holder.kind == SEAT else None
 
     def seed(self, game_id: str) -> str:
+        """The game's secret (for a chosen seed or an older game, the seed itself)."""
         value = self.seeds.seed(game_id)
         if value is None:
             raise GameNotFound(game_id)
@@ -228,11 +229,16 @@ class Games:
             if loaded.version == 0:
                 raise GameNotFound(game_id)
         if at is None:
-            if self.snapshots is not None and loaded.version - loaded.from_snapshot >= self.snapshot_every:
-                tip = loaded.head_hash or self.store.head(game_id)[1]
-                self.snapshots.save(game_id, loaded.version, self.folder.format, self.folder.dump(loaded.state), tip)
-                loaded = Loaded(loaded.state, loaded.version, loaded.version, tip)
-            self.recent.put(game_id, loaded)
+            loaded = self._keep(game_id, loaded)
+        return loaded
+
+    def _keep(self, game_id: str, loaded: Loaded[Record]) -> Loaded[Record]:
+        """Remember ``loaded`` as the game's latest, snapshotting it when it has come far enough."""
+        if self.snapshots is not None and loaded.version - loaded.from_snapshot >= self.snapshot_every:
+            tip = loaded.head_hash or self.store.head(game_id)[1]
+            self.snapshots.save(game_id, loaded.version, self.folder.format, self.folder.dump(loaded.state), tip)
+            loaded = Loaded(loaded.state, loaded.version, loaded.version, tip)
+        self.recent.put(game_id, loaded)
         return loaded
 
     # -- acting ----------------------------------------------------------------
@@ -293,6 +299,14 @@ class Games:
                     envelopes=tuple(stored),
                     after=self.load(game_id),
                 )
+        if loaded is None and expected_version is not None:
+            # The caller decided on the version this process last saw: decide
+            # on that record without reading what may have come since. If the
+            # game moved on, the client's version is stale too, and the append
+            # (which checks the version atomically) refuses it all the same.
+            cached = self.recent.get(game_id)
+            if cached is not None and cached.version == expected_version:
+                loaded = cached
         if loaded is None:
             loaded = self.load(game_id)
         if expected_version is not None and expected_version != loaded.version:
@@ -301,7 +315,8 @@ class Games:
         _check_may_act(record, seat)
         module = record.module
         command = module.check_command(command)
-        seed = self.seed(game_id)
+        secret = self.seed(game_id)
+        seed = genesis.effective_seed(secret, record.seed_mix, record.contributions)
         decided, state = module.decide_and_fold(record.state, seat, command, Rng.for_position(seed, loaded.version))
         if not decided:
             raise Refused("nothing_to_do", "the command changed nothing")
@@ -311,7 +326,7 @@ class Games:
             *(game_event(module.name, e) for e in decided),
         ]
         if over:
-            batch.append(NewEvent("SeedRevealed", {"seed": seed}))
+            batch.append(NewEvent("SeedRevealed", {"seed": secret}))
         result = self.store.append(
             game_id,
             loaded.version,
@@ -328,11 +343,10 @@ class Games:
                 self.load(game_id),
             )  # fmt: skip
         # The record the batch leaves, as a fold of it would make it: the
-        # game's state as decided, the seed if revealed, the waits settled.
-        after = replace(record, state=state, seed=seed if over else record.seed)
+        # game's state as decided, the secret if revealed, the waits settled.
+        after = replace(record, state=state, seed=secret if over else record.seed)
         after = settle(after, result.last_version, result.envelopes[-1].timestamp)
-        now = Loaded(after, result.last_version, loaded.from_snapshot, result.last_hash)
-        self.recent.put(game_id, now)
+        now = self._keep(game_id, Loaded(after, result.last_version, loaded.from_snapshot, result.last_hash))
         if follow_up:
             due.follow_up(self.follow_ups, game_id, result.last_version, after)
         return Acted(
@@ -349,6 +363,22 @@ class Games:
         """Enqueue whatever automatic work is due now (after a start, a rewind, a lobby change)."""
         loaded = self.load(game_id)
         due.follow_up(self.follow_ups, game_id, loaded.version, loaded.state)
+
+
+def start_events(record: Record, secret: str) -> list[NewEvent]:
+    """The batch that starts the game: ``GameStarted``, then the setup.
+
+    The setup is dealt only now, from the seed the secret and the seats'
+    contributions make at this moment, so no contribution comes after the
+    first card is dealt (docs/audit.md). A game created before seats
+    contributed was dealt at its creation.
+    """
+    started = [NewEvent("GameStarted", {})]
+    if record.seed_mix is None:
+        return started
+    created = {"game": record.game, "options": record.options, "seats": record.seats}
+    seed = genesis.effective_seed(secret, record.seed_mix, record.contributions)
+    return [*started, *(game_event(record.module.name, e) for e in genesis.setup_events(created, seed))]
 
 
 def _check_may_act(record: Record, seat: int | str) -> None:

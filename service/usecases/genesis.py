@@ -1,9 +1,10 @@
-"""How a game is born from its ``GameCreated``: the one place that says so.
+"""How a game is born: its seed, and its setup from its ``GameCreated``: the one place that says so.
 
-Creating a game, auditing it and self-play all build the rules state from a
-``GameCreated`` and a seed. If any two did it differently, every audit would
-read "unfair", so they all call ``setup_events``; and the seed's published
-commitment is computed by ``commitment`` alone.
+Creating a game, starting it, auditing it and self-play all build the rules
+state from a ``GameCreated`` and a seed. If any two did it differently, every
+audit would read "unfair", so they all call ``setup_events``; the server's
+secret is committed to by ``commitment`` alone, and the seed the rules draw
+from is derived by ``effective_seed`` alone (docs/audit.md, "The seed").
 
 ``GameCreated.options`` holds the game's options as the game resolved them
 (``Game.resolve_options``) together with the table's own settings (turn
@@ -13,17 +14,50 @@ clock, bots' budget); the game's setup sees only its own, plus ``players``.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from domain import registry
 from domain.game import Event, Game
 from domain.rng import Rng
+from events.envelope import canonical_json
+
+#: How a game's seed comes from its committed secret (``GameCreated.seed_mix``).
+#: Absent in games created before seats contributed: the secret is the seed,
+#: and the setup was dealt at creation.
+SECRET_ONLY = "secret"  # the secret is the seed: a creator's chosen seed, a fork
+WITH_CONTRIBUTIONS = "contributions"  # the secret mixed with each seat's contribution
+
+#: What a seat may contribute: printable ASCII without spaces, long enough to hold some chance.
+CONTRIBUTION = re.compile(r"[!-~]{16,128}")
 
 
-def commitment(seed: str) -> str:
-    """The sha256 published at creation, so anyone can check the seed revealed at the end."""
-    return hashlib.sha256(seed.encode()).hexdigest()
+def commitment(secret: str) -> str:
+    """The sha256 published at creation, so anyone can check the secret revealed at the end."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def effective_seed(secret: str, mix: str | None, contributions: Mapping[int, str]) -> str:
+    """The seed every random outcome of the game is drawn from.
+
+    With contributions: the hex sha256 of the canonical JSON of
+    ``{"secret": secret, "contributions": [[seat, contribution], ...]}``
+    (by seat, the contributions given before the start). Otherwise the
+    secret itself.
+    """
+    if mix != WITH_CONTRIBUTIONS:
+        return secret
+    mixed = {"secret": secret, "contributions": [[seat, contributions[seat]] for seat in sorted(contributions)]}
+    return hashlib.sha256(canonical_json(mixed).encode()).hexdigest()
+
+
+def dealt_at_start(created: Mapping[str, Any]) -> bool:
+    """Whether the setup is dealt when the game starts (every game that records its ``seed_mix``).
+
+    Older games were dealt in their creation's batch, before any seat joined.
+    """
+    return "seed_mix" in created
 
 
 def game_options(module: Game, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,11 @@ The rules of the lobby:
 - a player may leave at any time before the end; the seat opens again;
 - the creator may remove a player before the start, hand any seat to a bot
   before the start and an open seat after it, and start the game once no
-  seat is open.
+  seat is open;
+- a player may give the seat's contribution to the game's seed (as they join,
+  or later with the seat's token) until the start, and no later: the start
+  fixes the seed and deals the setup from it (``games.start_events``). A
+  player who leaves before the start takes their contribution with them.
 """
 
 from __future__ import annotations
@@ -26,9 +30,10 @@ from __future__ import annotations
 import hashlib
 
 from events.envelope import NewEvent
+from service.usecases import genesis
 from service.usecases.bots import LEVELS
 from service.usecases.errors import Refused
-from service.usecases.games import Decision, Games
+from service.usecases.games import Decision, Games, start_events
 from service.usecases.ports import SEAT, Holder
 from service.usecases.record import BOT, HUMAN, OPEN, Record
 
@@ -37,11 +42,19 @@ class Lobby:
     def __init__(self, games: Games):
         self.games = games
 
-    def join(self, game_id: str, name: str, seat: int | None = None, claim: str | None = None) -> tuple[int, str, int]:
+    def join(
+        self,
+        game_id: str,
+        name: str,
+        seat: int | None = None,
+        claim: str | None = None,
+        contribution: str | None = None,
+    ) -> tuple[int, str, int]:
         """Take ``seat`` (or the first open one); returns the seat, its token and the version.
 
         With ``claim``: if a seat was already taken with it, that seat's token
         is issued anew instead (the retry of a join whose answer was lost).
+        With ``contribution``: the seat's part of the seed, in the same append.
         """
         digest = claim_digest(game_id, claim) if claim else None
         if digest is not None:
@@ -59,7 +72,11 @@ class Lobby:
             data: dict[str, object] = {"seat": chosen, "name": name}
             if digest is not None:
                 data["claim"] = digest
-            return [NewEvent("SeatJoined", data)]
+            joined = [NewEvent("SeatJoined", data)]
+            if contribution is not None:
+                _seed_not_fixed(record)
+                joined.append(NewEvent("ContributionGiven", {"seat": chosen, "contribution": contribution}))
+            return joined
 
         result, _ = self.games.transact(game_id, decide)
         taken: int = result.envelopes[0].data["seat"]
@@ -100,7 +117,22 @@ class Lobby:
         self.games.follow_up(game_id)  # the game may be waiting on that seat
         return version
 
+    def contribute(self, game_id: str, seat: int, contribution: str) -> int:
+        """``seat``'s player gives (or replaces) the seat's contribution to the seed, before the start."""
+
+        def decide(record: Record, version: int) -> list[NewEvent]:
+            _seat_exists(record, seat)
+            if record.kind_of(seat) != HUMAN:
+                raise Refused("no_player", f"nobody sits at seat {seat}")
+            _seed_not_fixed(record)
+            return [NewEvent("ContributionGiven", {"seat": seat, "contribution": contribution})]
+
+        result, _ = self.games.transact(game_id, decide)
+        return result.last_version
+
     def start(self, game_id: str) -> int:
+        secret = self.games.seed(game_id)
+
         def decide(record: Record, version: int) -> list[NewEvent]:
             if record.started:
                 raise Refused("already_started", "the game has started")
@@ -109,7 +141,7 @@ class Lobby:
                     "seats_open",
                     f"seats {record.seats_of(OPEN)} are open: fill them or hand them to bots",
                 )
-            return [NewEvent("GameStarted", {})]
+            return start_events(record, secret)
 
         result, _ = self.games.transact(game_id, decide)
         self.games.follow_up(game_id)
@@ -140,6 +172,14 @@ def claim_digest(game_id: str, claim: str) -> str:
 def check_bot_level(level: str) -> None:
     if level not in LEVELS:
         raise Refused("unknown_bot", f"no bot level {level!r}; choose from {', '.join(LEVELS)}", Refused.MALFORMED)
+
+
+def _seed_not_fixed(record: Record) -> None:
+    if record.started:
+        raise Refused("seed_fixed", "the game has started: its seed is fixed, and a contribution would change nothing")
+    if record.seed_mix != genesis.WITH_CONTRIBUTIONS:
+        # A chosen seed (or an older game's) is the seed: nothing mixes in.
+        raise Refused("seed_fixed", "this game's seed takes no contributions (chosen by its creator, or set before seats contributed)")
 
 
 def _not_over(record: Record) -> None:

@@ -13,6 +13,8 @@ from typing import Any
 
 from service.usecases.errors import Refused, Rejection
 from service.usecases.ports import Webhooks
+from service.usecases.record import Record
+from service.usecases.words import player, prompt
 
 KINDS = ("your_turn", "reminder", "game_over", "rewind_proposed")
 MAX_PER_SEAT = 5
@@ -36,6 +38,30 @@ def message(game_id: str, kind: str, message_id: str, seat: int, data: dict[str,
         "id": f"msg_{message_id}-to{seat}",
         "payload": {"type": kind, "game_id": game_id, "seat": seat, "timestamp": now_iso(), **data},
     }
+
+
+# -- what each message says, in words (its ``text``) ------------------------------------
+
+
+def your_turn_text(record: Record, seat: int) -> str:
+    return f"Your turn: {prompt(record, seat) or 'the game waits for you.'}"
+
+
+def reminder_text(record: Record, seat: int, deadline: str) -> str:
+    return f"Reminder: your time runs out at {deadline}. {prompt(record, seat) or ''}".strip()
+
+
+def game_over_text(record: Record, winners: list[int]) -> str:
+    if not winners:
+        return "The game is over: nobody won."
+    names = [player(record, seat) for seat in winners]
+    won = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"The game is over: {won} won."
+
+
+def rewind_text(record: Record, proposal: dict[str, Any]) -> str:
+    by = player(record, proposal["by"])
+    return f"{by[:1].upper()}{by[1:]} proposes to rewind the game to version {proposal['to_version']}; accept or decline."
 
 
 class Notifications:

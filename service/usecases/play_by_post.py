@@ -12,7 +12,7 @@ from typing import Any
 
 from events.envelope import NewEvent
 from events.log import ConcurrencyError
-from service.usecases import clock
+from service.usecases import clock, notifications
 from service.usecases.automation import Automation
 from service.usecases.errors import Refused
 from service.usecases.games import Acted, Games
@@ -68,7 +68,8 @@ class PlayByPost:
             return False
         self.games.follow_ups.notify(
             game_id, "reminder", f"reminder-{game_id}-s{seat}-v{since}", [seat],
-            {"seat": seat, "since": since, "deadline": clock.iso(running.due)},
+            {"seat": seat, "since": since, "deadline": clock.iso(running.due),
+             "text": notifications.reminder_text(record, seat, clock.iso(running.due))},
         )  # fmt: skip
         return True
 

@@ -153,6 +153,10 @@ class RateLimits(Protocol):
         """Judge the next request without counting it, writing nothing."""
         ...
 
+    def hit_and_peek(self, hit: tuple[str, str], peeks: list[tuple[str, str]]) -> list[Verdict | None]:
+        """``hit(*hit)`` then ``peek`` of each of ``peeks``, in one round trip: their verdicts in order."""
+        ...
+
 
 class GameRows(Protocol):
     """The game index projection's rows (``service.usecases.index``), caught up on demand."""

@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from events.envelope import Envelope, NewEvent
-from service.usecases import genesis
+from service.usecases import genesis, notifications
 from service.usecases.errors import Refused
 from service.usecases.games import Games
-from service.usecases.record import HUMAN, META_EVENTS, Record
+from service.usecases.record import HUMAN, META_EVENTS, SERVER_SEED, Record
 
 REWIND, FORK = "rewind", "fork"
 
@@ -85,10 +85,10 @@ class Proposals:
         follow_ups = self.games.follow_ups
         if not follow_ups.notifying(game_id):
             return
-        others = [s for s in self.games.load(game_id).state.seats_of(HUMAN) if s != seat]
-        follow_ups.notify(
-            game_id, "rewind_proposed", f"rewind-{game_id}-p{proposal['id']}", others, {"proposal": proposal}
-        )
+        record = self.games.load(game_id).state
+        others = [s for s in record.seats_of(HUMAN) if s != seat]
+        data = {"proposal": proposal, "text": notifications.rewind_text(record, proposal)}
+        follow_ups.notify(game_id, "rewind_proposed", f"rewind-{game_id}-p{proposal['id']}", others, data)
 
     def answer(self, game_id: str, seat: int, proposal_id: int, accept: bool) -> Outcome:
         def decide(record: Record, version: int) -> list[NewEvent]:
@@ -155,6 +155,9 @@ class Proposals:
                     "options": now.options,
                     "seats": list(now.seats),
                     "seed_commitment": genesis.commitment(seed),
+                    "seed_source": SERVER_SEED,
+                    # It starts at once, from a state already dealt: nobody contributes.
+                    "seed_mix": genesis.SECRET_ONLY,
                 },
             ),
             NewEvent(

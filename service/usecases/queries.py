@@ -3,7 +3,10 @@
 Every answer passes through the game's ``view`` for the caller's seat and
 every event through ``redaction.visible``, so what a seat learns is decided in
 one place (DESIGN.md, invariant 5), whether it asks for the state, a page of
-the log, the export, the live stream or the answer to its own action.
+the log, the export, the live stream or the answer to its own action. Pages,
+the stream and the answer to an action carry each event's sentence for the
+caller, and the state and the actions the pending decision in words
+(``service.usecases.words``); the export is the log as stored, without words.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from service.usecases.games import Acted, Games
 from service.usecases.ports import SEAT, Holder
 from service.usecases.record import OPEN, Record
 from service.usecases.redaction import visible
+from service.usecases.words import prompt, told
 
 #: Events the export reads from the store at a time.
 EXPORT_PAGE = 500
@@ -39,7 +43,10 @@ def state_body(game_id: str, record: Record, version: int, seat: int | None) -> 
         "seed_commitment": record.seed_commitment,
         "seed_source": record.seed_source,
         "seed": record.seed,
+        # Public from the moment given: without the server's secret they tell nobody the seed.
+        "contributions": [{"seat": seat, "contribution": c} for seat, c in sorted(record.contributions.items())],
         "view": module.view(record.state, seat),
+        "prompt": prompt(record, seat),
         "clocks": [
             {"seat": c.seat, "since": c.since, "deadline": clock.iso(c.due), "reminder": clock.iso(c.remind) if c.remind else None}
             for c in clock.clocks(record)
@@ -74,7 +81,7 @@ class Queries:
         record = loaded.state
         playing = seat is not None and record.started and not record.over and record.kind_of(seat) != OPEN
         actions = record.module.legal_actions(record.state, seat) if playing and seat is not None else []
-        return {"game_id": game_id, "version": loaded.version, "seat": seat, "actions": actions}
+        return {"game_id": game_id, "version": loaded.version, "seat": seat, "actions": actions, "prompt": prompt(record, seat)}
 
     @staticmethod
     def acted(acted: Acted, seat: int | str) -> dict[str, Any]:
@@ -86,14 +93,14 @@ class Queries:
         return {
             "game_id": acted.game_id,
             "version": acted.version,
-            "events": [visible(record, e, viewer) for e in acted.envelopes],
+            "events": [told(record, e, viewer) for e in acted.envelopes],
         }
 
     def events(self, game_id: str, seat: int | None, after: int, limit: int) -> dict[str, Any]:
         """A page of the log as ``seat`` may see it."""
         loaded = self.games.load(game_id)
         envelopes = self.games.store.read(game_id, after + 1, min(after + limit, loaded.version))
-        events = [visible(loaded.state, e, seat) for e in envelopes]
+        events = [told(loaded.state, e, seat) for e in envelopes]
         last = events[-1]["version"] if events else after
         return {
             "game_id": game_id,
@@ -127,7 +134,7 @@ class Queries:
         # Redact with the game as it is now, as a page of the log does: once
         # it is over, everything shows.
         record = self.games.load(game_id).state
-        return [visible(record, envelope, seat) for envelope in batch]
+        return [told(record, envelope, seat) for envelope in batch]
 
     def audit(self, game_id: str) -> Verdict:
         self.games.load(game_id)  # no such game reads as such

@@ -27,7 +27,7 @@ from domain import registry
 from domain.game import SYSTEM
 from domain.rng import Rng
 from service.usecases import genesis
-from service.usecases.bots import make_bot
+from service.usecases.bots import decide, make_bot
 
 #: A game still running after this many decisions is stopped and counted as a draw.
 MAX_DECISIONS = 20000
@@ -45,7 +45,9 @@ class GameResult:
     finished: bool = True
 
 
-def play_game(game: str, levels: list[str], seed: str, options: dict[str, Any] | None = None) -> GameResult:
+def play_game(
+    game: str, levels: list[str], seed: str, options: dict[str, Any] | None = None, max_decisions: int = MAX_DECISIONS
+) -> GameResult:
     module = registry.game_module(game)
     options = dict(options or {})
     bots = [make_bot(level, options) for level in levels]
@@ -60,7 +62,7 @@ def play_game(game: str, levels: list[str], seed: str, options: dict[str, Any] |
     seconds: dict[str, float] = defaultdict(float)
     counts: dict[str, int] = defaultdict(int)
     version = 1
-    while not module.is_over(state) and version < MAX_DECISIONS:
+    while not module.is_over(state) and version < max_decisions:
         command = module.system_command(state)
         if command is not None:
             seat: int | str = SYSTEM
@@ -71,9 +73,7 @@ def play_game(game: str, levels: list[str], seed: str, options: dict[str, Any] |
             seat = waiting[0]
             actions = module.legal_actions(state, seat)
             started = time.perf_counter()
-            command = bots[seat].choose(
-                module, module.view(state, seat), actions, seat, Rng(seed, f"bot-s{seat}-v{version}")
-            )
+            command = decide(bots[seat], module, state, actions, seat, Rng(seed, f"bot-s{seat}-v{version}"))
             seconds[levels[seat]] += time.perf_counter() - started
             counts[levels[seat]] += 1
         state = module.decide_and_fold(state, seat, command, Rng.for_position(seed, version))[1]

@@ -1,8 +1,11 @@
 """`make bench`, the HTTP part: actions per second and latency through gunicorn.
 
 Printed, never asserted. Every figure stands next to a bare Flask endpoint
-doing one XADD, served by the same gunicorn settings against the same Redis in
-the same run; the ratio is what to compare between runs.
+doing one XADD, served by gunicorn as shipped (``service.gunicorn_conf``) for
+both, against the same Redis in the same run; the ratio is what to compare
+between runs. The Redis round trips of one action are counted in-process on
+the client side (one per packet sent: a pipeline or a script is one), with
+the app as shipped, its rate limits on.
 
 For 1, 16 and 64 concurrent clients (threads, each with its own keep-alive
 connection):
@@ -20,7 +23,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import platform
 import signal
 import subprocess
 import sys
@@ -28,19 +30,25 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable
-from datetime import date
 from pathlib import Path
 
 import redis
 from flask import Flask
 
+from domain import registry
+from service import wiring
 from service.adapters.embedded_redis import EmbeddedRedis, free_port
-from tests.bench.store import SECONDS, _pct
-from tests.bench.store import _run as run_threads
+from service.api import create_app
+from service.api.settings import api_settings, rate_limits
+from tests.bench.report import Report, pct, run_threads
+from tests.games.counter import COUNTER
+
+registry.register(COUNTER)
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = (1, 16, 64)
-GUNICORN = ["--workers", "2", "--threads", "32", "--worker-class", "gthread", "--backlog", "256"]
+#: As shipped: the settings ``holotape run`` and the deployment start from.
+GUNICORN = ["-c", "python:service.gunicorn_conf"]
 
 # The baseline: as little as a Flask endpoint can do and still write to Redis.
 bare_app = Flask("bare")
@@ -60,14 +68,22 @@ class Gunicorn:
             [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", *GUNICORN, app],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         )  # fmt: skip
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        # Ready when every worker answers: the master listens before its
+        # workers have loaded the app, and a request then waits for one.
+        deadline = time.monotonic() + 60
+        answered = 0
+        while time.monotonic() < deadline and answered < 20:
             try:
-                http.client.HTTPConnection("127.0.0.1", self.port, timeout=1).connect()
-                return
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=1)
+                connection.request("GET", "/healthz")
+                connection.getresponse().read()
+                connection.close()
+                answered += 1
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError(f"gunicorn {app} did not start")
+        if answered < 20:
+            raise RuntimeError(f"gunicorn {app} did not start")
+        time.sleep(1)  # the second worker, which the first may have beaten to every request
 
     def stop(self) -> None:
         os.killpg(self.process.pid, signal.SIGTERM)
@@ -147,15 +163,44 @@ def bare(port: int) -> Callable[[int], Callable[[], bool]]:
     return setup
 
 
-def _line(label: str, rate: float, attempts: float, lat: list[float], base: float) -> str:
-    tries = f" ({attempts:7.0f} posts/s)" if abs(attempts - rate) > 0.5 else " " * 19
-    return (f"{label:<22} {rate:8.0f} actions/s{tries}  p50 {_pct(lat, 50):7.2f} ms  "
-            f"p99 {_pct(lat, 99):7.2f} ms | ratio to bare {rate / base:5.2f}")  # fmt: skip
+class CountingConnection(redis.Connection):
+    """A connection that counts what it sends: one packet is one round trip, however many commands it holds."""
+
+    packets = 0
+    commands = 0
+
+    def send_packed_command(self, command, check_health: bool = True) -> None:
+        CountingConnection.packets += 1
+        super().send_packed_command(command, check_health)
+
+    def send_command(self, *args, **kwargs) -> None:
+        CountingConnection.commands += 1
+        super().send_command(*args, **kwargs)
 
 
-def main() -> None:
-    print(f"holotape HTTP bench, {date.today()} on {platform.node()} ({os.cpu_count()} cores, "
-          f"Python {platform.python_version()}), gunicorn {' '.join(GUNICORN)}, {SECONDS:.0f} s per figure")  # fmt: skip
+def round_trips(url: str, actions: int = 20) -> tuple[float, float]:
+    """Redis round trips (and commands sent) per action, the app as shipped, over ``actions`` actions."""
+    pool = redis.ConnectionPool.from_url(url, connection_class=CountingConnection)
+    client = redis.Redis(connection_pool=pool)
+    settings = api_settings({})
+    app = create_app(wiring.build(client, rate_limits=rate_limits(settings)), settings).test_client()
+    created = app.post("/games", json={"game": "counter", "seats": 1}).get_json()
+    assert "seats" in created, created
+    token = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    version = created["version"]
+    path = f"/games/{created['game_id']}/actions"
+    warm = app.post(path, json={"type": "redraw"}, headers={**token, "If-Match": f'"{version}"'})  # scripts loaded
+    version = int(warm.headers["ETag"].strip('"'))
+    packets, commands = CountingConnection.packets, CountingConnection.commands
+    for _ in range(actions):
+        answer = app.post(path, json={"type": "redraw"}, headers={**token, "If-Match": f'"{version}"'})
+        assert answer.status_code == 200, answer.get_json()
+        version = int(answer.headers["ETag"].strip('"'))
+    client.close()
+    return (CountingConnection.packets - packets) / actions, (CountingConnection.commands - commands) / actions
+
+
+def main(report: Report) -> None:
     with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data, durable=False) as server:
         env = {
             **os.environ,
@@ -165,20 +210,37 @@ def main() -> None:
             "HOLOTAPE_RATE_LIMIT_ADDRESS": "0",
             "HOLOTAPE_RATE_LIMIT_REFUSED": "0",
         }
+        trips, commands = round_trips(server.url)
+        report.add(
+            "Redis round trips of one action", trips, "trips", baseline=1, baseline_label="bare endpoint",
+            commands=commands,
+        )  # fmt: skip
         api = Gunicorn("service.wsgi:app", env)
         baseline = Gunicorn("tests.bench.http:bare_app", env)
         try:
             for clients in CLIENTS:
                 base_rate, _, base_lat = _run(clients, bare(baseline.port))
-                print(f"{'bare Flask + XADD':<22} {base_rate:8.0f} requests/s{' ' * 18}p50 "
-                      f"{_pct(base_lat, 50):7.2f} ms  p99 {_pct(base_lat, 99):7.2f} ms   [{clients} clients]")  # fmt: skip
-                for label, scenario in (("own game", own_game), ("one game", one_game)):
-                    rate, attempts, lat = _run(clients, scenario(api.port))
-                    print(_line(f"{label}, {clients} clients", rate, attempts, lat, base_rate))
+                rate, _, lat = _run(clients, own_game(api.port))
+                report.add(
+                    f"action over HTTP, own game, {clients} clients", rate, "/s", baseline=base_rate,
+                    baseline_label="bare Flask + XADD", target="ratio >= 0.5",
+                    p50_ms=pct(lat, 50), p99_ms=pct(lat, 99), bare_p99_ms=pct(base_lat, 99),
+                )  # fmt: skip
+                report.add(
+                    f"action p99, {clients} clients", pct(lat, 99), "ms", baseline=pct(base_lat, 99),
+                    baseline_label="bare p99", target="ratio <= 2",
+                )  # fmt: skip
+                shared, posts, shared_lat = _run(clients, one_game(api.port))
+                report.add(
+                    f"action over HTTP, one game, {clients} clients", shared, "/s", baseline=base_rate,
+                    baseline_label="bare Flask + XADD", posts_per_s=posts, p99_ms=pct(shared_lat, 99),
+                )  # fmt: skip
         finally:
             api.stop()
             baseline.stop()
 
 
 if __name__ == "__main__":
-    main()
+    from tests.bench.__main__ import run
+
+    run([main])

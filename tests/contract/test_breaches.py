@@ -12,12 +12,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from marshmallow import Schema
 
-from domain.game import Event, Game
+from domain.game import Event, EventSchema, Game
 from tests.contract import test_ai as ai_checks
 from tests.contract import test_hidden as hidden_checks
 from tests.contract import test_rules as rule_checks
 from tests.contract import test_surface as surface_checks
+from tests.contract import test_words as word_checks
 from tests.contract.driver import plays_of
 from tests.games.counter import Counter, CounterAI, CounterState
 
@@ -94,7 +96,45 @@ class BlindAI(Counter):
     ai = BlindSampler()
 
 
+class TellingWords(Counter):
+    """Words that name the seat's next neighbour's secret, read off the state rather than the event."""
+
+    def describe_decision(self, state: CounterState, seat: int | None) -> str | None:
+        prompt = super().describe_decision(state, seat)
+        if prompt is None or seat is None or not state.secrets:
+            return prompt
+        return f"{prompt} Seat {(seat + 1) % state.players} holds {state.secrets[(seat + 1) % state.players]}."
+
+
+class GossipingWords(Counter):
+    """Words that tell every reader of a SecretDrawn which secret was drawn, whatever the event showed it."""
+
+    def describe_event(self, event: Event, seat: int | None, state: CounterState) -> str:
+        if event.type == "SecretDrawn":
+            return f"Seat {event.data['seat']} draws {state.secrets[event.data['seat']]}."
+        return super().describe_event(event, seat, state)
+
+
+class Mute(Counter):
+    """Has no words for a tick."""
+
+    def describe_event(self, event: Event, seat: int | None, state: CounterState) -> str:
+        return "" if event.type == "Ticked" else super().describe_event(event, seat, state)
+
+
+class Unsung(Counter):
+    """Declares an event type that it never emits and gives no example of: nobody has seen its words."""
+
+    event_schemas = [*Counter.event_schemas, EventSchema("Jackpot", 1, Schema)]
+
+
 BREACHES: list[tuple[type[Game], Callable[..., None]]] = [
+    (Unsung, word_checks.test_every_declared_event_type_is_described),
+    (TellingWords, word_checks.test_the_words_show_a_seat_nothing_another_seat_sees_privately),
+    (TellingWords, word_checks.test_the_words_read_nothing_hidden_from_the_state),
+    (GossipingWords, word_checks.test_the_words_show_a_seat_nothing_another_seat_sees_privately),
+    (GossipingWords, word_checks.test_the_words_read_nothing_hidden_from_the_state),
+    (Mute, word_checks.test_every_event_reads_as_a_sentence_for_every_seat_and_a_spectator),
     (LeakyRedact, hidden_checks.test_the_log_shows_a_seat_nothing_another_seat_sees_privately),
     (PeekingView, hidden_checks.test_views_show_a_seat_nothing_the_log_hides_from_it),
     (ScribblingEvolve, rule_checks.test_evolve_decide_and_redact_leave_their_inputs_alone),

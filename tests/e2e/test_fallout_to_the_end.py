@@ -133,3 +133,31 @@ def test_a_three_player_game_over_http_ends_with_a_faction_taking_over(redis_cli
     assert len(ended) == 1 and "faction took over" in ended[0]["data"]["reason"]
     assert games.store.verify(game_id).ok
     assert all(e["actor"] == "system" for e in events if e["type"] == "AgendaRevealed")
+
+
+#: The box's scenarios besides the default one (Scenario): each plays one whole game over HTTP.
+NEW_SCENARIOS = ("sulphur_flats", "thornwood_hollow", "vesper_heights")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", NEW_SCENARIOS)
+def test_a_game_of_each_new_scenario_plays_to_its_end_over_http_and_audits_fair(
+    scenario: str, services: Services, games: Games, worker
+):
+    """Scenario, Winning the Game: a solo game of the scenario, its seat handed to a bot at creation, is played
+    by the real worker to its end (a victory or a takeover); its log then audits fair (docs/audit.md)."""
+    client = create_app(services).test_client()
+    body = {"game": "fallout", "seats": 1, "seed": f"to-the-end-{scenario}", "options": {"scenario": scenario},
+            "bots": [{"seat": 0, "level": "random"}]}
+    created = client.post("/games", json=body)
+    assert created.status_code == 201, created.get_json()
+    game_id = created.get_json()["game_id"]
+    state = wait_until(
+        lambda: (s := client.get(f"/games/{game_id}/state").get_json())["over"] and s,
+        timeout=240, interval=0.5, message=f"the worker to play {scenario} to its end",
+    )
+    assert state["view"]["scenario"] == scenario
+    ended = [e for e in games.store.read(game_id) if e.type == "GameEnded"]
+    assert len(ended) == 1 and ended[0].data["result"] in ("won", "lost")
+    audit = client.get(f"/games/{game_id}/audit").get_json()
+    assert audit["verdict"] == "fair" and audit["chain_ok"], audit

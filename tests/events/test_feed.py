@@ -67,3 +67,17 @@ def test_a_checkpoint_resumes_exactly_after_the_last_event_read(store: EventStor
     assert [(e.envelope.game_id, e.envelope.version) for e in first + rest] == [
         (a, 1), (a, 2), (a, 3), (a, 4), (a, 5), (b, 1),
     ]  # fmt: skip
+
+
+def test_one_feed_entry_holds_an_appends_events_and_every_position_resumes_after_its_event(store: EventStore, raw):
+    """Issue 13, footprint: the feed keeps one reference per append, read back as one entry per event."""
+    g = store.new_game_id()
+    store.append(g, 0, [NewEvent("E", {"i": i}) for i in range(4)])
+    store.append(g, 4, [NewEvent("E", {"i": 4})])
+    assert raw.xlen(store.partitions.keys[store.partitions.partition_of(g)]) == 2
+    entries = store.feed()
+    assert [e.envelope.version for e in entries] == [1, 2, 3, 4, 5]
+    assert [e.envelope.data["i"] for e in entries] == [0, 1, 2, 3, 4]
+    for n, entry in enumerate(entries):
+        assert [e.envelope.version for e in store.feed(after=entry.position)] == list(range(n + 2, 6))
+        assert [e.envelope.version for e in store.feed(after=entry.position, count=1)] == list(range(n + 2, 6))[:1]

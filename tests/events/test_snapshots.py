@@ -59,3 +59,18 @@ def test_a_snapshot_of_another_format_is_ignored(store: EventStore, raw):
     snapshots.save(g, 2, "record/0", {"nonsense": True}, "0" * 64)
     loaded = fold(store, snapshots, folder, g)
     assert loaded.from_snapshot == 0 and loaded.state.state.players == 2
+
+
+def test_only_the_newest_snapshots_are_kept_and_an_older_version_still_loads(store: EventStore, raw):
+    """Issue 13, footprint: snapshots are bounded per game; a load below them folds from the start."""
+    g = store.new_game_id()
+    snapshots, folder = SnapshotStore(raw, keep=3), RecordFolder()
+    store.append(g, 0, [created, NewEvent("CounterSetUp", {"players": 2, "first": 0})])
+    store.append(g, 2, [NewEvent("Added", {"seat": v % 2, "amount": 1}) for v in range(10)])
+    for k in range(2, 13):
+        at_k = fold(store, None, folder, g, at=k)
+        snapshots.save(g, k, folder.format, folder.dump(at_k.state), at_k.head_hash)
+    assert [int(score) for _, score in raw.zrange(f"game:{{{g}}}:snapshots", 0, -1, withscores=True)] == [10, 11, 12]
+    old = fold(store, snapshots, folder, g, at=6)
+    assert old.from_snapshot == 0 and old.state == fold(store, None, folder, g, at=6).state
+    assert fold(store, snapshots, folder, g).from_snapshot == 12

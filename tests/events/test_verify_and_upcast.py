@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 import json
+import uuid
 
 import pytest
 
-from events.envelope import Envelope, NewEvent
+from events.encoding import decode_rows
+from events.envelope import GENESIS, Envelope, NewEvent
 from events.schemas import SchemaError
 from events.store import EventStore, stream_key
 
 
 def _rewrite_stream(raw, game_id: str, change) -> None:
-    """Edit stored events behind the store's back, as an attacker with Redis access could."""
+    """Edit stored events behind the store's back, as an attacker with Redis access could
+    (writing each back whole, in the encoding of entries older than the compact one)."""
     key = stream_key(game_id)
-    rows = raw.xrange(key)
+    envelopes = decode_rows(game_id, raw.xrange(key), lead=False)
     raw.delete(key)
-    for entry_id, fields in rows:
-        body = json.loads(fields[b"e"])
-        raw.xadd(key, {"e": json.dumps(change(body))}, id=entry_id)
+    for envelope in envelopes:
+        raw.xadd(key, {"e": json.dumps(change(envelope.as_dict()))}, id=f"0-{envelope.version}")
 
 
 def test_verify_passes_an_untouched_game(store: EventStore):
@@ -93,3 +95,62 @@ def test_new_game_created_events_are_validated_against_the_current_schema(store:
     with pytest.raises(SchemaError):
         store.append(bad, 0, [NewEvent("GameCreated", {"game": "counter"})])
     assert store.version(bad) == 0
+
+
+def _write_as_before(raw, store: EventStore, game_id: str, events: list[NewEvent]) -> None:
+    """Events appended as the store wrote them before the compact encoding: the whole
+    envelope (a random event id, its prev_hash) as JSON in the stream and again in the feed."""
+    prev = GENESIS
+    for version, event in enumerate(events, start=1):
+        envelope = Envelope(
+            event_id=str(uuid.uuid4()), game_id=game_id, version=version, type=event.type,
+            schema_version=event.schema_version or 1, data=event.data, timestamp="2026-11-20T10:00:00.5Z",
+            actor="seat:0", prev_hash=prev,
+        ).sealed()  # fmt: skip
+        raw.xadd(stream_key(game_id), {"e": envelope.to_json()}, id=f"0-{version}")
+        raw.xadd(store.partitions.keys[store.partitions.partition_of(game_id)],
+                 {"g": game_id, "v": version, "e": envelope.to_json()})  # fmt: skip
+        prev = envelope.hash
+    raw.hset(f"game:{{{game_id}}}:head", mapping={"version": len(events), "hash": prev})
+
+
+def test_a_log_written_before_the_compact_encoding_reads_verifies_and_grows(store: EventStore, raw):
+    """Issue 13, footprint: today's entries still read as they were, the chain runs on
+    across the change of encoding, and the feed carries both kinds."""
+    g = store.new_game_id()
+    _write_as_before(raw, store, g, [NewEvent("Rolled", {"faces": [i]}) for i in range(3)])
+    before = store.read(g)
+    store.append(g, 3, [NewEvent("Rolled", {"faces": [i]}, 1) for i in range(3, 6)], actor="seat:1")
+    after = store.read(g)
+    assert after[:3] == before and [e.data["faces"] for e in after] == [[i] for i in range(6)]
+    assert after[3].prev_hash == before[2].hash and store.verify(g).ok
+    assert store.read(g, 4) == after[3:] and store.read(g, 3, 4) == after[2:4]
+    assert [(e.envelope.game_id, e.envelope.version) for e in store.feed()] == [(g, v) for v in range(1, 7)]
+    assert [e.envelope for e in store.feed()] == after
+    # What a compact entry costs: well under the whole envelope as JSON.
+    fields = raw.xrange(stream_key(g), "0-4", "0-4")[0][1]
+    assert sum(len(v) for v in fields.values()) < len(after[3].to_json()) / 2
+
+
+def test_verify_names_a_compact_entry_whose_data_was_edited(store: EventStore, raw):
+    g = store.new_game_id()
+    store.append(g, 0, [NewEvent("Rolled", {"faces": [i, i]}) for i in range(6)])
+    key = stream_key(g)
+    rows = raw.xrange(key)
+    raw.delete(key)
+    for entry_id, fields in rows:
+        if entry_id == b"0-4":  # the data edited, the stored hash and time (40 bytes) left alone
+            body = json.loads(fields[b"c"][40:])
+            body[1]["faces"] = [6, 6]
+            fields = {b"c": fields[b"c"][:40] + json.dumps(body).encode()}
+        raw.xadd(key, fields, id=entry_id)
+    report = store.verify(g)
+    assert not report.ok and report.broken_at == 4 and "hash" in report.reason
+
+
+def test_a_compact_entry_decodes_to_exactly_the_envelope_that_was_hashed(store: EventStore):
+    g = store.new_game_id()
+    result = store.append(g, 0, [NewEvent("Rolled", {"faces": [1], "note": "é"})], correlation_id="c-1")
+    written = result.envelopes[0]
+    assert store.read(g, upcast=False) == [written]
+    assert written.computed_hash() == written.hash and written.correlation_id == "c-1"

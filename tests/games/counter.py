@@ -226,6 +226,7 @@ class Counter(Game):
             "deck_size": 8,
         },  # fmt: skip
         "actions": [{"type": "add", "amount": 1}, {"type": "add", "amount": 2}, {"type": "redraw"}],
+        "prompt": "Seat 0 must add 1, 2 or 3 to the total of 7 (50 wins).",
     }
     ai = CounterAI()
 
@@ -293,6 +294,30 @@ class Counter(Game):
         if event.type == "SecretDrawn" and data["seat"] != seat:
             return Event(event.type, {**data, "secret": None})
         return event
+
+    def describe_event(self, event: Event, seat: int | None, state: CounterState) -> str:
+        # ``event`` comes redacted for ``seat``: another seat's secret is None here.
+        data = event.data
+        if event.type == "CounterSetUp":
+            secrets = data.get("secrets") or []
+            own = secrets[seat] if seat is not None and seat < len(secrets) else None
+            mine = f" Your secret is {own}." if own else ""
+            return f"{data['players']} seats race to {data.get('target', TARGET)}; seat {data['first']} adds first.{mine}"
+        if event.type == "Added":
+            return f"Seat {data['seat']} adds {data['amount']}."
+        if event.type == "Ticked":
+            return f"The tick rolls a {data['roll']}."
+        if event.type == "SecretDrawn":
+            drawn = f"the secret {data['secret']}" if data["secret"] else "a new secret"
+            return f"Seat {data['seat']} draws {drawn}."
+        if event.type == "GameEnded":
+            return f"The total reaches {data['total']}: the game is over."
+        raise ValueError(f"no words for {event.type}")
+
+    def describe_decision(self, state: CounterState, seat: int | None) -> str | None:
+        if state.over or _tick_due(state):
+            return None
+        return f"Seat {state.turn} must add 1, 2 or 3 to the total of {state.total} ({state.target} wins)."
 
     def system_command(self, state: CounterState) -> dict[str, Any] | None:
         return {"type": "tick"} if _tick_due(state) and not state.over else None

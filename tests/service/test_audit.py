@@ -7,10 +7,8 @@ import json
 
 from domain.game import Event
 from domain.rng import Rng
-from events.envelope import Envelope
-from events.store import stream_key
 from tests.games.counter import COUNTER
-from tests.service.tables import finish, new_table, play_on_turn
+from tests.service.tables import finish, new_table, play_on_turn, rewrite_log
 
 
 def test_while_the_game_runs_the_audit_checks_the_chain_and_waits_for_the_seed(client):
@@ -31,25 +29,6 @@ def test_a_finished_game_is_fair_every_batch_re_derived_from_the_revealed_seed(c
     assert any(e.data["seat"] == "system" for e in commands)  # the ticks were checked too
 
 
-def _rewrite(redis_client, game_id, change, rehash):
-    """Edit the stored log behind the store's back, as someone with Redis access could."""
-    key = stream_key(game_id)
-    rows = redis_client.xrange(key)
-    redis_client.delete(key)
-    prev = None
-    for entry_id, fields in rows:
-        envelope = Envelope.from_json(fields[b"e"])
-        body = change(envelope.as_dict())
-        if rehash:
-            if prev is not None:
-                body["prev_hash"] = prev
-            body["hash"] = Envelope(**body).computed_hash()
-            prev = body["hash"]
-        redis_client.xadd(key, {"e": json.dumps(body)}, id=entry_id)
-    if rehash:
-        redis_client.hset(f"game:{{{game_id}}}:head", "hash", prev)
-
-
 def test_a_changed_outcome_is_caught_even_with_a_rebuilt_chain(client, games, redis_client):
     table = new_table(client)
     finish(client, table, games)
@@ -60,10 +39,10 @@ def test_a_changed_outcome_is_caught_even_with_a_rebuilt_chain(client, games, re
             body["data"] = {"roll": ticked.data["roll"] % 6 + 1}
         return body
 
-    _rewrite(redis_client, table.game_id, loaded_die, rehash=False)
+    rewrite_log(redis_client, table.game_id, loaded_die, rehash=False)
     broken = client.get(table.url("/audit")).get_json()
     assert broken["verdict"] == "chain_broken" and broken["chain_broken_at"] == ticked.version
-    _rewrite(redis_client, table.game_id, lambda body: body, rehash=True)
+    rewrite_log(redis_client, table.game_id, lambda body: body, rehash=True)
     unfair = client.get(table.url("/audit")).get_json()
     assert unfair["chain_ok"] and unfair["verdict"] == "unfair"
     assert unfair["first_mismatch"] == ticked.version - 1  # the batch's CommandAccepted
@@ -97,7 +76,7 @@ def test_a_fork_whose_first_state_is_not_its_origins_is_unfair(client, games, re
             body["data"]["state"]["total"] = 40
         return body
 
-    _rewrite(redis_client, forked.game_id, richer, rehash=True)
+    rewrite_log(redis_client, forked.game_id, richer, rehash=True)
     verdict = client.get(forked.url("/audit")).get_json()
     assert verdict["chain_ok"] and verdict["fork_origin_ok"] is False and verdict["verdict"] == "unfair"
 

@@ -22,7 +22,7 @@ def test_no_response_to_one_seat_holds_another_seats_hidden_data(client, games):
     record = games.load(table.game_id).state
     assert not record.over
     b_secrets = {e.data["secret"] for e in games.store.read(table.game_id) if e.type == "SecretDrawn" and e.data["seat"] == b}
-    b_secrets |= {games.store.read(table.game_id, 2, 2)[0].data["secrets"][b]}
+    b_secrets |= {games.store.read(table.game_id, 3, 3)[0].data["secrets"][b]}  # the setup, after GameStarted
     a_secret = record.state.secrets[a]
     hidden = b_secrets | set(CARDS)
 
@@ -57,16 +57,17 @@ def test_no_response_to_one_seat_holds_another_seats_hidden_data(client, games):
 
 
 def _fallout_hidden(games, game_id: str, seat: int) -> tuple[set[str], list[list[str]]]:
-    """What ``seat`` must not see of a running Fallout game: other hands (ids and
+    """What ``seat`` must not see of a running Fallout game: other hands (ids, names and
     texts), the agenda deck's cards, and the order of every face-down deck."""
 
     state = games.load(game_id).state.state
     agendas = {card.id: card for card in catalog(state.pack).pack.agendas}
-    cards = set(state.agenda_deck)
+    # Names too: the log's words (``text``) name cards by their names.
+    cards = set(state.agenda_deck) | {agendas[card].name for card in state.agenda_deck}
     for survivor in state.survivors:
         if survivor.seat != seat:
             for card in survivor.agendas:
-                cards |= {card, agendas[card].text}
+                cards |= {card, agendas[card].text, agendas[card].name}
     orders = [list(state.agenda_deck), list(state.loot_deck), list(state.asset_deck), list(state.perk_deck),
               list(state.unique_deck), *(list(d) for d in state.encounter_decks.values())]  # fmt: skip
     return cards, [order for order in orders if len(order) > 1]
@@ -110,3 +111,5 @@ def test_no_response_to_one_seat_holds_another_seats_fallout_agendas_or_deck_ord
             assert json.dumps(order[:2]) not in text and json.dumps(order[:2], separators=(",", ":")) not in text, name
     own = games.load(table.game_id).state.state.survivors[0].agendas
     assert own and all(card in texts["/state"] for card in own)  # not vacuous: seat 0 sees its own hand
+    events = json.loads(texts["/events?limit=1000"])["events"]
+    assert events and all(e["text"] for e in events)  # the words were there to search

@@ -70,6 +70,8 @@ def test_make_run_serves_health_and_ctrl_c_leaves_no_process(tmp_path):
     try:
         health = wait_until(lambda: _health(port), timeout=60, message="/healthz")
         assert health["redis"] is True
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/lobby", timeout=5) as lobby:
+            assert b'id="create"' in lobby.read(), "the lobby page is served"
         started = _descendants(run.pid)
         names = {Path(f"/proc/{p}/cmdline").read_bytes().replace(b"\0", b" ") for p in started if _alive(p)}
         assert any(b"gunicorn" in n for n in names), names
@@ -82,6 +84,7 @@ def test_make_run_serves_health_and_ctrl_c_leaves_no_process(tmp_path):
         os.killpg(run.pid, signal.SIGINT)
         output, _ = run.communicate(timeout=60)
         assert "docs at http://127.0.0.1" in output
+        assert f"http://127.0.0.1:{port}/lobby" in output, "make run prints where to play"
         # Stopped in order (API, worker, then Redis): nobody meets a part already gone.
         assert "Traceback" not in output, output[-3000:]
         time.sleep(0.5)

@@ -49,6 +49,15 @@ def test_the_readme_curl_walkthrough_runs_as_written(server: Server, tmp_path: P
         assert status == 200
         seen += [e["data"]["command"] for e in log["events"] if e["type"] == "CommandAccepted"]
     assert sorted(seen, key=str) == sorted([move, None], key=str)
+    # The walkthrough shows the game in words: the prompt the seat answers, and a sentence per event.
+    log = json.loads((tmp_path / "log.json").read_text())["events"]
+    assert all(isinstance(e["text"], str) and e["text"] for e in log)
+    printed = done.stdout.splitlines()
+    assert any(line.startswith("prompt: ") and "must choose" in line for line in printed), done.stdout[-2000:]
+    lines = [f"{e['version']} {e['text']}" for e in log]
+    # The Fallout game's log in words, line by line (the Zona game's output follows it).
+    assert any(printed[i : i + len(lines)] == lines for i in range(len(printed))), done.stdout[-2000:]
+    print(done.stdout)
     # The Zona game: solo, the stalker the walkthrough chose is the one its seat plays.
     zona = json.loads((tmp_path / "zona.json").read_text())
     chosen = json.loads((tmp_path / "zona-move.json").read_text())

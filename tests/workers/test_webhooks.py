@@ -89,6 +89,8 @@ def test_signed_deliveries_a_retry_after_a_500_and_the_reminder(redis_client, ga
         payload = verifier.verify(body, headers)
         assert payload["type"] == "your_turn" and payload["seat"] == other and payload["game_id"] == game_id
         assert "deadline" in payload
+        # In words, for the seat: the pending decision as its prompt says it.
+        assert payload["text"] == f"Your turn: Seat {other} must add 1, 2 or 3 to the total of 1 (50 wins)."
     assert [status for _, _, status in turns] == [500, 200]
     assert turns[0][0]["webhook-id"] == turns[1][0]["webhook-id"]  # the same message, retried
     with pytest.raises(WebhookVerificationError):
@@ -97,7 +99,9 @@ def test_signed_deliveries_a_retry_after_a_500_and_the_reminder(redis_client, ga
     # The reminder, at 80% of the six seconds.
     reminders = wait_until(lambda: [r for r in receiver.of_kind("reminder") if r[2] == 200], 20,
                            message="the reminder")  # fmt: skip
-    assert verifier.verify(reminders[0][1], reminders[0][0])["seat"] == other
+    reminded = verifier.verify(reminders[0][1], reminders[0][0])
+    assert reminded["seat"] == other
+    assert reminded["text"].startswith(f"Reminder: your time runs out at {reminded['deadline']}. Seat {other} must add")
 
     log = client.get(f"/games/{game_id}/webhooks/deliveries", headers=auth[other]).get_json()["deliveries"]
     turn_log = [d for d in log if d["kind"] == "your_turn"]
@@ -140,8 +144,14 @@ def test_rewind_proposals_and_the_game_over_are_told_too(redis_client, games: Ga
                       message="the rewind proposal")  # fmt: skip
     assert {json.loads(r[1])["seat"] for r in receiver.of_kind("rewind_proposed")} == {1 - first}
     assert json.loads(told[0][1])["proposal"]["to_version"] == version
+    assert json.loads(told[0][1])["text"] == (
+        f"Seat {first} proposes to rewind the game to version {version}; accept or decline."
+    )
     client.post(table.url(f"/proposals/{proposed.get_json()['proposal']['id']}/decline"), headers=table.seats[first])
     finish(client, table, games)
     wait_until(lambda: {json.loads(r[1])["seat"] for r in receiver.of_kind("game_over") if r[2] == 200} == {0, 1},
                20, message="both seats told the game is over")  # fmt: skip
+    winner = games.load(table.game_id).state.module.outcome(games.load(table.game_id).state.state).winners[0]
+    over = {json.loads(r[1])["text"] for r in receiver.of_kind("game_over")}
+    assert over == {f"The game is over: seat {winner} won."}
     assert all(json.loads(r[1])["type"] != "your_turn" for r in receiver.received)  # not asked for

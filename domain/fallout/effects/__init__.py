@@ -67,6 +67,7 @@ from domain.fallout.effects.modifiers import (
 )
 from domain.fallout.effects.reading import (
     EffectError,
+    Memo,
     count,
     letter,
     one_of,
@@ -104,6 +105,11 @@ from domain.fallout.effects.results import (
     parse_result,
     parse_results,
 )
+from domain.fallout.effects.scenario_rules import (
+    MOMENTS,
+    ScenarioRule,
+    parse_scenario_rule,
+)
 from domain.fallout.effects.tasks import (
     DrawAndFight,
     Task,
@@ -120,6 +126,7 @@ from domain.fallout.effects.triggers import (
 )
 
 __all__ = [
+    "Memo",
     "EffectError",
     "letter",
     "one_of",
@@ -198,6 +205,9 @@ __all__ = [
     "Modifier",
     "parse_modifier",
     "parse_modifiers",
+    "MOMENTS",
+    "ScenarioRule",
+    "parse_scenario_rule",
     "Known",
     "check_encounter",
     "check_quest",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from domain.fallout.effects.conditions import (
@@ -33,6 +34,7 @@ from domain.fallout.effects.results import (
     Stage,
     parse_result,
 )
+from domain.fallout.effects.scenario_rules import MOMENTS, parse_scenario_rule
 from domain.fallout.effects.tasks import parse_task
 from domain.fallout.effects.triggers import EnterTrigger, ExploreTrigger, parse_trigger
 from domain.fallout.model import (
@@ -252,6 +254,13 @@ def check_scenario(scenario: Scenario, known: Known = Known()) -> list[str]:
             c._need(f"staged_quests[{i}]", str(ref) in known.quests, f"no quest card {ref!r}", known.quests)
     c.results("setup", scenario.setup)
     c.results("on_deplete", scenario.on_deplete)
+    c.modifiers("passive", scenario.passive)
+    for moment, about_survivor in MOMENTS.items():
+        for i, raw in enumerate(getattr(scenario, moment)):
+            at = f"{moment}[{i}]"
+            if c._ok(at, partial(parse_scenario_rule, about_survivor=about_survivor), raw) is not None:
+                c.condition(f"{at}: if", raw.get("if"))
+                c.results(f"{at}: results", raw["results"])
     return c.problems
 
 

@@ -4,7 +4,7 @@ small readers the vocabulary's parts share.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from domain.fallout.model import (
@@ -39,3 +39,30 @@ def count(raw: Any, what: str, minimum: int = 0) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < minimum:
         raise EffectError(f"{what}: expected a whole number >= {minimum}; got {raw!r}")
     return raw
+
+
+class Memo:
+    """Parsed forms of a pack's plain effects, kept by the identity of the plain form.
+
+    A pack's components are frozen and live as long as the pack, so the engine
+    parses each of their effects once instead of on every look (influence is
+    counted after every step). The plain form is kept with its parsed one, so
+    its id is never reused while the entry lives; a form built on the fly
+    (a test's literal) only costs a slot until the memo is cleared.
+    """
+
+    LIMIT = 8192
+
+    def __init__(self, parse: Callable[[Any], Any]):
+        self.parse = parse
+        self.found: dict[int, tuple[Any, Any]] = {}
+
+    def __call__(self, raw: Any) -> Any:
+        hit = self.found.get(id(raw))
+        if hit is not None and hit[0] is raw:
+            return hit[1]
+        parsed = self.parse(raw)
+        if len(self.found) >= self.LIMIT:
+            self.found.clear()
+        self.found[id(raw)] = (raw, parsed)
+        return parsed

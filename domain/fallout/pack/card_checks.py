@@ -57,6 +57,10 @@ def _bars(item: Any) -> Iterator[tuple[str, tuple]]:
     elif isinstance(item, Scenario):
         yield "setup", item.setup
         yield "on_deplete", item.on_deplete
+        for moment in effects.MOMENTS:
+            for i, rule in enumerate(getattr(item, moment)):
+                if isinstance(rule, dict) and isinstance(rule.get("results"), list):
+                    yield f"{moment}[{i}]: results", tuple(rule["results"])
 
 
 def _conditions(item: Any) -> Iterator[tuple[str, Any]]:
@@ -175,9 +179,12 @@ def check_cards(
         check_reachable(reader, library, everything, scenario_entries)
 
     # Complete Setup, step 9: nobody resolves the scenario's setup (nor its
-    # on_deplete rule), so only results about the game mean something there.
+    # on_deplete and on_round_end rules), so only results about the game mean
+    # something there; on_turn_start rules have the survivor whose turn starts.
     for where, scenario in scenario_entries:
         for at, result in parsed_results(scenario):
+            if at.startswith("on_turn_start"):
+                continue
             placed = isinstance(result, effects.PlaceEnemy) and result.space is not None
             if not isinstance(result, _SETUP_RESULTS) and not placed:
                 reader.problem(

@@ -73,15 +73,16 @@ def cross_check(
     if len(loaded["dice"]) != DICE and "dice.yaml" not in failed:
         reader.problem("dice.yaml", f"the pack needs exactly {DICE} V.A.T.S. dice (found {len(loaded['dice'])})")
 
-    # S.P.E.C.I.A.L. tokens: the supply holds five of each letter.
+    # S.P.E.C.I.A.L. Tokens: the supply holds five of each letter; the
+    # survivors' own tokens (with a silhouette) come on top and are not counted.
     if "tokens.yaml" not in failed:
-        per_letter = Counter(token.letter for token in tokens)
+        per_letter = Counter(token.letter for token in tokens if token.survivor is None)
         for letter in SPECIAL:
             if per_letter[letter] != TOKENS_PER_LETTER:
                 reader.problem(
                     "tokens.yaml",
-                    f"letter {letter} has {per_letter[letter]} S.P.E.C.I.A.L. tokens; "
-                    f"each letter needs {TOKENS_PER_LETTER}",
+                    f"letter {letter} has {per_letter[letter]} S.P.E.C.I.A.L. tokens in the supply "
+                    f"(not counting survivors' own); each letter needs {TOKENS_PER_LETTER}",
                 )
     survivor_ids = {survivor.id for survivor in survivors}
     for token in tokens:

@@ -222,6 +222,9 @@ class ScenarioSchema(Strict):
     staged_quests = fields.List(LibraryRef(), load_default=list)
     setup = effects_field()
     on_deplete = effects_field()
+    passive = effects_field()
+    on_turn_start = effects_field()
+    on_round_end = effects_field()
 
     @validates_schema
     def _check(self, data: dict, **kwargs: Any) -> None:
@@ -277,4 +280,7 @@ class ScenarioSchema(Strict):
             staged_quests=tuple(data["staged_quests"]),
             setup=tuple(data["setup"]),
             on_deplete=tuple(data["on_deplete"]),
+            passive=tuple(data["passive"]),
+            on_turn_start=tuple(data["on_turn_start"]),
+            on_round_end=tuple(data["on_round_end"]),
         )

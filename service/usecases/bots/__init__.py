@@ -4,6 +4,6 @@
 bot; see ``service.usecases.bots.policies`` for how each one chooses.
 """
 
-from service.usecases.bots.policies import LEVELS, Bot, UnknownBot, make_bot, sub
+from service.usecases.bots.policies import LEVELS, Bot, UnknownBot, decide, make_bot, sub
 
-__all__ = ["LEVELS", "Bot", "UnknownBot", "make_bot", "sub"]
+__all__ = ["LEVELS", "Bot", "UnknownBot", "decide", "make_bot", "sub"]

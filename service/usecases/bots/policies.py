@@ -56,6 +56,9 @@ PLANNER_BUDGET_MS = 50
 
 class Bot(Protocol):
     level: str
+    #: Whether ``choose`` looks at the view: building one is most of a random
+    #: bot's decision, and a bot that never reads it is handed an empty one.
+    needs_view: bool
 
     def choose(
         self, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng
@@ -69,6 +72,17 @@ def sub(rng: Rng, label: str) -> Rng:
 
 class UnknownBot(ValueError):
     pass
+
+
+def decide(bot: Bot, module: Game, state: Any, actions: list[Command], seat: int, rng: Rng) -> Command:
+    """``bot``'s command for ``seat`` among ``actions``, given the seat's view only when the bot reads it.
+
+    One legal action is every bot's choice (each level takes the only one it
+    has), so no view is built for it.
+    """
+    if len(actions) == 1:
+        return actions[0]
+    return bot.choose(module, module.view(state, seat) if bot.needs_view else {}, actions, seat, rng)
 
 
 def make_bot(level: str, options: dict[str, Any] | None = None) -> Bot:
@@ -87,6 +101,7 @@ def make_bot(level: str, options: dict[str, Any] | None = None) -> Bot:
 
 class RandomBot:
     level = "random"
+    needs_view = False
 
     def choose(self, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng) -> Command:
         return rng.choice(actions)
@@ -178,6 +193,8 @@ def follow_up(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng) -> tupl
 
 class _Searching:
     """A bot that looks ahead in sampled worlds; with one choice, or no way to sample, it does not."""
+
+    needs_view = True
 
     def choose(self, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng) -> Command:
         ai = module.ai

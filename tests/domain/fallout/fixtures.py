@@ -147,11 +147,10 @@ def mini_pack() -> Pack:
         "warden": Survivor("warden", "Warden", "S", "pal"),
     }
     owners = {"P": "scout", "E": "keeper", "C": "voice", "I": "mech", "S": "warden"}
+    # S.P.E.C.I.A.L. Tokens: a supply of three per letter, plus each survivor's own.
     tokens = tuple(
-        SpecialToken(f"{letter.lower()}{i}", letter, owners.get(letter) if i == 1 else None)
-        for letter in SPECIAL
-        for i in (1, 2, 3)
-    )
+        SpecialToken(f"{letter.lower()}{i}", letter, None) for letter in SPECIAL for i in (1, 2, 3)
+    ) + tuple(SpecialToken(f"own_{owner}", letter, owner) for letter, owner in owners.items())
     pack = Pack(
         id="mini",
         tiles=tiles,

@@ -119,3 +119,32 @@ def test_each_scenario_is_its_own(pack: Pack) -> None:
         for faction in ("star", "spade"):
             advancing = [r for r in bars if isinstance(r, effects.Power) and r.faction == faction]
             assert len(advancing) >= 10, (sid, faction)
+
+
+def test_shared_quests_name_no_scenarios_places_or_factions(pack: Pack) -> None:
+    """Scenario, Quest Cards: the quests every scenario can draw (130-195) are written place-neutral: their
+    texts name no scenario, no scenario's faction (they say ★ or ♠), no place that only one map shows."""
+    words = set()
+    for scenario in pack.scenarios.values():
+        words.add(scenario.name.removeprefix("The "))
+        words.update(f.name.removeprefix("The ") for f in scenario.factions)
+    words.update({"Reach", "Court", "Wardens", "Guild", "Quorum", "Exchange", "Signal Corps", "Society"})
+    shared = [q for q in pack.quests.values() if 130 <= q.number <= 195]
+    assert len(shared) >= 9
+    for quest in shared:
+        texts = [quest.title, quest.text, *(o.text for o in quest.objectives)]
+        named = {w for w in words for t in texts if w in t}
+        assert not named, (quest.number, named)
+
+
+def test_each_opening_quest_starts_both_faction_lines_whichever_objective_completes_it(pack: Pack) -> None:
+    """Scenario, Quest Cards: the quest a scenario stages at setup starts both of its factions' quest lines
+    by any of its objectives, so no way of finishing it leaves the factions' stories unstarted."""
+    for sid, scenario in pack.scenarios.items():
+        (opening,) = [q for q in pack.quests.values() if str(q.number) in scenario.staged_quests]
+        staged = [
+            {r.number for r in effects.parse_results(o.results) if isinstance(r, effects.Stage)}
+            for o in opening.objectives
+        ]
+        common = set.intersection(*staged)
+        assert len(common) >= 2, (sid, opening.number, staged)

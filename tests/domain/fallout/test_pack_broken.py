@@ -189,7 +189,8 @@ def test_letter_level_without_a_faction(tmp_path: Path) -> None:
 def test_survivor_without_starting_token(tmp_path: Path) -> None:
     """Complete Setup, step 7: each survivor takes the S.P.E.C.I.A.L. token with their silhouette."""
     root = copy_pack(tmp_path)
-    edit_file(root, "tokens.yaml", lambda d: d["special_tokens"][0].pop("survivor"))
+    edit_file(root, "tokens.yaml", lambda d: d["special_tokens"].remove(
+        {"id": "special_own_wren_okafor", "letter": "S", "survivor": "wren_okafor"}))
     one_problem(problems_of(root), "survivors.yaml", "survivor 'wren_okafor'", "no starting S.P.E.C.I.A.L. token")
 
 
@@ -208,15 +209,24 @@ def test_survivor_without_character_card(tmp_path: Path) -> None:
 
 def test_token_naming_an_unknown_survivor(tmp_path: Path) -> None:
     root = copy_pack(tmp_path)
-    edit_file(root, "tokens.yaml", lambda d: d["special_tokens"][1].update(survivor="nobody"))
-    one_problem(problems_of(root), "tokens.yaml", "special token 'special_s2'", "'nobody'")
+    edit_file(root, "tokens.yaml", lambda d: d["special_tokens"].append(
+        {"id": "special_own_nobody", "letter": "S", "survivor": "nobody"}))
+    one_problem(problems_of(root), "tokens.yaml", "special token 'special_own_nobody'", "'nobody'")
 
 
 def test_five_tokens_per_letter(tmp_path: Path) -> None:
     """S.P.E.C.I.A.L. Tokens: the supply holds five of each letter."""
     root = copy_pack(tmp_path)
-    edit_file(root, "tokens.yaml", lambda d: d["special_tokens"].pop())
+    edit_file(root, "tokens.yaml", lambda d: d["special_tokens"].remove({"id": "special_l5", "letter": "L"}))
     one_problem(problems_of(root), "tokens.yaml", "letter L has 4")
+
+
+def test_special_tokens_a_survivors_own_token_is_not_counted_in_the_supply(tmp_path: Path) -> None:
+    """S.P.E.C.I.A.L. Tokens: the supply is 35 tokens plus the survivors' own; a letter's count is
+    of the supply alone, so a survivor's own S token does not stand in for a missing supply S."""
+    root = copy_pack(tmp_path)
+    edit_file(root, "tokens.yaml", lambda d: d["special_tokens"].remove({"id": "special_s5", "letter": "S"}))
+    one_problem(problems_of(root), "tokens.yaml", "letter S has 4", "not counting survivors' own")
 
 
 def test_three_dice_of_six_faces(tmp_path: Path) -> None:

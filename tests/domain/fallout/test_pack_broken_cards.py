@@ -186,6 +186,19 @@ def test_scenario_setup_and_staged_quests(tmp_path: Path) -> None:
     one_problem(problems, where, "setup[4]", "no space 'atlantis.gate'")
 
 
+def test_scenario_rules_at_the_round_end_are_about_the_game(tmp_path: Path) -> None:
+    """Scenario: an `on_round_end` rule has no survivor to give XP to; an `on_turn_start` one has."""
+    root = copy_pack(tmp_path)
+
+    def change(d: dict) -> None:
+        d["on_round_end"] = [{"results": [{"xp": 1}]}]
+        d["on_turn_start"] = [{"results": [{"xp": 1}]}]
+
+    edit_file(root, f"scenarios/{SCENARIO}.yaml", change)
+    where = f"scenarios/{SCENARIO}.yaml: scenario '{SCENARIO}'"
+    one_problem(problems_of(root), where, "on_round_end[0]: results[0]", "GainXP needs a survivor")
+
+
 def test_trash_only_on_encounter_and_quest_cards(tmp_path: Path) -> None:
     """TRASH sends the card being resolved to the box: an encounter or a quest card."""
     root = copy_pack(tmp_path)

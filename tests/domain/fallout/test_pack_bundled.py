@@ -25,6 +25,7 @@ from domain.fallout.model import (
 )
 from domain.fallout.pack import load_pack
 from tests.domain.fallout.bundled_pack import BUNDLED, SCENARIOS
+from tests.domain.fallout.fixtures import new_game
 
 
 def test_bundled_pack_loads_and_is_cached(pack: Pack) -> None:
@@ -245,9 +246,29 @@ def test_survivors_and_their_starting_tokens(pack: Pack) -> None:
 
 
 def test_special_tokens(pack: Pack) -> None:
-    """S.P.E.C.I.A.L. Tokens: seven letters; the box holds 35 tokens, five per letter."""
-    assert Counter(t.letter for t in pack.special_tokens) == {letter: 5 for letter in SPECIAL}
-    assert sum(t.survivor is not None for t in pack.special_tokens) == 5
+    """S.P.E.C.I.A.L. Tokens: seven letters; the supply is the box's 35 tokens, five per letter,
+    plus the survivors' own (one each, of their starting letter, with their silhouette)."""
+    supply = [t for t in pack.special_tokens if t.survivor is None]
+    own = [t for t in pack.special_tokens if t.survivor is not None]
+    assert len(supply) == 35
+    assert Counter(t.letter for t in supply) == {letter: 5 for letter in SPECIAL}
+    assert sorted(t.survivor for t in own) == sorted(pack.survivors)
+    assert all(t.letter == pack.survivors[t.survivor].special for t in own)
+
+
+def test_special_tokens_the_supply_at_setup_is_35_less_the_drawn(pack: Pack) -> None:
+    """S.P.E.C.I.A.L. Tokens / Complete Setup steps 7-8: each survivor takes their own token and draws
+    one more from the supply of 35, so the supply after setup is 35 less one per survivor, and holds
+    no survivor's own token."""
+    for players in (1, 4):
+        names = sorted(pack.survivors)[:players]
+        state = new_game(players, names, seed=f"supply{players}", pack=pack.id, scenario=next(iter(pack.scenarios)))
+        assert len(state.special_supply) == 35 - players
+        own = {t.id: t.survivor for t in pack.special_tokens if t.survivor is not None}
+        assert not own.keys() & set(state.special_supply)
+        for s in state.survivors:
+            held = [token for _, token in s.special]
+            assert [own[t] for t in held if t in own] == [s.survivor]
 
 
 def test_trait_tokens(pack: Pack) -> None:

@@ -115,3 +115,24 @@ def test_rules_reference_the_coverage_check_itself_can_fail() -> None:
     assert steps_named(texts, "Complete Setup") == {3, 8} and steps_named(texts, "Fight") == {2}
     assert abilities_named(texts) == {"armor", "loot"}
     assert abilities_named(["Enemy Abilities: armor"]) == set()
+
+
+#: The English Rules Reference, where the project's checkout sits beside the shared rule books
+#: (``../shared/rules``); a checkout without them skips the comparison below.
+BOOK = TESTS.parents[2].parent / "shared" / "rules" / "002_c99bce799aa0e289.txt"
+
+
+def book_glossary(text: str) -> list[str]:
+    """The glossary's topic titles as the book prints them (capitals, one a line), between GLOSSARY and INDEX."""
+    lines = text.splitlines()
+    start, end = lines.index("GLOSSARY"), lines.index("INDEX")
+    return [line for line in lines[start + 1:end] if re.fullmatch(r"[A-Z][A-Z .'-]*[A-Z.]", line.strip())]
+
+
+def test_rules_reference_the_topic_list_is_the_books() -> None:
+    """The glossary topics checked above are the Rules Reference's own list, read from the book when it is at hand."""
+    if not BOOK.exists():
+        import pytest  # noqa: PLC0415 - only a checkout without the rule books needs it
+
+        pytest.skip("the rule books are not beside this checkout")
+    assert [t.upper() for t in book_glossary(BOOK.read_text())] == [t.upper() for t in GLOSSARY]

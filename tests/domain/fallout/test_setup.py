@@ -22,7 +22,7 @@ def test_complete_setup_deals_the_player_boards() -> None:
         assert len(s.agendas) == 1
         assert len(s.letters) == 2 and len(set(s.letters)) == 2
     scout = state.survivor(0)
-    assert ("P", "p1") in scout.special  # the token with the scout's silhouette
+    assert ("P", "own_scout") in scout.special  # the token with the scout's silhouette
     assert scout.equipped == ("rifle",)
     assert state.survivor(2).abilities == ("knack",)
 

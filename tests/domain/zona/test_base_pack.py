@@ -8,6 +8,7 @@ from domain.zona.checks import DICE
 from domain.zona.model import ATTRIBUTES, QUEUES
 from domain.zona.pack import PACKS, pack_named
 from domain.zona.setup import FACILITY_LOCKS
+from domain.zona.state import BACKPACK_SLOTS, MAX_INJURIES
 
 BASE = pack_named("base")
 
@@ -20,7 +21,8 @@ def test_the_base_pack_has_every_count_of_the_component_list():
     """Zona §"SPIS ELEMENTÓW": 10 characters with 4 starting cards each; 38 junk, 38 equipment, 17 green and
     17 yellow artifacts, 16 finds (126 item cards); 25 green-sector, 25 yellow-sector, 14 sarcophagus event
     cards and 4 facility decks of 10 (104 event cards); 21 news, 20 emission cards; 14 tokens in each of the
-    4 threat queues (56); 8 lock tokens, 4 used a game; 3 dice; a two-sided board with 4 facilities."""
+    4 threat queues (56); 8 lock tokens, 4 used a game; 3 dice; a two-sided board with 4 facilities; and the
+    engine's side of the box: 12 injury tokens (3 for each of 4 stalkers), backpacks of 5 slots."""
     assert len(BASE.stalkers) == 10
     assert all(len(s.equipment) == 4 for s in BASE.stalkers.values())
     assert (_copies("junk"), _copies("equipment")) == (38, 38)
@@ -40,6 +42,7 @@ def test_the_base_pack_has_every_count_of_the_component_list():
     assert sum(queues.values()) == 56
     assert (len(BASE.locks), FACILITY_LOCKS) == (8, 4)
     assert DICE == 3
+    assert (MAX_INJURIES * 4, BACKPACK_SLOTS) == (12, 5)
     assert len(BASE.sides) == 2 and sorted(n for s in BASE.sides.values() for n in s.players) == [1, 2, 3, 4]
     assert sum(1 for a in BASE.areas.values() if a.sector == "facility") == 4
 

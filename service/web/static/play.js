@@ -1,0 +1,463 @@
+// The table: one game, as one seat (or a spectator) sees it.
+//
+// Built only on the public REST API (docs/api.md), in the order a client
+// needs it:
+//   GET  /games/{id}                 who sits where, which game (→ its board module)
+//   GET  /games/{id}/events          the log so far, page by page
+//   GET  /games/{id}/state[?at=N]    the caller's view, now or at version N
+//   GET  /games/{id}/actions         what the caller's seat may post now
+//   POST /games/{id}/actions         one of them, with If-Match and Idempotency-Key
+//   GET  /games/{id}/stream          everything after, live (Server-Sent Events)
+//   GET  /games/{id}/audit           once it is over: is the log fair?
+// and, before the start, the lobby's own: join, start, hand a seat to a bot.
+//
+// Words: an event may carry `text` and a state or an actions answer a
+// `prompt` (the pending decision in words). Servers that do not send them
+// yet get the event's type and the board's own description instead.
+
+import { ApiError, call, el, follow, humanize, idempotencyKey, keepToken, seatTokenFromAddress, tokenFor } from "/web/api.js";
+
+const gameId = document.body.dataset.gameId;
+const token = seatTokenFromAddress(gameId);
+const creatorToken = tokenFor("creator", gameId);
+const $ = (id) => document.getElementById(id);
+
+const table = {
+  summary: null, // GET /games/{id}
+  board: null, // the game's board module (/web/boards/<game>.js)
+  live: null, // the latest GET /state answer
+  shown: null, // the state on the board: `live`, or one at an earlier version
+  at: null, // the version the timeline holds; null follows the game live
+  previousAt: null, // where the timeline was before, for "the events between"
+  events: new Map(), // version → event, as this seat may read it
+  actions: [], // GET /actions: what this seat may post now
+  actionsVersion: null, // the version those actions were listed at (If-Match)
+  prompt: null, // the pending decision in words, when the API gives it
+  streamStatus: "connecting",
+  unfollow: null, // stops following the stream
+  sliding: null, // the version the slider was moved to, until it is shown
+  audit: null, // GET /audit, once the game is over
+  posting: false,
+};
+
+// -- loading -----------------------------------------------------------------
+
+async function start() {
+  try {
+    table.summary = (await call("GET", `/games/${gameId}`, { token })).body;
+  } catch (error) {
+    $("headline").textContent = error instanceof ApiError ? error.message : "The server does not answer.";
+    return;
+  }
+  table.board = await loadBoard(table.summary.game);
+  await loadLog();
+  await refresh();
+  wireTimeline();
+  if (table.live.over) return; // nothing more will happen: no stream to hold open
+  const after = Math.max(0, ...table.events.keys());
+  table.unfollow = follow(gameId, {
+    token,
+    after,
+    onMessage: received,
+    onStatus: (status) => {
+      table.streamStatus = status;
+      renderHeadline();
+    },
+  });
+}
+
+async function loadBoard(game) {
+  try {
+    return await import(`/web/boards/${encodeURIComponent(game)}.js`);
+  } catch (error) {
+    console.warn("no board for this game; showing the plain one", error);
+    return import("/web/plain-board.js");
+  }
+}
+
+/** The whole log so far, a page (up to 1,000 events) at a time. */
+async function loadLog() {
+  let after = 0;
+  while (after !== null) {
+    const page = (await call("GET", `/games/${gameId}/events?after=${after}&limit=1000`, { token })).body;
+    for (const event of page.events) table.events.set(event.version, event);
+    after = page.next_after;
+  }
+}
+
+// One refresh at a time: the stream, a click and the lobby may each ask for
+// one; those asked for meanwhile are folded into one more after it.
+let refreshing = null;
+let refreshAgain = false;
+function refresh() {
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    try {
+      do {
+        refreshAgain = false;
+        await fetchState();
+      } while (refreshAgain);
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+/** The state now, and what this seat may do now (only a seat the game waits on may act). */
+async function fetchState() {
+  const state = await call("GET", `/games/${gameId}/state`, { token });
+  let actions = [];
+  let prompt = state.body.prompt ?? null;
+  const mine = state.body.seat;
+  // Asked even when the game waits on another seat: some commands may be sent out of turn.
+  if (mine !== null && mine !== undefined && state.body.status === "running") {
+    const listed = (await call("GET", `/games/${gameId}/actions`, { token })).body;
+    actions = listed.actions;
+    table.actionsVersion = listed.version;
+    prompt = listed.prompt ?? prompt;
+  }
+  table.live = state.body;
+  table.summary.status = state.body.status;
+  table.actions = actions;
+  table.prompt = prompt;
+  if (state.body.over && !table.audit) {
+    table.audit = (await call("GET", `/games/${gameId}/audit`, { token })).body;
+    // Once it is over everything may be shown: read the log again, unredacted.
+    await loadLog();
+  }
+  if (state.body.over && table.unfollow) {
+    table.unfollow(); // the game has ended: its last events are in, the stream may close
+    table.unfollow = null;
+  }
+  if (table.at === null) table.shown = table.live;
+  render();
+}
+
+// The log is drawn once per frame however many events a frame brings.
+let logFrame = null;
+function logSoon() {
+  if (logFrame === null) {
+    logFrame = requestAnimationFrame(() => {
+      logFrame = null;
+      renderLog();
+    });
+  }
+}
+
+// Many events arrive at once (a round end is dozens): refresh once after them.
+let refreshTimer = null;
+function refreshSoon() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => refresh().catch(showError), 80);
+}
+
+/** A message from the stream: the state when it (re)connects, then each event. */
+function received(kind, data) {
+  if (kind === "state") {
+    refreshSoon();
+  } else if (kind === "event") {
+    table.events.set(data.version, data);
+    $("announce").textContent = eventWords(data);
+    logSoon();
+    refreshSoon();
+  }
+}
+
+// -- acting ------------------------------------------------------------------
+
+/** Post one listed action, decided on the version it was listed at. */
+async function post(action) {
+  if (table.posting) return;
+  table.posting = true;
+  renderActions();
+  try {
+    const answer = await call("POST", `/games/${gameId}/actions`, {
+      token,
+      body: action,
+      headers: { "If-Match": `"${table.actionsVersion}"`, "Idempotency-Key": idempotencyKey() },
+    });
+    for (const event of answer.body.events) table.events.set(event.version, event);
+    say("");
+  } catch (error) {
+    // 412: someone (a bot, the round end) moved the game on since the
+    // actions were listed. Nothing was done: show the new state, decide again.
+    if (error instanceof ApiError && error.status === 412) say("The game moved on before your move; here it is now.");
+    else showError(error);
+  } finally {
+    table.posting = false;
+  }
+  await refresh();
+  focusFirstAction();
+}
+
+async function lobbyCall(method, path, body, key) {
+  try {
+    const answer = await call(method, path, {
+      token: key,
+      body,
+      headers: method === "POST" && body ? { "Idempotency-Key": idempotencyKey() } : {},
+    });
+    return answer.body;
+  } catch (error) {
+    showError(error);
+    return null;
+  } finally {
+    table.summary = (await call("GET", `/games/${gameId}`, { token })).body;
+    await refresh();
+  }
+}
+
+// -- the timeline --------------------------------------------------------------
+
+function wireTimeline() {
+  const slider = $("timeline");
+  let timer = null;
+  slider.addEventListener("input", () => {
+    // Held until shown, so a refresh meanwhile (the stream) does not move the slider back.
+    table.sliding = Number(slider.value);
+    $("timeline-value").textContent = slider.value;
+    clearTimeout(timer);
+    timer = setTimeout(() => showVersion(table.sliding).catch(showError), 120);
+  });
+  $("live").addEventListener("click", () => showVersion(null).catch(showError));
+}
+
+/** Show the game right after version `version` (null: follow it live again). */
+async function showVersion(version) {
+  const from = table.at ?? table.live.version;
+  if (version === null || version >= table.live.version) {
+    table.at = null;
+    table.shown = table.live;
+  } else {
+    table.shown = (await call("GET", `/games/${gameId}/state?at=${version}`, { token })).body;
+    table.at = version;
+  }
+  table.previousAt = from;
+  table.sliding = null;
+  render();
+}
+
+// -- drawing -------------------------------------------------------------------
+
+function context() {
+  const names = (table.live?.seats || table.summary.seats).map((s) => s.name || (s.bot ? `bot (${s.bot})` : `seat ${s.seat}`));
+  // A board may let the player act on it (click a space to step there): the
+  // same actions as the buttons, and the same way of posting them.
+  const live = table.at === null && !table.posting;
+  return { seat: table.live?.seat ?? null, names, version: table.shown?.version, actions: live ? table.actions : [], act: post };
+}
+
+function render() {
+  renderHeadline();
+  renderBoard();
+  renderSeats();
+  renderDecision();
+  renderLog();
+  renderTimeline();
+  renderVerdict();
+}
+
+function renderHeadline() {
+  const live = table.live;
+  if (!live) return;
+  const ctx = context();
+  const who = ctx.seat === null ? "watching" : `you are seat ${ctx.seat} (${ctx.names[ctx.seat]})`;
+  const stream = live.over ? "" : ` · ${table.streamStatus}`;
+  $("headline").textContent = `${humanize(live.game)} · ${live.status} · version ${live.version} · ${who}${stream}`;
+  // A tab in the background tells a play-by-post player it is their turn.
+  const asked = ctx.seat !== null && !live.over && live.waiting_for.includes(ctx.seat);
+  document.title = `${asked ? "(your turn) " : ""}Holotape — ${humanize(live.game)}, version ${live.version}`;
+  $("decision-title").textContent = ctx.seat === null ? "The game" : "Your move";
+  document.body.dataset.version = live.version;
+  document.body.dataset.status = live.status;
+}
+
+function renderBoard() {
+  const view = table.shown.view;
+  const drawn = table.board.draw(view, context());
+  $("board").replaceChildren(drawn);
+  $("board").dataset.version = table.shown.version;
+}
+
+function renderSeats() {
+  const ctx = context();
+  const described = table.board.seats ? table.board.seats(table.shown.view, ctx) : [];
+  const bySeat = new Map(described.map((d) => [d.seat, d]));
+  const waiting = new Set(table.shown.waiting_for || []);
+  const cards = (table.shown.seats || []).map((seat) => {
+    const d = bySeat.get(seat.seat) || { rows: [], hand: [] };
+    const name = ctx.names[seat.seat];
+    return el(
+      "article",
+      { class: `seat seat-${seat.seat}${waiting.has(seat.seat) ? " waiting" : ""}`, dataset: { seat: seat.seat } },
+      el("h3", {}, `${name}${d.title ? ` — ${d.title}` : ""}`, seat.seat === ctx.seat ? " (you)" : "",
+        waiting.has(seat.seat) ? el("span", { class: "badge" }, "to play") : null),
+      d.rows.length ? el("dl", {}, d.rows.flatMap(([label, value]) => [el("dt", {}, label), el("dd", {}, value)])) : null,
+      d.hand && d.hand.length ? el("ul", { class: "hand" }, d.hand.map((card) => el("li", {}, card))) : null,
+    );
+  });
+  $("seats").replaceChildren(...cards);
+}
+
+function renderDecision() {
+  const live = table.live;
+  const ctx = context();
+  $("lobby-controls").replaceChildren(...(live.status === "lobby" ? lobbyControls() : []));
+  if (table.at !== null) {
+    $("prompt").textContent = `You are looking at version ${table.at}. Go back to live to play.`;
+    $("actions").replaceChildren();
+    return;
+  }
+  let prompt = live.status === "lobby" ? "The game has not started yet." : table.prompt;
+  if (!prompt && table.board.describePending) prompt = table.board.describePending(live.view, ctx);
+  if (!prompt) {
+    if (live.over) prompt = "The game is over.";
+    else if (live.waiting_for.includes(ctx.seat)) prompt = "Your turn: choose below.";
+    else if (live.waiting_for.length) prompt = `Waiting for ${live.waiting_for.map((s) => ctx.names[s]).join(", ")}.`;
+    else prompt = "The table is moving on (a round end)…";
+  }
+  $("prompt").textContent = prompt;
+  renderActions();
+}
+
+function renderActions() {
+  const view = table.live.view;
+  const describe = table.board.describeAction || ((a) => humanize(a.type));
+  const buttons = table.actions.map((action, i) =>
+    el("button", {
+      type: "button",
+      class: "action",
+      dataset: { type: action.type, index: i },
+      disabled: table.posting,
+      onclick: () => post(action),
+    }, describe(action, view)),
+  );
+  $("actions").replaceChildren(...buttons);
+}
+
+function focusFirstAction() {
+  // A keyboard player keeps their place: after a move, the next choice has focus.
+  if (document.activeElement === document.body || !document.activeElement?.isConnected) {
+    const first = $("actions").querySelector("button");
+    if (first) first.focus();
+  }
+}
+
+function lobbyControls() {
+  const controls = [];
+  const seats = table.live.seats || [];
+  const open = seats.filter((s) => s.kind === "open");
+  if (!token && open.length) {
+    const name = el("input", { id: "join-as", maxlength: 40, required: true, placeholder: "your name", autocomplete: "nickname" });
+    controls.push(el("form", {
+      class: "join",
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const joined = await lobbyCall("POST", `/games/${gameId}/seats`, { name: name.value });
+        if (joined) {
+          keepToken("seat", gameId, joined.token);
+          location.reload();
+        }
+      },
+    }, el("label", { for: "join-as" }, "Join as "), name, el("button", { type: "submit" }, "Join")));
+  }
+  if (creatorToken) {
+    for (const seat of open) {
+      controls.push(el("button", {
+        type: "button",
+        dataset: { lobby: "bot" },
+        onclick: () => lobbyCall("PUT", `/games/${gameId}/seats/${seat.seat}/bot`, { level: "greedy" }, creatorToken),
+      }, `Give seat ${seat.seat} to a bot`));
+    }
+    controls.push(el("button", {
+      type: "button",
+      id: "start",
+      disabled: open.length > 0,
+      onclick: () => lobbyCall("POST", `/games/${gameId}/start`, undefined, creatorToken),
+    }, open.length ? `Start (waiting for ${open.length} more)` : "Start the game"));
+  }
+  return controls;
+}
+
+/** The text of an event as this seat may read it: the server's words, else its type. */
+function eventWords(event) {
+  if (event.text) return event.text;
+  const actor = event.actor && event.actor.startsWith("seat:") ? `${context().names[Number(event.actor.slice(5))]}: ` : "";
+  return `${actor}${humanize(event.type)}`;
+}
+
+function renderLog() {
+  if (!table.live) return;
+  const limit = table.at ?? Infinity;
+  const versions = [...table.events.keys()].sort((a, b) => b - a); // newest first
+  const items = versions.map((v) => {
+    const event = table.events.get(v);
+    return el("li", { dataset: { version: v, type: event.type }, hidden: v > limit },
+      el("span", { class: "version" }, v), " ", eventWords(event));
+  });
+  $("log").replaceChildren(...items);
+}
+
+function renderTimeline() {
+  const slider = $("timeline");
+  slider.max = table.live.version;
+  slider.value = table.sliding ?? table.at ?? table.live.version;
+  $("timeline-value").textContent = `${slider.value} of ${table.live.version}`;
+  $("live").disabled = table.at === null;
+  document.body.dataset.shown = table.shown.version;
+  // The events between the version shown before and the one shown now.
+  const between = $("between");
+  if (table.previousAt === null || table.previousAt === table.shown.version) {
+    between.replaceChildren();
+    return;
+  }
+  const low = Math.min(table.previousAt, table.shown.version);
+  const high = Math.max(table.previousAt, table.shown.version);
+  const shown = [];
+  for (let v = low + 1; v <= high; v += 1) {
+    const event = table.events.get(v);
+    if (event) shown.push(el("li", { dataset: { version: v } }, el("span", { class: "version" }, v), " ", eventWords(event)));
+  }
+  between.replaceChildren(
+    el("p", {}, `Between versions ${low} and ${high}:`),
+    el("ol", {}, shown.slice(0, 200)),
+  );
+}
+
+function renderVerdict() {
+  const live = table.live;
+  if (!live.over || !table.audit) {
+    $("verdict").replaceChildren();
+    return;
+  }
+  const a = table.audit;
+  $("verdict").replaceChildren(
+    el("h3", {}, "Audit"),
+    el("p", { class: `verdict verdict-${a.verdict}`, id: "audit-verdict" }, `Verdict: ${a.verdict}`),
+    el("dl", {},
+      el("dt", {}, "Hash chain"), el("dd", {}, a.chain_ok ? "intact" : `broken at version ${a.chain_broken_at}`),
+      el("dt", {}, "Seed matches its commitment"), el("dd", {}, String(a.seed_matches_commitment)),
+      el("dt", {}, "Decisions re-derived"), el("dd", {}, String(a.decisions_checked)),
+      el("dt", {}, "Seed (revealed)"), el("dd", { class: "seed" }, live.seed ?? "not revealed"),
+      el("dt", {}, "Seed commitment"), el("dd", { class: "seed" }, live.seed_commitment),
+    ),
+    a.reason ? el("p", {}, a.reason) : null,
+  );
+}
+
+// -- messages ------------------------------------------------------------------
+
+function say(text) {
+  $("message").textContent = text;
+}
+
+function showError(error) {
+  console.error(error);
+  say(error instanceof ApiError ? `${error.message} (${error.code || error.status})` : String(error.message || error));
+}
+
+start().catch(showError);

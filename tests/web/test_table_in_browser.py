@@ -1,0 +1,313 @@
+"""Two people at the table in real browsers: the lobby, a first round of Fallout, live updates, the timeline.
+
+Headless Chromium (Debian's package, tests/web/browser.py) against the
+stack `make run` starts. Everything is done the way a person does it:
+typing in the lobby, clicking the buttons the page shows. The test reads
+the API only to judge the pages (which round it is; what seat B's view holds
+that seat A's page must never show).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.contract.driver import leaves
+from tests.web.conftest import Stack
+
+#: What a player clicks, by preference: a survivor first; one move with one
+#: step, to be seen by the other; then the end of the turn. Anything else the
+#: game asks (a die to keep, an enemy's space) takes the first button offered.
+PREFERENCE = ["choose_survivor", "step", "move", "end_turn"]
+
+
+def token_of(page: Page, game_id: str) -> str:
+    token = page.evaluate(f"sessionStorage.getItem('holotape.seat.{game_id}')")
+    assert token, "the page kept no seat token"
+    return token
+
+
+class SeatSecrets:
+    """What seat B was shown and seat A never was: the strings A's page must not hold.
+
+    As tests/contract/test_hidden.py judges the log: B's strings, less every
+    string the API has shown A so far (its views, its log, its actions, the
+    game's summary) or a spectator, since a page may lag a version behind and
+    a card once shown may be named again.
+    """
+
+    def __init__(self, stack: Stack, game_id: str, token_a: str, token_b: str):
+        self.stack, self.game_id, self.token_a, self.token_b = stack, game_id, token_a, token_b
+        self.seen_by_b: set[str] = set()
+        self.shown_to_a: set[str] = set()
+
+    def look(self) -> set[str]:
+        game, stack = f"/games/{self.game_id}", self.stack
+        self.seen_by_b |= leaves(stack.get(f"{game}/state", self.token_b)["view"])
+        self.shown_to_a |= (
+            leaves(stack.get(f"{game}/state", self.token_a)["view"])
+            | leaves(stack.get(f"{game}/state")["view"])
+            | leaves(stack.get(f"{game}/events?limit=1000", self.token_a)["events"])
+            | leaves(stack.get(f"{game}/actions", self.token_a)["actions"])
+            | leaves(stack.get(game))
+        )
+        return self.seen_by_b - self.shown_to_a
+
+
+def spellings(secret: str) -> set[str]:
+    """The ways a page could write an id: as is, with spaces, without its kind's prefix (agenda_…)."""
+    words = secret.replace("_", " ").replace(".", " ").lower()
+    found = {secret.lower(), words}
+    if " " in words:
+        found.add(words.split(" ", 1)[1])
+    return {s for s in found if len(s) >= 5}
+
+
+def assert_page_hides(page: Page, secrets: set[str]) -> None:
+    text = (page.content() + "\n" + page.inner_text("body")).lower()
+    text = re.sub(r"\s+", " ", text)
+    leaked = sorted(s for secret in secrets for s in spellings(secret) if s in text)
+    assert leaked == [], f"seat A's page shows seat B's hidden {leaked}"
+
+
+def shown_version(page: Page) -> int:
+    return int(page.evaluate("document.body.dataset.version || 0"))
+
+
+def take_a_turn(page: Page, done: set[tuple[str, str]], who: str) -> bool:
+    """Click one of the page's action buttons, if it offers any; wait until the page moved on."""
+    buttons = page.locator("#actions button:not([disabled])")
+    if buttons.count() == 0:
+        return False
+    offered = buttons.evaluate_all("bs => bs.map(b => b.dataset.type)")
+    choice = next((t for t in PREFERENCE if t in offered and (who, t) not in done), None)
+    button = buttons.nth(offered.index(choice)) if choice else buttons.first
+    if who == "bob" and choice == "step":
+        # Bob steps by tapping a space on the map rather than a button.
+        targets = page.locator("#board .target")
+        assert targets.count() > 0, "the map offers no space to step to"
+        button = targets.first
+    if choice in ("move", "step"):
+        done.add((who, choice))  # once a turn is enough to be seen
+    before = shown_version(page)
+    if who == "alice":
+        # Alice plays by keyboard: her buttons are buttons, reachable and pressed with Enter.
+        button.focus()
+        page.keyboard.press("Enter")
+    else:
+        button.tap()
+    try:
+        page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10_000)
+    except Exception:  # a 412 (someone moved first) refreshes the page without a new version of ours
+        pass
+    return True
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, browser: Browser, screenshots: Path):
+    started = time.monotonic()
+    # bypass_csp: Playwright's waits evaluate strings, which the pages' CSP forbids (rightly).
+    desk = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, bypass_csp=True)
+    alice, bob = desk.new_page(), phone.new_page()
+    errors: list[str] = []
+    for name, page in (("alice", alice), ("bob", bob)):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        # Shown by pytest when the test fails: what each page said to its console.
+        page.on("console", lambda message, name=name: print(f"{name}: {message.type}: {message.text}"))
+
+    # Alice creates a two-seat game in the lobby; her seat and the creator's token stay in her tab.
+    alice.goto(f"{stack.base}/lobby")
+    alice.select_option("#create-game", "fallout")
+    alice.fill("#create-seats", "2")
+    alice.fill("#create-name", "Alice")
+    alice.click("#create button[type=submit]")
+    alice.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
+    game_id = alice.url.rsplit("/", 1)[1]
+    assert "token" not in alice.url, "the token stays out of the address bar"
+
+    # Bob, on a phone, finds it among the open games and joins by name.
+    bob.goto(f"{stack.base}/lobby")
+    bob.locator(f'li[data-game-id="{game_id}"]').wait_for()
+    lobby = desk.new_page()
+    lobby.goto(f"{stack.base}/lobby")
+    lobby.locator(f'li[data-game-id="{game_id}"]').wait_for()
+    lobby.screenshot(path=str(screenshots / "lobby.png"))
+    lobby.close()
+    bob.fill("#join-name", "Bob")
+    bob.click(f'li[data-game-id="{game_id}"] button[data-join]')
+    bob.wait_for_url(re.compile(rf"/play/{game_id}$"))
+
+    # Alice's page learns of Bob live and lets her start.
+    alice.locator("#start:not([disabled])").click(timeout=15_000)
+    # The first player is drawn at the start: either page may be the one asked first.
+    alice.wait_for_function("document.body.dataset.status === 'running'", timeout=15_000)
+    token_a, token_b = token_of(alice, game_id), token_of(bob, game_id)
+    assert token_a != token_b
+
+    # The first full round, clicked through; Bob's page never reloads.
+    bob.evaluate("window.holotapeNoReload = true")
+    secrets = SeatSecrets(stack, game_id, token_a, token_b)
+    ever_hidden: set[str] = set()
+    done: set[tuple[str, str]] = set()
+    seen_live = False
+    clicks = 0
+    while stack.get(f"/games/{game_id}/state")["view"]["round"] < 2:
+        assert time.monotonic() - started < 80, "the first round took too long"
+        acted = False
+        for who, page, other in (("alice", alice, bob), ("bob", bob, alice)):
+            if take_a_turn(page, done, who):
+                acted, clicks = True, clicks + 1
+                if who == "alice" and not seen_live:
+                    # Alice's move appears in Bob's log by itself, over the stream.
+                    version = shown_version(alice)
+                    other.locator(f'#log li[data-version="{version}"]').wait_for(timeout=10_000)
+                    seen_live = True
+        hidden = secrets.look()
+        assert_page_hides(alice, hidden)
+        ever_hidden |= hidden
+        if not acted:
+            time.sleep(0.1)  # the worker is running the round end
+    assert seen_live and clicks >= 4
+    assert {("alice", "step"), ("bob", "step")} <= done, "each stepped once: Alice by a button, Bob on the map"
+    assert bob.evaluate("window.holotapeNoReload") is True, "Bob's page reloaded"
+    assert ever_hidden, "seat B held nothing hidden from A: the check above checked nothing"
+    with pytest.raises(AssertionError):
+        assert_page_hides(bob, ever_hidden)  # the check bites: Bob's own page shows his secrets
+
+    # Both pages catch up with the round end the worker ran.
+    live = stack.get(f"/games/{game_id}/state")["version"]
+    for page in (alice, bob):
+        page.wait_for_function(f"Number(document.body.dataset.version) >= {live}", timeout=15_000)
+    # Every event reached Bob's page, across the stream's ends and resumptions.
+    logged = bob.locator("#log li").evaluate_all("items => items.map(i => Number(i.dataset.version))")
+    assert sorted(logged) == list(range(1, live + 1))
+    alice.screenshot(path=str(screenshots / "game.png"), full_page=True)
+    bob.screenshot(path=str(screenshots / "game-phone.png"), full_page=True)
+
+    # The timeline, by keyboard: back to version 5 (before anyone had a survivor) and back to live.
+    slider = alice.locator("#timeline")
+    slider.focus()
+    slider.press("Home")
+    for _ in range(4):
+        slider.press("ArrowRight")
+    alice.wait_for_function("document.body.dataset.shown === '5'", timeout=10_000)
+    assert alice.locator("#board").get_attribute("data-version") == "5"
+    assert alice.locator("#seats").inner_text().count("no survivor yet") == 2
+    assert alice.locator('#log li[data-version="6"]').is_hidden()
+    assert alice.locator("#between li").count() > 0, "the events between are listed"
+    assert alice.locator("#actions button").count() == 0, "no acting on the past"
+    alice.screenshot(path=str(screenshots / "replay.png"), full_page=True)
+    slider.press("End")
+    alice.wait_for_function(f"Number(document.body.dataset.shown) >= {live}", timeout=10_000)
+    assert "no survivor yet" not in alice.locator("#seats").inner_text()
+
+    assert_page_hides(alice, secrets.look())
+    assert errors == []
+    desk.close()
+    phone.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_finished_game_shows_a_spectator_its_replay_the_audit_verdict_and_the_seed(stack: Stack, browser: Browser):
+    """Read-only: no buttons; the audit's verdict and the revealed seed; the lobby's finished list links to it."""
+    created = stack.call("POST", "/games", {"game": "counter", "seats": 1, "options": {"target": 10}})
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    deadline = time.monotonic() + 30
+    while not (state := stack.get(f"/games/{game_id}/state", token))["over"]:
+        assert time.monotonic() < deadline, "the game did not end"
+        if not state["waiting_for"]:
+            time.sleep(0.05)  # a tick is due: the worker's
+            continue
+        listed = stack.get(f"/games/{game_id}/actions", token)
+        add = max((a for a in listed["actions"] if a["type"] == "add"), key=lambda a: a["amount"])
+        stack.call("POST", f"/games/{game_id}/actions", add, token, {"If-Match": f'"{listed["version"]}"'})
+    ended = stack.get(f"/games/{game_id}/state")
+    assert ended["seed"]
+
+    # Under the pages' own Content-Security-Policy: nothing here evaluates a string.
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(f"{stack.base}/lobby")
+    page.select_option("#filter", "ended")
+    page.click(f'li[data-game-id="{game_id}"] a')
+    page.wait_for_url(re.compile(rf"/play/{game_id}$"))
+    verdict = page.locator("#audit-verdict")
+    verdict.wait_for(timeout=10_000)
+    assert verdict.inner_text() == "Verdict: fair"
+    assert ended["seed"] in page.locator("#verdict").inner_text()
+    assert "watching" in page.inner_text("#headline")
+    assert page.locator("#actions button").count() == 0
+    # The replay: the first version's board, then the last again.
+    slider = page.locator("#timeline")
+    slider.focus()
+    slider.press("Home")
+    expect(page.locator("body")).to_have_attribute("data-shown", "1", timeout=10_000)
+    slider.press("End")
+    expect(page.locator("body")).to_have_attribute("data-shown", str(ended["version"]), timeout=10_000)
+    assert errors == [], "the page broke its own CSP, or something else"
+    context.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_move_decided_on_a_version_gone_by_gets_412_and_the_page_shows_the_game_as_it_is(
+    stack: Stack, browser: Browser
+):
+    """If-Match: the page posts the version its buttons were listed at; a 412 refreshes them."""
+    created = stack.call("POST", "/games", {"game": "counter", "seats": 1})
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    context = browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    # No live updates for this page, so it cannot learn of the change below by itself.
+    page.route("**/stream*", lambda route: route.abort())
+    page.goto(f"{stack.base}/play/{game_id}?token={token}")
+    page.locator('#actions button[data-type="add"]').first.wait_for(timeout=10_000)
+    assert "token" not in page.url, "the token is taken out of the address"
+    listed_at = shown_version(page)
+
+    # The same seat acts elsewhere (another tab, a script): the game moves on.
+    listed = stack.get(f"/games/{game_id}/actions", token)
+    redraw = next(a for a in listed["actions"] if a["type"] == "redraw")
+    stack.call("POST", f"/games/{game_id}/actions", redraw, token, {"If-Match": f'"{listed["version"]}"'})
+
+    page.locator('#actions button[data-type="add"]').first.click()
+    page.wait_for_function(f"Number(document.body.dataset.version) > {listed_at}", timeout=10_000)
+    assert "moved on" in page.inner_text("#message")
+    assert stack.get(f"/games/{game_id}/state")["view"]["total"] == 0, "the stale move did nothing"
+    # Decided again on the version shown now, it goes through.
+    refreshed = shown_version(page)
+    page.locator('#actions button[data-type="add"]').first.click()
+    page.wait_for_function(f"Number(document.body.dataset.version) > {refreshed}", timeout=10_000)
+    assert stack.get(f"/games/{game_id}/state")["view"]["total"] > 0
+    context.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_game_created_in_the_lobby_with_bots_starts_at_once_and_the_bots_moves_arrive_live(
+    stack: Stack, browser: Browser
+):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{stack.base}/lobby")
+    page.select_option("#create-game", "counter")
+    page.fill("#create-seats", "2")
+    page.fill("#create-name", "Carol")
+    page.select_option("#create-bots", "random")
+    page.click("#create button[type=submit]")
+    page.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
+    game_id = page.url.rsplit("/", 1)[1]
+    seats = stack.get(f"/games/{game_id}")["seats"]
+    assert [(s["kind"], s["bot"]) for s in seats] == [("human", None), ("bot", "random")]
+    expect(page.locator("body")).to_have_attribute("data-status", "running", timeout=10_000)
+    # Carol adds; the bot (a worker's job) answers, and its move shows in her log by itself.
+    page.locator('#actions button[data-type="add"]').first.click(timeout=10_000)
+    expect(page.locator('#log li[data-type="Added"]')).to_have_count(2, timeout=15_000)
+    context.close()
