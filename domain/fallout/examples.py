@@ -45,6 +45,7 @@ EVENTS: list[tuple[str, dict[str, Any]]] = [
     ("AssetDeckReshuffled", {"order": ["harpoon_gun", "scrap_scattergun"]}),
     ("AttacksEnded", {"seat": 0}),
     ("CardDiscarded", {"seat": 0, "card": "flare_pistol", "reason": "full"}),
+    ("CapsPaid", {"seat": 0, "amount": 2, "reason": "result"}),
     ("CardEquipped", {"seat": 0, "card": "harpoon_gun", "unequipped": None}),
     ("EnemyDiscarded", {"enemy": "e3", "reason": "drawn"}),
     ("EnemyIdle", {"enemy": "e3"}),
