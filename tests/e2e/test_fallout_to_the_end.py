@@ -11,6 +11,8 @@ that seed over HTTP.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from domain.rng import Rng
@@ -48,7 +50,10 @@ def play_in_process(games: Games, seed: str, players: int, level: str) -> dict |
         if module.is_over(state) or state.round > ROUND_CAP:
             break
         seat = module.waiting_for(state)[0]
-        command = _choose(level, seed, step, module, module.view(state, seat), module.legal_actions(state, seat), seat)
+        # The view as a client reads it: the API serves keys sorted, and a greedy
+        # bot's tie-breaks follow the order it meets them in.
+        view = json.loads(json.dumps(module.view(state, seat), sort_keys=True))
+        command = _choose(level, seed, step, module, view, module.legal_actions(state, seat), seat)
         games.act(game_id, seat, command)
         step += 1
     return _ending(games.store.read(game_id))
