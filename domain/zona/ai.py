@@ -154,9 +154,6 @@ class ZonaAI:
     #: The planner plays each candidate through the round's end (the event phase, where secrets are read)
     #: to the next round, whichever seat it holds (``service.usecases.bots.policies``).
     whole_round_playouts = True
-    #: The planner's one step of greedy is averaged over this many worlds (greedy's own: two), so a test's
-    #: reroll, a flight or a dash is weighed on more dice before the playouts (measured: README, "Bots").
-    shortlist_worlds = 8
 
     def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> State:
         return hidden.determinize(view, seat, rng)

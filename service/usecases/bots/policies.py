@@ -18,8 +18,7 @@ random by every level. Three levels:
 - ``planner``: flat Monte Carlo over determinized worlds, a rollout of the
   greedy policy. Greedy's one-step scores shortlist the candidates (those
   within 1 point of the best, at most five). Within the per-decision time
-  budget (greedy's step averaged over the AI's ``shortlist_worlds``, two by
-  default, where it asks for more) the planner deals a world, plays each candidate in it, then plays on
+  budget the planner deals a world, plays each candidate in it, then plays on
   to the end of the seat's turn and through the round end that may follow —
   the seat's own choices greedy's (its follow-ups there at their lapsed
   defaults, for speed), other seats' decisions random — and scores the
@@ -252,12 +251,6 @@ def _whole_round(ai: GameAI) -> bool:
     return bool(getattr(ai, "whole_round_playouts", False))
 
 
-def _shortlist_worlds(ai: GameAI) -> int:
-    """The worlds the planner's one step of greedy is averaged over: the AI's ``shortlist_worlds`` where it
-    asks for more than greedy's own (Zona: a test's reroll or a flight is weighed on more dice than two)."""
-    return max(GreedyBot.samples, int(getattr(ai, "shortlist_worlds", GreedyBot.samples)))
-
-
 def _deal(ai: GameAI, view: dict[str, Any], seat: int, rng: Rng) -> Any | None:
     """A world sampled from ``view``, or None when the AI cannot deal one (the bot then does without it)."""
     try:
@@ -312,9 +305,7 @@ class PlannerBot(_Searching):
         started = self.clock()
         baseline = ai.evaluate(view, seat) if ai.free_choice(view, seat) else None
         # One step of greedy first: what scores badly at once is not searched.
-        shortlister = GreedyBot()
-        shortlister.samples = _shortlist_worlds(ai)
-        first = shortlister.scores(ai, module, view, actions, seat, sub(rng, "greedy"))
+        first = GreedyBot().scores(ai, module, view, actions, seat, sub(rng, "greedy"))
         top = max(first)
         if top == -math.inf:  # not one world to look ahead in
             return rng.choice(actions)
