@@ -125,15 +125,22 @@ def test_a_solo_game_of_zona_over_http_ends_in_a_win_and_audits_fair(redis_clien
 def test_a_four_player_game_of_zona_over_http_ends_in_the_shared_loss_and_audits_fair(services: Services,
                                                                                      games: Games, worker):
     """Zona §"PRZEGRANA": the news runs out and all four stalkers lose together; two of the seats are bots
-    the worker plays, their commands logged as theirs."""
+    the worker plays, their commands logged as theirs. The worker's bots draw from the game's id, so a game
+    is not repeatable; random stalkers win about one game in seven (Zona §"ZWYCIĘSTWO"), so up to five are
+    played, each ending by the rules and audited fair, until one ends in the shared loss."""
     body = {"seats": 4, "players": ["Ania", "Borys"], "options": FOUR,
             "bots": [{"seat": 2, "level": "random"}, {"seat": 3, "level": "random"}]}
-    game_id, events, audit = play_over_http(services, body, "random", "zona-end-4")
-    ended = [e for e in events if e["type"] in ("GameWon", "GameLost")]
-    assert [e["type"] for e in ended] == ["GameLost"], ended
+    endings = []
+    for attempt in range(5):
+        game_id, events, audit = play_over_http(services, body, "random", f"zona-end-4-{attempt}")
+        ended = [e["type"] for e in events if e["type"] in ("GameWon", "GameLost")]
+        assert len(ended) == 1 and audit["verdict"] == "fair", (ended, audit)
+        endings.append(ended[0])
+        if ended == ["GameLost"]:
+            break
+    assert endings[-1] == "GameLost", endings
     state = games.load(game_id).state.state
     assert state["over"] and state["winner"] is None and state["lost"] in ("news", "sarcophagus")
     actors = {e["actor"] for e in events if e["type"] == "CommandAccepted"}
     assert "bot:random" in actors, actors
-    assert audit["verdict"] == "fair", audit
     assert games.store.verify(game_id).ok
