@@ -122,6 +122,9 @@ class GameAI(Protocol):
     Optionally ``scoring_view(state, seat)``: the parts of ``view(state, seat)``
     that ``evaluate`` and ``free_choice`` read, for a game whose whole view
     costs a search too much; bots use it in place of the view where it exists.
+    Optionally ``planner_budget_ms``: the planner's time per decision when a
+    game's settings name none (the service's default otherwise), for a game
+    whose planner needs more worlds to tell its moves apart.
     """
 
     #: Command types a searching bot never sends of its own accord (outside a

@@ -154,6 +154,10 @@ class ZonaAI:
     #: The planner plays each candidate through the round's end (the event phase, where secrets are read)
     #: to the next round, whichever seat it holds (``service.usecases.bots.policies``).
     whole_round_playouts = True
+    #: The planner's time per decision when a game's settings name none. A playout of a whole round is mostly
+    #: its dice: at the service's 50 ms the planner dealt a world or two a decision and tied greedy over
+    #: 200 games, and it needs several worlds to tell its candidates apart (docs/bots.md, "Zona").
+    planner_budget_ms = 200
 
     def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> State:
         return hidden.determinize(view, seat, rng)

@@ -108,7 +108,7 @@ class Automation:
                 actor = "deadline"
             else:
                 command = decide(
-                    make_bot(level, record.options),
+                    make_bot(level, record.options, module.ai),
                     module,
                     record.state,
                     module.legal_actions(record.state, seat),

@@ -50,7 +50,7 @@ def play_game(
 ) -> GameResult:
     module = registry.game_module(game)
     options = dict(options or {})
-    bots = [make_bot(level, options) for level in levels]
+    bots = [make_bot(level, options, module.ai) for level in levels]
     created = {
         "game": game,
         "options": {**options, **module.resolve_options(genesis.game_options(module, options))},

@@ -9,9 +9,11 @@ import pytest
 from domain.fallout.game import FALLOUT
 from domain.game import SYSTEM
 from domain.rng import Rng
+from domain.zona.ai import ZONA_AI
+from domain.zona.game import ZONA
 from service.cli import main
 from service.usecases.bots import LEVELS, make_bot
-from service.usecases.bots.policies import PlannerBot
+from service.usecases.bots.policies import PLANNER_BUDGET_MS, PlannerBot
 from service.usecases.selfplay import play_game
 from tests.bots.play import random_play
 from tests.domain.fallout.fixtures import MINI
@@ -50,6 +52,15 @@ def test_the_planner_stops_at_its_time_budget():
     actions = FALLOUT.legal_actions(state, seat)
     planner.choose(FALLOUT, FALLOUT.view(state, seat), actions, seat, Rng("p"))
     assert next(ticks) <= 8
+
+
+def test_a_games_ai_sets_the_planners_default_time_and_a_tables_setting_overrides_it():
+    """Zona's planner needs several worlds a decision (its AI asks for 200 ms); Fallout's keeps the
+    service's default; a table's ``bot_budget_ms`` is the planner's time whatever the game."""
+    assert make_bot("planner", {}, ZONA.ai).budget == ZONA_AI.planner_budget_ms / 1000 == 0.2
+    assert make_bot("planner", {}, FALLOUT.ai).budget == PLANNER_BUDGET_MS / 1000
+    assert make_bot("planner", {"bot_budget_ms": 80}, ZONA.ai).budget == 0.08
+    assert make_bot("planner").budget == PLANNER_BUDGET_MS / 1000
 
 
 def test_selfplay_plays_whole_games_and_reports_per_bot(capsys):

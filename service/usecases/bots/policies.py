@@ -50,7 +50,8 @@ from domain.game import SYSTEM, Command, Game, GameAI
 from domain.rng import Rng
 
 LEVELS = ("random", "greedy", "planner")
-#: The planner's default time per decision (a game's ``bot_budget_ms`` option overrides it).
+#: The planner's default time per decision (a game's AI may ask for more with ``planner_budget_ms``; the
+#: ``bot_budget_ms`` setting of a game overrides both).
 PLANNER_BUDGET_MS = 50
 
 
@@ -85,15 +86,18 @@ def decide(bot: Bot, module: Game, state: Any, actions: list[Command], seat: int
     return bot.choose(module, module.view(state, seat) if bot.needs_view else {}, actions, seat, rng)
 
 
-def make_bot(level: str, options: dict[str, Any] | None = None) -> Bot:
+def make_bot(level: str, options: dict[str, Any] | None = None, ai: GameAI | None = None) -> Bot:
+    """A bot of ``level`` for a game with these ``options`` (``bot_budget_ms``, ``bot_rollouts``) and ``ai``
+    (whose ``planner_budget_ms``, where it has one, is the planner's time when the options set none)."""
     options = options or {}
     if level == "random":
         return RandomBot()
     if level == "greedy":
         return GreedyBot()
     if level == "planner":
+        budget = options.get("bot_budget_ms", getattr(ai, "planner_budget_ms", PLANNER_BUDGET_MS))
         return PlannerBot(
-            budget_ms=float(options.get("bot_budget_ms", PLANNER_BUDGET_MS)),
+            budget_ms=float(budget),
             rollouts=options.get("bot_rollouts"),
         )
     raise UnknownBot(level)
