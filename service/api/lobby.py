@@ -129,7 +129,7 @@ class CreateGameSchema(Schema):
     )
     bot_budget_ms = fields.Integer(
         validate=validate.Range(1, 10000),
-        metadata={"description": "The planner bot's time per decision, in milliseconds (default 50; Zona's 200)"},
+        metadata={"description": "The planner bot's time per decision, in milliseconds (default: the game's own, else 50)"},
     )
 
 
