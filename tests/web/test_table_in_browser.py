@@ -1,4 +1,5 @@
-"""Two people at the table in real browsers: the lobby, a first round of Fallout, live updates, the timeline.
+"""People at the table in real browsers: the lobby, a first round of Fallout, live updates, the timeline,
+and a stalker walking Zona's board.
 
 Headless Chromium (Debian's package, tests/web/browser.py) against the
 stack `make run` starts. Everything is done the way a person does it:
@@ -310,4 +311,51 @@ def test_a_game_created_in_the_lobby_with_bots_starts_at_once_and_the_bots_moves
     # Carol adds; the bot (a worker's job) answers, and its move shows in her log by itself.
     page.locator('#actions button[data-type="add"]').first.click(timeout=10_000)
     expect(page.locator('#log li[data-type="Added"]')).to_have_count(2, timeout=15_000)
+    context.close()
+
+
+@pytest.mark.timeout(90)
+def test_a_solo_stalker_chooses_and_walks_through_the_zone_drawn_from_its_view(stack: Stack, browser: Browser):
+    """Zona in the browser: the board drawn from the seat's view (every area of the side played, its sector
+    and name), the stalker chosen and moved by clicking, the board following each move. Zona §"RUCH"."""
+    created = stack.call("POST", "/games", {"game": "zona", "seats": 1, "options": {"pack": "base", "draft": "free"}})
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{stack.base}/play/{game_id}?token={token}")
+
+    choose = page.locator('#actions button[data-type="choose_stalker"]')
+    choose.first.wait_for(timeout=10_000)
+    view = stack.get(f"/games/{game_id}/state", token)["view"]
+    areas = view["board"]["areas"]
+    drawn = page.locator("#board g.area")
+    expect(drawn).to_have_count(len(areas))
+    assert sorted(drawn.evaluate_all("gs => gs.map(g => g.dataset.area)")) == sorted(areas)
+    some = next(iter(areas))
+    assert areas[some]["name"] in page.locator(f'#board g.area[data-area="{some}"]').text_content()
+    assert choose.count() == len(stack.get(f"/games/{game_id}/actions", token)["actions"])
+
+    before = shown_version(page)
+    choose.first.click()
+    page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10_000)
+    # The stalker stands where its view says, drawn as a counter in that area.
+    moves = page.locator('#actions button[data-type="move"]')
+    moves.first.wait_for(timeout=10_000)
+    start = stack.get(f"/games/{game_id}/state", token)["view"]["stalkers"][0]["area"]
+    expect(page.locator(f'#board g.area[data-area="{start}"] circle')).to_have_count(1)
+
+    listed = stack.get(f"/games/{game_id}/actions", token)["actions"]
+    move = next(a for a in listed if a["type"] == "move")
+    label = page.locator('#actions button[data-type="move"]').first.inner_text()
+    assert areas[move["to"]]["name"] in label, (label, move)
+    before = shown_version(page)
+    moves.first.click()
+    page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10_000)
+    now = stack.get(f"/games/{game_id}/state", token)["view"]["stalkers"][0]["area"]
+    assert now != start
+    expect(page.locator(f'#board g.area[data-area="{now}"] circle')).to_have_count(1, timeout=10_000)
+    expect(page.locator(f'#board g.area[data-area="{start}"] circle')).to_have_count(0)
+    assert errors == []
     context.close()
