@@ -86,11 +86,14 @@ class Envelope:
         return cls(**json.loads(raw))
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Every field, sharing its value with the envelope: an event is never changed in place, and
+        ``asdict``'s deep copy of ``data`` was 5% of an action's time under cProfile."""
+        return {name: getattr(self, name) for name in _FIELDS}
 
 
+_FIELDS = tuple(f.name for f in fields(Envelope))
 #: The fields the hash covers: all but ``hash``.
-_HASHED = tuple(f.name for f in fields(Envelope) if f.name != "hash")
+_HASHED = tuple(name for name in _FIELDS if name != "hash")
 
 
 @dataclass(frozen=True)
