@@ -100,12 +100,7 @@ class WorkerProcess:
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, sig)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+            stop_group(self.process, sig)
         self.process = None
 
     def log(self) -> str:
@@ -117,6 +112,17 @@ def worker(redis_url: str, redis_client: redis.Redis, tmp_path: Path) -> Iterato
     process = WorkerProcess(redis_url, tmp_path).start()
     yield process
     process.stop()
+
+
+def stop_group(process: subprocess.Popen, sig: int = signal.SIGTERM, timeout: float = 15) -> None:
+    """Signal a process started in a session of its own and everything it started, as a terminal would;
+    whatever has not stopped after ``timeout`` seconds is killed."""
+    os.killpg(process.pid, sig)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 def wait_until(predicate, timeout: float = 20.0, interval: float = 0.05, message: str = ""):

@@ -26,7 +26,7 @@ from events.store import EventStore
 from service.adapters.config import events_client
 from service.adapters.embedded_cluster import EmbeddedCluster
 from service.adapters.embedded_redis import free_port
-from tests.conftest import ROOT, TEST_GAMES, WorkerProcess, wait_until
+from tests.conftest import ROOT, TEST_GAMES, WorkerProcess, stop_group, wait_until
 from tests.service.gunicorn import Server
 
 
@@ -51,12 +51,7 @@ class Api:
         wait_until(healthy, 30, message="gunicorn to answer")
 
     def stop(self) -> None:
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        stop_group(self.process)
         self.log.close()
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -19,6 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import stop_group
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -97,12 +98,7 @@ def server(redis_url: str, redis_client, worker, tmp_path: Path, server_env: dic
         until(healthy, 30, "gunicorn to answer")
         yield server
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop_group(process)
         log.close()
 
 

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 from service.adapters.embedded_redis import free_port
-from tests.conftest import TEST_GAMES, wait_until
+from tests.conftest import TEST_GAMES, stop_group, wait_until
 from tests.web.browser import LAUNCH_ARGS, MISSING, ensure_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,12 +71,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         yield Stack(base)
     finally:
         # As Ctrl-C would: the API, the worker and Redis stop in order.
-        os.killpg(run.pid, signal.SIGINT)
-        try:
-            run.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(run.pid, signal.SIGKILL)
-            run.wait()
+        stop_group(run, signal.SIGINT, timeout=30)
         log.close()
 
 
