@@ -75,6 +75,20 @@ def assert_page_hides(page: Page, secrets: set[str]) -> None:
     assert leaked == [], f"seat A's page shows seat B's hidden {leaked}"
 
 
+def create_in_lobby(page: Page, stack: Stack, game: str, seats: int, name: str, bots: str | None = None) -> str:
+    """Create a game in the lobby's form as a person does, taking the first seat; the id of the game the
+    page then shows."""
+    page.goto(f"{stack.base}/lobby")
+    page.select_option("#create-game", game)
+    page.fill("#create-seats", str(seats))
+    page.fill("#create-name", name)
+    if bots is not None:
+        page.select_option("#create-bots", bots)
+    page.click("#create button[type=submit]")
+    page.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
 def shown_version(page: Page) -> int:
     return int(page.evaluate("document.body.dataset.version || 0"))
 
@@ -123,13 +137,7 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
         page.on("console", lambda message, name=name: print(f"{name}: {message.type}: {message.text}"))
 
     # Alice creates a two-seat game in the lobby; her seat and the creator's token stay in her tab.
-    alice.goto(f"{stack.base}/lobby")
-    alice.select_option("#create-game", "fallout")
-    alice.fill("#create-seats", "2")
-    alice.fill("#create-name", "Alice")
-    alice.click("#create button[type=submit]")
-    alice.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
-    game_id = alice.url.rsplit("/", 1)[1]
+    game_id = create_in_lobby(alice, stack, "fallout", 2, "Alice")
     assert "token" not in alice.url, "the token stays out of the address bar"
 
     # Bob, on a phone, finds it among the open games and joins by name.
@@ -297,14 +305,7 @@ def test_a_game_created_in_the_lobby_with_bots_starts_at_once_and_the_bots_moves
 ):
     context = browser.new_context()
     page = context.new_page()
-    page.goto(f"{stack.base}/lobby")
-    page.select_option("#create-game", "counter")
-    page.fill("#create-seats", "2")
-    page.fill("#create-name", "Carol")
-    page.select_option("#create-bots", "random")
-    page.click("#create button[type=submit]")
-    page.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
-    game_id = page.url.rsplit("/", 1)[1]
+    game_id = create_in_lobby(page, stack, "counter", 2, "Carol", bots="random")
     seats = stack.get(f"/games/{game_id}")["seats"]
     assert [(s["kind"], s["bot"]) for s in seats] == [("human", None), ("bot", "random")]
     expect(page.locator("body")).to_have_attribute("data-status", "running", timeout=10_000)
