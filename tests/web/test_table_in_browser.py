@@ -366,3 +366,78 @@ def test_a_solo_stalker_chooses_and_walks_through_the_zone_drawn_from_its_view(s
     expect(page.locator(f'#board g.area[data-area="{start}"] circle')).to_have_count(0)
     assert errors == []
     context.close()
+
+
+def _add_as_whoever_plays(stack: Stack, game_id: str, tokens: list[str]) -> tuple[int, int]:
+    """One move of the counter game by the seat it waits on: the version the move ended at, and the total."""
+    seat = stack.get(f"/games/{game_id}/state")["waiting_for"][0]
+    listed = stack.get(f"/games/{game_id}/actions", tokens[seat])
+    add = next(a for a in listed["actions"] if a["type"] == "add")
+    stack.call("POST", f"/games/{game_id}/actions", add, tokens[seat], {"If-Match": f'"{listed["version"]}"'})
+    state = stack.get(f"/games/{game_id}/state")
+    return state["version"], state["view"]["total"]
+
+
+@pytest.mark.timeout(90)
+def test_a_seat_proposes_going_back_from_the_timeline_and_the_other_agrees_on_its_page(stack: Stack, browser: Browser):
+    """Rewind and fork by agreement (docs/api.md, "Rewind and fork"): a seat looking at an earlier version on
+    the timeline proposes to go back there; the other seat's page shows the proposal live and agrees; the game
+    is at that version's state again, both pages follow it live, and the log keeps everything. Then a fork from
+    a later version: both pages link to the new game, where the other seat is itself."""
+    created = stack.call("POST", "/games", {"game": "counter", "seats": 2})
+    game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]
+    back_to, total_then = _add_as_whoever_plays(stack, game_id, tokens)
+    for _ in range(2):
+        _add_as_whoever_plays(stack, game_id, tokens)
+    pages = []
+    for token in tokens:
+        page = browser.new_context(bypass_csp=True).new_page()
+        page.goto(f"{stack.base}/play/{game_id}?token={token}")
+        expect(page.locator("#log li")).to_have_count(stack.get(f"/games/{game_id}/state")["version"], timeout=10_000)
+        pages.append(page)
+    first, second = pages
+
+    # The first seat takes the timeline back to the end of the first move, by keyboard, and proposes.
+    slider = first.locator("#timeline")
+    slider.focus()
+    slider.press("Home")
+    for _ in range(back_to - 1):
+        slider.press("ArrowRight")
+    first.wait_for_function(f"document.body.dataset.shown === '{back_to}'", timeout=10_000)
+    expect(second.locator("#propose-rewind")).to_have_count(0)  # only a page looking at the past offers it
+    first.locator("#propose-rewind").click()
+
+    # The other seat's page learns of it from the stream and agrees.
+    expect(second.locator("#proposal-text")).to_contain_text(f"version {back_to}", timeout=10_000)
+    expect(first.locator("#accept-proposal")).to_have_count(0)  # the proposer has agreed already
+    second.locator("#accept-proposal").click()
+
+    now = stack.get(f"/games/{game_id}/state")
+    assert now["view"]["total"] == total_then and now["proposal"] is None
+    for page in pages:
+        expect(page.locator('#log li[data-type="GameRewound"]')).to_have_count(1, timeout=10_000)
+        expect(page.locator("body")).to_have_attribute("data-shown", str(now["version"]), timeout=10_000)
+        expect(page.locator("#proposal-text")).to_have_count(0)
+    assert "went back to version" in second.inner_text("#message")
+
+    # A fork, likewise: from the end of a later move, a new game with the same seats; each page links to it,
+    # and the other seat follows the link into the new game as itself.
+    fork_at, total_at_fork = _add_as_whoever_plays(stack, game_id, tokens)
+    _add_as_whoever_plays(stack, game_id, tokens)
+    slider.focus()
+    slider.press("Home")
+    for _ in range(fork_at - 1):
+        slider.press("ArrowRight")
+    first.wait_for_function(f"document.body.dataset.shown === '{fork_at}'", timeout=10_000)
+    first.locator("#propose-fork").click()
+    expect(second.locator("#proposal-text")).to_contain_text(f"new game from version {fork_at}", timeout=10_000)
+    second.locator("#accept-proposal").click()
+    for page in pages:
+        expect(page.locator("#fork-link")).to_have_count(1, timeout=10_000)
+    fork_id = second.locator("#fork-link").inner_text()
+    assert stack.get(f"/games/{fork_id}/state")["view"]["total"] == total_at_fork
+    second.locator("#fork-link").click()
+    second.wait_for_url(f"**/play/{fork_id}")
+    expect(second.locator("#headline")).to_contain_text("you are seat 1", timeout=10_000)
+    for page in pages:
+        page.context.close()

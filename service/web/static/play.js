@@ -9,6 +9,8 @@
 //   POST /games/{id}/actions         one of them, with If-Match and Idempotency-Key
 //   GET  /games/{id}/stream          everything after, live (Server-Sent Events)
 //   GET  /games/{id}/audit           once it is over: is the log fair?
+//   POST /games/{id}/proposals       rewind to, or fork at, the version the timeline holds
+//   POST /games/{id}/proposals/{p}/accept|decline   another seat's proposal
 // and, before the start, the lobby's own: join, start, hand a seat to a bot.
 //
 // Words: an event may carry `text` and a state or an actions answer a
@@ -161,6 +163,8 @@ function received(kind, data) {
     refreshSoon();
   } else if (kind === "event") {
     table.events.set(data.version, data);
+    // Play goes on from the version the game went back to: whoever looked at the past follows it live.
+    if (data.type === "GameRewound") table.at = null;
     $("announce").textContent = eventWords(data);
     logSoon();
     refreshSoon();
@@ -241,6 +245,73 @@ async function showVersion(version) {
   render();
 }
 
+// -- rewinding and forking (docs/api.md, "Rewind and fork") ---------------------
+
+/** Propose to go back to `version`, or to start a new game from it; every other player must agree. */
+async function propose(kind, version) {
+  await proposalCall(`/games/${gameId}/proposals`, { kind, to_version: version }, version);
+}
+
+async function answerProposal(proposal, answer) {
+  await proposalCall(`/games/${gameId}/proposals/${proposal.id}/${answer}`, undefined, proposal.to_version);
+}
+
+async function proposalCall(path, body, version) {
+  try {
+    const outcome = (await call("POST", path, { token, body })).body;
+    if (outcome.outcome === "rewound") {
+      say(`The game went back to version ${version}.`);
+      table.at = null; // play goes on from there: follow it live
+    } else if (outcome.outcome === "declined") {
+      say("The proposal was dropped.");
+    }
+  } catch (error) {
+    showError(error);
+  }
+  await refresh();
+}
+
+function renderProposal() {
+  const live = table.live;
+  const ctx = context();
+  const parts = [];
+  const open = live.proposal;
+  if (open) {
+    const what = open.kind === "rewind" ? `go back to version ${open.to_version}` : `start a new game from version ${open.to_version}`;
+    const agreed = open.accepted.map((s) => ctx.names[s]).join(", ");
+    parts.push(el("p", { id: "proposal-text" }, `${ctx.names[open.by]} proposes to ${what} (agreed: ${agreed}).`));
+    if (ctx.seat !== null && !open.accepted.includes(ctx.seat)) {
+      parts.push(el("button", { type: "button", id: "accept-proposal", onclick: () => answerProposal(open, "accept") }, "Agree"));
+    }
+    if (ctx.seat !== null) {
+      const label = open.by === ctx.seat ? "Withdraw" : "Decline";
+      parts.push(el("button", { type: "button", id: "decline-proposal", onclick: () => answerProposal(open, "decline") }, label));
+    }
+  } else if (ctx.seat !== null && table.at !== null && live.status !== "lobby") {
+    if (!live.over) {
+      parts.push(el("button", { type: "button", id: "propose-rewind", onclick: () => propose("rewind", table.at) },
+        `Propose going back to version ${table.at}`));
+    }
+    parts.push(el("button", { type: "button", id: "propose-fork", onclick: () => propose("fork", table.at) },
+      `Propose a new game from version ${table.at}`));
+  }
+  const fork = newestFork();
+  if (fork) {
+    // A fork keeps the seats and their tokens: this seat's goes with it to the new game's page.
+    const keep = () => token && keepToken("seat", fork.fork_game_id, token);
+    parts.push(el("p", {}, `A new game from version ${fork.at_version}: `,
+      el("a", { href: `/play/${fork.fork_game_id}`, id: "fork-link", onclick: keep }, fork.fork_game_id)));
+  }
+  $("proposal").replaceChildren(...parts);
+}
+
+/** The newest fork of this game in its log, if any (GameForked's data). */
+function newestFork() {
+  const versions = [...table.events.keys()].sort((a, b) => b - a);
+  const found = versions.map((v) => table.events.get(v)).find((e) => e.type === "GameForked");
+  return found ? found.data : null;
+}
+
 // -- drawing -------------------------------------------------------------------
 
 function context() {
@@ -258,6 +329,7 @@ function render() {
   renderDecision();
   renderLog();
   renderTimeline();
+  renderProposal();
   renderVerdict();
 }
 
