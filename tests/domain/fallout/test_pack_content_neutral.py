@@ -21,6 +21,7 @@ import pytest
 
 from domain.fallout.model import Pack, Scenario
 from domain.fallout.pack.card_checks import in_play
+from tests.domain.fallout.bundled_pack import SCENARIOS
 
 #: The fields of a component a player reads (ids and references are never shown as words).
 _SHOWN = frozenset({"name", "text", "label", "intro", "title", "succeed_text", "fail_text"})
@@ -94,7 +95,7 @@ def test_shared_content_names_no_scenarios_faction_or_region(pack: Pack) -> None
         assert _naming(_words(scenario), shared) == [], f"shared content names {sid}"
 
 
-@pytest.mark.parametrize("sid", ["saltmarsh_reach", "sulphur_flats", "thornwood_hollow", "vesper_heights"])
+@pytest.mark.parametrize("sid", SCENARIOS)
 def test_a_scenarios_own_content_names_no_other_scenario(pack: Pack, sid: str) -> None:
     """Card Library: the cards only one scenario brings into play speak of that scenario alone."""
     _, own = _split(pack)
