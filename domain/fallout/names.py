@@ -51,6 +51,26 @@ class Names:
         except KeyError:
             self.catalog = None
 
+    def of(self, key: str) -> str | None:
+        """The pack's own name for an id a view shows, or None: a survivor's full name, a tile's, a named
+        space's, a card's (character, item, asset, loot, agenda, perk), a quest's or encounter card's title,
+        an enemy token's, the scenario's and its factions' (by key). Ids are unique across these."""
+        c = self.catalog
+        if c is None:
+            return None
+        pack = c.pack
+        for table in (pack.survivors, pack.tiles, c.cards, c.agendas, c.perks, c.enemies, pack.scenarios):
+            if key in table:
+                return str(table[key].name)
+        if key in pack.spaces:
+            return pack.spaces[key].name
+        if key in c.quests:
+            return str(c.quests[key].title)
+        if key in c.encounters:
+            return c.encounters[key].title or None
+        scenario = pack.scenarios.get(self.state.scenario)
+        return next((f.name for f in scenario.factions if f.key == key), None) if scenario else None
+
     def seat(self, seat: object) -> str:
         survivors = self.state.survivors
         chosen = survivors[seat].survivor if isinstance(seat, int) and 0 <= seat < len(survivors) else None

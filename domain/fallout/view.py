@@ -10,14 +10,21 @@ agenda cards (discarding down, answering a trade) show their choices to that
 seat only. Once the game is over,
 ``view`` hides nothing. ``redact`` sees only the event, not whether the game
 has ended: a caller that wants the whole log revealed after the end skips it.
+
+A view carries ``names``: the pack's name for each id it shows, so a board
+labels cards as the log's words do (``domain.fallout.names``). It is read off
+the view itself, so a name never tells what the view hides.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from domain.fallout import encounter, enemies, influence, trade
 from domain.fallout.content import catalog
+from domain.fallout.names import Names
 from domain.fallout.snapshot import dump
 from domain.fallout.state import GameState
 from domain.game import Event
@@ -47,6 +54,25 @@ def _resolving(state: GameState) -> list[dict[str, Any]]:
         {**dump(r), "source": None if r.origin == "encounter" and not state.over else r.source}
         for r in state.resolving
     ]
+
+
+#: A JSON string, escapes included (an encounter's text may quote someone).
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def _names(state: GameState, shown: dict[str, Any]) -> dict[str, str]:
+    """The pack's name for every id in ``shown`` (keys included) that has one, and for nothing else.
+
+    Read off the view's JSON text, not the state, so it can only name what the
+    seat already sees (another seat's agenda cards, a face-down tile, an
+    inactive enemy's token stay unnamed because they are not shown)."""
+    names = Names(state)
+    out: dict[str, str] = {}
+    for key in dict.fromkeys(_STRING.findall(json.dumps(shown))):
+        name = names.of(key)
+        if name:
+            out[key] = name
+    return out
 
 
 def view(state: GameState, seat: int | None) -> dict[str, Any]:
@@ -147,6 +173,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
             enemy_stacks={t: list(ids) for t, ids in state.enemy_stacks.items()},
             encounter={k: list(v) for k, v in state.encounter_decks.items()},
         )
+    out["names"] = _names(state, out)
     return out
 
 
