@@ -1,4 +1,5 @@
-"""Fallout's names for the ids its events carry, for its words (``domain.fallout.words``, ``domain.fallout.prompts``).
+"""Fallout's names for the ids its events carry, for its words (``domain.fallout.words``, ``domain.fallout.prompts``)
+and its views' ``names`` (``domain.fallout.view``): one source, so the board and the log agree.
 
 Names come from the pack and the public parts of the state only: who plays
 which survivor, what a space, card or quest is called, which enemy an active
@@ -54,7 +55,8 @@ class Names:
     def of(self, key: str) -> str | None:
         """The pack's own name for an id a view shows, or None: a survivor's full name, a tile's, a named
         space's, a card's (character, item, asset, loot, agenda, perk), a quest's or encounter card's title,
-        an enemy token's, the scenario's and its factions' (by key). Ids are unique across these."""
+        an enemy token's, the scenario's and its factions' (by key). The pack loader keeps ids unique across
+        the pack (``pack.cross_checks``), so the order of the lookups does not matter."""
         c = self.catalog
         if c is None:
             return None
