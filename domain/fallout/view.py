@@ -18,8 +18,6 @@ the view itself, so a name never tells what the view hides.
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 from domain.fallout import encounter, enemies, influence, trade
@@ -56,26 +54,46 @@ def _resolving(state: GameState) -> list[dict[str, Any]]:
     ]
 
 
-#: A JSON string, escapes included (an encounter's text may quote someone).
-_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
-
-
 def _names(state: GameState, shown: dict[str, Any]) -> dict[str, str]:
     """The pack's name for every id in ``shown`` (keys included) that has one, and for nothing else.
 
-    Read off the view's JSON text, not the state, so it can only name what the
+    Read off the view itself, not the state, so it can only name what the
     seat already sees (another seat's agenda cards, a face-down tile, an
     inactive enemy's token stay unnamed because they are not shown)."""
     names = Names(state)
     out: dict[str, str] = {}
-    for key in dict.fromkeys(_STRING.findall(json.dumps(shown))):
+    for key in _strings(shown, {}):
         name = names.of(key)
         if name:
             out[key] = name
     return out
 
 
+def _strings(value: Any, found: dict[str, None]) -> dict[str, None]:
+    """Every string in ``value``, keys included, once each, in the order met."""
+    if isinstance(value, str):
+        found[value] = None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found[key] = None
+            _strings(item, found)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _strings(item, found)
+    return found
+
+
 def view(state: GameState, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator) sees, with the names of what it shows."""
+    shown = scoring_view(state, seat)
+    if shown.get("phase") != "new":
+        shown["names"] = _names(state, shown)
+    return shown
+
+
+def scoring_view(state: GameState, seat: int | None) -> dict[str, Any]:
+    """``view`` without ``names``: what the bots score (``domain.fallout.ai``), thousands of positions a
+    decision, none of them reading a name; naming every string of a view made it five times dearer."""
     if state.phase == "new":
         return {"phase": "new"}
     over = state.over
@@ -173,7 +191,6 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
             enemy_stacks={t: list(ids) for t, ids in state.enemy_stacks.items()},
             encounter={k: list(v) for k, v in state.encounter_decks.items()},
         )
-    out["names"] = _names(state, out)
     return out
 
 
