@@ -12,6 +12,7 @@ from typing import Any
 from domain.fallout import determinize as hidden
 from domain.fallout.model import SPECIAL
 from domain.fallout.state import GameState
+from domain.fallout.view import scoring_view as seat_view
 from domain.game import Command, Seat
 from domain.rng import Rng
 
@@ -59,6 +60,10 @@ class FalloutAI:
     #: Moving on rather than ending the turn where it stands.
     wander = frozenset({"move", "step", "explore"})
     end_turn: str | None = "end_turn"
+
+    def scoring_view(self, state: GameState, seat: Seat) -> dict[str, Any]:
+        """The seat's view without the names of what it shows, which ``evaluate`` never reads."""
+        return seat_view(state, seat)
 
     def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> GameState:
         return hidden.determinize(view, seat, rng)

@@ -1,4 +1,5 @@
-"""Fallout's names for the ids its events carry, for its words (``domain.fallout.words``, ``domain.fallout.prompts``).
+"""Fallout's names for the ids its events carry, for its words (``domain.fallout.words``, ``domain.fallout.prompts``)
+and its views' ``names`` (``domain.fallout.view``): one source, so the board and the log agree.
 
 Names come from the pack and the public parts of the state only: who plays
 which survivor, what a space, card or quest is called, which enemy an active
@@ -10,6 +11,7 @@ included), so every name falls back to the id.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,6 +43,23 @@ def listed(items: Sequence[str], last: str = "and") -> str:
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
+@functools.cache
+def pack_names(pack_id: str, scenario_id: str | None) -> dict[str, str]:
+    """Every id of a pack with a name, and the scenario's faction keys: one lookup for a view's every string.
+    The pack loader keeps ids unique across the pack (``pack.cross_checks``), so no table shadows another."""
+    c = catalog(pack_id)
+    pack = c.pack
+    names: dict[str, str] = {}
+    for table in (pack.survivors, pack.tiles, c.cards, c.agendas, c.perks, c.enemies, pack.scenarios):
+        names.update((key, str(item.name)) for key, item in table.items())
+    names.update((key, space.name) for key, space in pack.spaces.items() if space.name)
+    names.update((key, str(quest.title)) for key, quest in c.quests.items())
+    names.update((key, card.title) for key, card in c.encounters.items() if card.title)
+    scenario = pack.scenarios.get(scenario_id) if scenario_id else None
+    names.update((f.key, f.name) for f in (scenario.factions if scenario else ()))
+    return names
+
+
 class Names:
     """The pack's names for the ids an event carries, with the id when the pack does not know it."""
 
@@ -50,6 +69,14 @@ class Names:
             self.catalog: Any = catalog(state.pack) if state.pack else None
         except KeyError:
             self.catalog = None
+
+    def of(self, key: str) -> str | None:
+        """The pack's own name for an id a view shows, or None: a survivor's full name, a tile's, a named
+        space's, a card's (character, item, asset, loot, agenda, perk), a quest's or encounter card's title,
+        an enemy token's, the scenario's and its factions' (by key)."""
+        if self.catalog is None:
+            return None
+        return pack_names(self.state.pack, self.state.scenario).get(key)
 
     def seat(self, seat: object) -> str:
         survivors = self.state.survivors

@@ -10,6 +10,10 @@ agenda cards (discarding down, answering a trade) show their choices to that
 seat only. Once the game is over,
 ``view`` hides nothing. ``redact`` sees only the event, not whether the game
 has ended: a caller that wants the whole log revealed after the end skips it.
+
+A view carries ``names``: the pack's name for each id it shows, so a board
+labels cards as the log's words do (``domain.fallout.names``). It is read off
+the view itself, so a name never tells what the view hides.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 
 from domain.fallout import encounter, enemies, influence, trade
 from domain.fallout.content import catalog
+from domain.fallout.names import Names
 from domain.fallout.snapshot import dump
 from domain.fallout.state import GameState
 from domain.game import Event
@@ -49,7 +54,46 @@ def _resolving(state: GameState) -> list[dict[str, Any]]:
     ]
 
 
+def _names(state: GameState, shown: dict[str, Any]) -> dict[str, str]:
+    """The pack's name for every id in ``shown`` (keys included) that has one, and for nothing else.
+
+    Read off the view itself, not the state, so it can only name what the
+    seat already sees (another seat's agenda cards, a face-down tile, an
+    inactive enemy's token stay unnamed because they are not shown)."""
+    names = Names(state)
+    out: dict[str, str] = {}
+    for key in _strings(shown, {}):
+        name = names.of(key)
+        if name:
+            out[key] = name
+    return out
+
+
+def _strings(value: Any, found: dict[str, None]) -> dict[str, None]:
+    """Every string in ``value``, keys included, once each, in the order met."""
+    if isinstance(value, str):
+        found[value] = None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found[key] = None
+            _strings(item, found)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _strings(item, found)
+    return found
+
+
 def view(state: GameState, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator) sees, with the names of what it shows."""
+    shown = scoring_view(state, seat)
+    if shown.get("phase") != "new":
+        shown["names"] = _names(state, shown)
+    return shown
+
+
+def scoring_view(state: GameState, seat: int | None) -> dict[str, Any]:
+    """``view`` without ``names``: what the bots score (``domain.fallout.ai``), thousands of positions a
+    decision, none of them reading a name; naming every string of a view made it five times dearer."""
     if state.phase == "new":
         return {"phase": "new"}
     over = state.over

@@ -281,3 +281,9 @@ class ViewSchema(_Shape):
     attackers = fields.Nested(AttackersView, **_nullable("Enemies a survivor must still fight, in an order it picks."))
     leveling = fields.Nested(LevelingView, **_nullable("A level being gained."))
     placing = fields.Nested(PlacingView, **_nullable("Enemies from an explored tile still to be placed."))
+    names = fields.Dict(
+        keys=fields.String(), values=fields.String(),
+        **_about("The pack's name for each id this view shows that has one (survivors, tiles, named spaces, cards, "
+                 "agendas, perks, quests, enemy tokens, the scenario and its factions): exactly the ids shown, "
+                 "so it names nothing the view hides. Ids are stable; names are content, so label with these."),
+    )

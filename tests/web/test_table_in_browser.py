@@ -196,6 +196,11 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
     # Every event reached Bob's page, across the stream's ends and resumptions.
     logged = bob.locator("#log li").evaluate_all("items => items.map(i => Number(i.dataset.version))")
     assert sorted(logged) == list(range(1, live + 1))
+    # Each seat's card is titled by the survivor's name in the pack, which the view carries (not its id).
+    shown = stack.get(f"/games/{game_id}/state")["view"]
+    seats_text = alice.locator("#seats").inner_text()
+    for survivor in shown["survivors"]:
+        assert shown["names"][survivor["survivor"]] in seats_text, (survivor["survivor"], seats_text)
     alice.screenshot(path=str(screenshots / "game.png"), full_page=True)
     bob.screenshot(path=str(screenshots / "game-phone.png"), full_page=True)
 

@@ -8,6 +8,10 @@
 // of seven spots of its tile, picked by a hash of its name: the same space is
 // in the same spot from one version to the next.
 //
+// Cards, survivors, tiles and named spaces are labelled by `view.names` (the
+// pack's names for the ids the view shows: ids are stable, names are content
+// and change), falling back to the id made readable for a server without it.
+//
 // The module interface is documented in service/web/static/plain-board.js.
 
 import { describeAction as plainAction } from "/web/plain-board.js";
@@ -17,6 +21,18 @@ import { SEAT_COLOURS, hexCorners, stableHash, svg, titled } from "/web/svg.js";
 const SIZE = 90; // a tile's radius, in SVG units
 const BACKS = { start: "#e9dfc4", dangerous: "#d8c9a3", deadly: "#c9a890" };
 const FACE_DOWN = { start: "#6f6a5c", dangerous: "#77705d", deadly: "#6b4f45" };
+
+/** The pack's name for an id the view shows, else `fallback` (or the id made readable). */
+function named(view, id, fallback) {
+  return view?.names?.[id] ?? fallback ?? humanize(id);
+}
+
+/** A space by its name when it has one, else by its part of its tile ("Causeway, Tollbridge Camp"). */
+function spaceName(view, space) {
+  if (view?.names?.[space]) return view.names[space];
+  const [tile, ...rest] = String(space).split(".");
+  return rest.length ? `${humanize(rest.join("."))}, ${named(view, tile)}` : humanize(space);
+}
 
 /** Where a tile's centre is drawn: axial (q, r) to x, y. */
 function centre(q, r) {
@@ -100,21 +116,21 @@ export function draw(view, context = {}) {
   for (const tile of tiles) {
     const [x, y] = centre(tile.q, tile.r);
     const fill = tile.faceup ? BACKS[tile.back] || "#ddd" : FACE_DOWN[tile.back] || "#777";
-    const name = tile.faceup ? humanize(tile.tile) : `${humanize(tile.back)} tile, face down`;
+    const name = tile.faceup ? named(view, tile.tile) : `${humanize(tile.back)} tile, face down`;
     root.append(titled(svg("polygon", {
       points: hexCorners(x, y, SIZE - 2), fill, stroke: "#4a4336", "stroke-width": 2, class: "tile", "data-place": tile.place,
     }), name));
     // Labels after every tile, so no neighbouring tile covers them.
     labels.append(svg("text", {
       x, y: y - SIZE * 0.68, "text-anchor": "middle", "font-size": 12, fill: tile.faceup ? "#3b3428" : "#e9e2cf",
-    }, tile.faceup ? humanize(tile.tile) : humanize(tile.back)));
+    }, tile.faceup ? named(view, tile.tile) : humanize(tile.back)));
 
     if (!tile.tile) continue;
     const mine = [...spaces.keys()].filter((space) => space.split(".")[0] === tile.tile);
     for (const [space, [sx, sy]] of place(mine, x, y)) {
-      const drawn = drawSpace(space, spaces.get(space), sx, sy);
+      const drawn = drawSpace(view, space, spaces.get(space), sx, sy);
       const action = clickable.get(space);
-      if (action && context.act) actOnClick(drawn, action, context.act);
+      if (action && context.act) actOnClick(drawn, action, context.act, view);
       pieces.append(drawn);
     }
   }
@@ -123,11 +139,11 @@ export function draw(view, context = {}) {
 }
 
 /** A space one may move to: a button on the board too, by mouse, touch or keyboard. */
-function actOnClick(group, action, act) {
+function actOnClick(group, action, act, view) {
   group.setAttribute("role", "button");
   group.setAttribute("tabindex", "0");
   group.setAttribute("class", "space target");
-  group.setAttribute("aria-label", describeAction(action, {}));
+  group.setAttribute("aria-label", describeAction(action, view));
   group.addEventListener("click", () => act(action));
   group.addEventListener("keydown", (event) => {
     if (event.key === "Enter" || event.key === " ") {
@@ -137,33 +153,33 @@ function actOnClick(group, action, act) {
   });
 }
 
-function drawSpace(space, on, x, y) {
+function drawSpace(view, space, on, x, y) {
   const group = svg("g", { class: "space", "data-space": space });
+  const label = named(view, space, humanize(space.split(".").slice(1).join(".")));
   group.append(titled(svg("circle", {
     cx: x, cy: y, r: 18, fill: on.choice ? "#fff6d5" : "#f4efe2", stroke: on.choice ? "#e3a000" : "#8d846f",
     "stroke-width": on.choice ? 3 : 1, "stroke-dasharray": on.choice ? "4 3" : null,
-  }), humanize(space.split(".").slice(1).join("."))));
-  group.append(svg("text", { x, y: y + 29, "text-anchor": "middle", "font-size": 10, fill: "#3b3428" },
-    humanize(space.split(".").slice(1).join("."))));
+  }), label));
+  group.append(svg("text", { x, y: y + 29, "text-anchor": "middle", "font-size": 10, fill: "#3b3428" }, label));
   // Survivors as coloured discs, enemies as red squares with their level, quest markers as diamonds.
   let offset = -12;
   for (const s of on.survivors) {
     group.append(titled(svg("circle", { cx: x + offset, cy: y - 4, r: 9, fill: SEAT_COLOURS[s.seat % 4], stroke: "#fff", "stroke-width": 2 }),
-      `${humanize(s.survivor)} (seat ${s.seat})`));
+      `${named(view, s.survivor)} (seat ${s.seat})`));
     group.append(svg("text", { x: x + offset, y: y, "text-anchor": "middle", "font-size": 10, fill: "#fff" }, String(s.seat)));
     offset += 12;
   }
   for (const e of on.enemies) {
     group.append(titled(svg("rect", {
       x: x + offset - 8, y: y - 12, width: 16, height: 16, fill: e.active === false ? "#999" : "#a1261f", stroke: "#fff", "stroke-width": 1.5,
-    }), `${e.name}, level ${e.level}${e.active === false ? " (inactive)" : ""}`));
-    group.append(svg("text", { x: x + offset, y: y, "text-anchor": "middle", "font-size": 10, fill: "#fff" }, String(e.level)));
+    }), e.active === false ? `${humanize(e.type)} enemy, face down` : `${e.name}, level ${e.level}`));
+    group.append(svg("text", { x: x + offset, y: y, "text-anchor": "middle", "font-size": 10, fill: "#fff" }, e.active === false ? "?" : String(e.level)));
     offset += 12;
   }
   for (const quest of on.markers) {
     group.append(titled(svg("polygon", {
       points: `${x},${y + 4} ${x + 7},${y + 11} ${x},${y + 18} ${x - 7},${y + 11}`, fill: "#e3b341", stroke: "#5a4210",
-    }), `Quest marker: ${humanize(quest.replace(/^q_/, ""))}`));
+    }), `Quest marker: ${named(view, quest, humanize(quest.replace(/^q_/, "")))}`));
   }
   return group;
 }
@@ -172,10 +188,10 @@ function drawSpace(space, on, x, y) {
 export function seats(view) {
   return (view.survivors || []).map((s) => {
     const hand = [
-      ...(s.equipped || []).map((c) => `${humanize(c)} (equipped)`),
-      ...(s.inventory || []).map((c) => humanize(c)),
-      ...(s.perks || []).map((c) => `Perk: ${humanize(String(c).replace(/^perk_/, ""))}`),
-      ...(s.agendas || []).map((c) => `Agenda: ${humanize(String(c).replace(/^agenda_/, ""))}`),
+      ...(s.equipped || []).map((c) => `${named(view, c)} (equipped)`),
+      ...(s.inventory || []).map((c) => named(view, c)),
+      ...(s.perks || []).map((c) => `Perk: ${named(view, c, humanize(String(c).replace(/^perk_/, "")))}`),
+      ...(s.agendas || []).map((c) => `Agenda: ${named(view, c, humanize(String(c).replace(/^agenda_/, "")))}`),
     ];
     const rows = [
       ["HP", `${s.remaining_hp ?? "?"} / ${s.hp ?? "?"}`],
@@ -186,23 +202,36 @@ export function seats(view) {
       ["Caps", s.caps],
       ["Influence", `${s.influence ?? 0} of ${view.influence_needed}`],
       ["Agendas", s.agendas ? s.agendas.length : `${s.agenda_count} hidden`],
-      ["Where", s.space ? humanize(s.space) : "not on the map"],
+      ["Where", s.space ? spaceName(view, s.space) : "not on the map"],
     ];
-    if (s.loyalty) rows.push(["Loyal to", humanize(s.loyalty)]);
+    if (s.loyalty) rows.push(["Loyal to", named(view, s.loyalty)]);
     if (s.eliminated) rows.push(["Out", "eliminated"]);
-    return { seat: s.seat, title: s.survivor ? humanize(s.survivor) : "no survivor yet", rows, hand };
+    return { seat: s.seat, title: s.survivor ? named(view, s.survivor) : "no survivor yet", rows, hand };
   });
 }
 
 function enemyName(view, id) {
   const found = (view.enemies || []).find((e) => e.enemy === id);
-  return found ? `${found.name} (level ${found.level})` : humanize(id);
+  if (!found) return humanize(id);
+  return found.active === false ? `a face-down ${humanize(found.type)} enemy` : `${found.name} (level ${found.level})`;
+}
+
+/** Any other action as the plain board words it (plain-board.js), its ids by their names. */
+function plainNamed(action, view) {
+  const details = Object.entries(action)
+    .filter(([key]) => key !== "type")
+    .map(([key, value]) => {
+      if (typeof value === "object" && value !== null) return `${humanize(key)}: ${JSON.stringify(value)}`;
+      const shown = typeof value !== "string" ? String(value) : value.includes(".") ? spaceName(view, value) : named(view, value);
+      return `${humanize(key)}: ${shown}`;
+    });
+  return details.length ? `${humanize(action.type)} (${details.join(", ")})` : humanize(action.type);
 }
 
 export function describeAction(action, view) {
   switch (action.type) {
-    case "choose_survivor": return `Play ${humanize(action.survivor)}, starting at ${humanize(action.space)}`;
-    case "step": return `Step to ${humanize(action.to)}`;
+    case "choose_survivor": return `Play ${named(view, action.survivor)}, starting at ${spaceName(view, action.space)}`;
+    case "step": return `Step to ${spaceName(view, action.to)}`;
     case "move": return "Move";
     case "end_turn": return "End your turn";
     case "explore": return `Explore ${humanize(action.place)}`;
@@ -211,7 +240,7 @@ export function describeAction(action, view) {
       return `${humanize(action.type)}: ${enemyName(view, action.enemy)}`;
     case "encounter": return "Encounter this space";
     case "camp": return "Camp (heal)";
-    default: return plainAction(action);
+    default: return view?.names ? plainNamed(action, view) : plainAction(action);
   }
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from domain.fallout.content import catalog
 from domain.fallout.game import FALLOUT
 from domain.game import SYSTEM
 from domain.rng import Rng
@@ -21,8 +22,8 @@ def strings(value) -> set[str]:
     return set()
 
 
-def random_game(seed: str, players: int = 3, commands: int = 300):
-    log = FALLOUT.setup({"pack": "mini", "scenario": "test", "players": players}, Rng(seed))
+def random_game(seed: str, players: int = 3, commands: int = 300, pack: str = "mini", scenario: str = "test"):
+    log = FALLOUT.setup({"pack": pack, "scenario": scenario, "players": players}, Rng(seed))
     state = fold(FALLOUT.initial_state(), log)
     pick = Rng("pick" + seed)
     for n in range(commands):
@@ -63,6 +64,46 @@ def test_agenda_cards_no_view_or_event_shows_another_seats_agenda() -> None:
         assert view["survivors"][0]["agendas"] == list(state.survivor(0).agendas)
 
 
+def pack_names(state) -> dict[str, str]:
+    """Every name the pack gives, by id, read off the pack's own tables (not through domain.fallout.names)."""
+    c = catalog(state.pack)
+    pack = c.pack
+    out = {f.key: f.name for f in pack.scenarios[state.scenario].factions}
+    for table in (pack.survivors, pack.tiles, pack.cards, c.agendas, c.perks, c.enemies, pack.scenarios):
+        out.update({key: thing.name for key, thing in table.items()})
+    out.update({key: space.name for key, space in pack.spaces.items() if space.name})
+    out.update({key: card.title for key, card in {**pack.quests, **pack.encounters}.items() if card.title})
+    return out
+
+
+def test_agenda_cards_map_tiles_enemies_a_view_names_exactly_the_ids_it_shows() -> None:
+    """Agenda Cards, Map Tiles, Enemies: a view carries the pack's name for every id it shows (the board labels
+    cards with them, as the log's words do) and for no other id, so a name tells a seat or a spectator nothing
+    its view hides: another seat's agenda cards, a face-down tile, an inactive enemy's token."""
+    named: set[str] = set()
+    secrets = 0
+    for state, _ in random_game("names", players=3, commands=120, pack="base", scenario="saltmarsh_reach"):
+        known = pack_names(state)
+        for seat in (*range(state.players), None):
+            shown = FALLOUT.view(state, seat)
+            names = shown.pop("names")
+            # The bots score the view without its names (quicker): the same view otherwise.
+            assert FALLOUT.ai.scoring_view(state, seat) == shown
+            ids = strings(shown)
+            assert set(names) <= ids, ("names an id the view does not show", set(names) - ids)
+            assert names == {key: known[key] for key in ids if key in known}
+            hidden = {a for s in state.survivors if s.seat != seat for a in s.agendas} - ids
+            assert not {known[a] for a in hidden} & set(names.values()), "another seat's agenda, by name"
+            secrets += len(hidden)
+            named |= set(names)
+    c = catalog("base")
+    for kind, table in (("survivor", c.pack.survivors), ("tile", c.pack.tiles), ("named space", c.pack.spaces),
+                        ("card", c.cards), ("agenda", c.agendas), ("perk", c.perks), ("quest", c.quests)):
+        assert named & set(table), f"no {kind} was named: nothing checked"
+    assert secrets, "no seat held an agenda card another could not see: nothing checked"
+    assert known["agenda_wardens_ledger"] == "The Quartermaster's Ledger", "the pack's name, not the id's"
+
+
 def test_map_tiles_face_down_tiles_and_deck_orders_stay_hidden() -> None:
     """Map Tiles, Agenda Cards, Enemies: face-down tiles show only their back; no deck order is shown."""
     log = FALLOUT.setup({"pack": "mini", "scenario": "test", "players": 2}, Rng("s"))
@@ -99,6 +140,7 @@ def test_view_reveals_everything_once_the_game_is_over() -> None:
     assert view["survivors"][1]["agendas"] == list(state.survivor(1).agendas)
     assert all(m["tile"] for m in view["map"])
     assert next(e for e in view["enemies"] if e["enemy"] == sleeper)["token"] == "beetle"
+    assert view["names"]["beetle"] == catalog(state.pack).enemies["beetle"].name
 
 
 def test_snapshots_round_trip_along_a_game() -> None:
