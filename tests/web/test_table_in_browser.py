@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import re
 import time
+import urllib.error
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.conftest import wait_until
 from tests.contract.driver import leaves
 from tests.web.conftest import Stack
 
@@ -383,6 +385,15 @@ def _add_as_whoever_plays(stack: Stack, game_id: str, tokens: list[str]) -> tupl
     return state["version"], state["view"]["total"]
 
 
+def _total_or_none(stack: Stack, game_id: str) -> int | None:
+    try:
+        return stack.get(f"/games/{game_id}/state")["view"]["total"]
+    except urllib.error.HTTPError as error:
+        if error.code == 404:
+            return None
+        raise
+
+
 @pytest.mark.timeout(90)
 def test_a_seat_proposes_going_back_from_the_timeline_and_the_other_agrees_on_its_page(stack: Stack, browser: Browser):
     """Rewind and fork by agreement (docs/api.md, "Rewind and fork"): a seat looking at an earlier version on
@@ -417,10 +428,12 @@ def test_a_seat_proposes_going_back_from_the_timeline_and_the_other_agrees_on_it
     expect(first.locator("#accept-proposal")).to_have_count(0)  # the proposer has agreed already
     second.locator("#accept-proposal").click()
 
+    # The click returns before its request does: the pages' logs say when the rewind is in.
+    for page in pages:
+        expect(page.locator('#log li[data-type="GameRewound"]')).to_have_count(1, timeout=10_000)
     now = stack.get(f"/games/{game_id}/state")
     assert now["view"]["total"] == total_then and now["proposal"] is None
     for page in pages:
-        expect(page.locator('#log li[data-type="GameRewound"]')).to_have_count(1, timeout=10_000)
         expect(page.locator("body")).to_have_attribute("data-shown", str(now["version"]), timeout=10_000)
         expect(page.locator("#proposal-text")).to_have_count(0)
     assert "went back to version" in second.inner_text("#message")
@@ -440,7 +453,9 @@ def test_a_seat_proposes_going_back_from_the_timeline_and_the_other_agrees_on_it
     for page in pages:
         expect(page.locator("#fork-link")).to_have_count(1, timeout=10_000)
     fork_id = second.locator("#fork-link").inner_text()
-    assert stack.get(f"/games/{fork_id}/state")["view"]["total"] == total_at_fork
+    # GameForked is appended first and the new game created after it: a moment may pass before it answers.
+    wait_until(lambda: _total_or_none(stack, fork_id) is not None, timeout=10, message="the fork to exist")
+    assert _total_or_none(stack, fork_id) == total_at_fork
     second.locator("#fork-link").click()
     second.wait_for_url(f"**/play/{fork_id}")
     expect(second.locator("#headline")).to_contain_text("you are seat 1", timeout=10_000)
