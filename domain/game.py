@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Protocol
 
 from marshmallow import RAISE, Schema, ValidationError
 
+from domain.engine.shelf import Shelf
 from domain.rng import Rng
 
 #: The actor name for commands nobody at the table sends: the round end,
@@ -175,6 +176,12 @@ class Game(ABC):
     seats: ClassVar[SeatRange]
     #: Names the shape of ``dump_state``; a snapshot of another format is not trusted.
     state_format: ClassVar[str]
+    #: The version of this game's rules: bumped whenever ``setup``, ``decide`` or
+    #: ``evolve`` could produce different events (or states) for the same
+    #: commands. Every game records it at creation (``GameCreated.rules``), so a
+    #: log says which rules it was played under (docs/versioning.md); the golden
+    #: logs in tests/golden fail a rules change that forgets to bump it.
+    rules_version: ClassVar[int]
     #: The options a creator may pass (``unknown = RAISE``); defaults are resolved by ``resolve_options``.
     options_schema: ClassVar[type[Schema]]
     #: The shape of ``view(state, seat)``, published in the API document.
@@ -191,6 +198,14 @@ class Game(ABC):
     examples: ClassVar[Mapping[str, Any]] = {}
     #: The bots' part; None: bots play at random.
     ai: GameAI | None = None
+    #: The game's content packs and their frozen copies (``domain.engine.shelf``);
+    #: None: a game without packs. ``resolve_options`` pins a new game's pack to its address.
+    shelf: ClassVar[Shelf | None] = None
+
+    @property
+    def rules(self) -> str:
+        """The rules version as a log records it: ``"fallout/2"``."""
+        return f"{self.name}/{self.rules_version}"
 
     # -- what the service checks before deciding -------------------------------
 
@@ -198,7 +213,9 @@ class Game(ABC):
         """``options`` checked against ``options_schema``, with every default filled in.
 
         The result is what ``GameCreated`` records and ``setup`` receives (plus
-        ``players``), so a game's summary shows the scenario it really got.
+        ``players``), so a game's summary shows the scenario it really got. A
+        game with content packs pins the pack to its content address here
+        (``domain.engine.shelf``), so the game plays those files for good.
         Raises a MALFORMED ``RuleViolation`` naming every bad field.
         """
         try:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from events.envelope import Envelope, NewEvent, canonical_json
+from events.envelope import GENESIS, Envelope, NewEvent, canonical_json
 
 
 class StoreError(Exception):
@@ -93,6 +93,24 @@ class ChainReport:
     checked: int
     broken_at: int | None = None  # the first version whose link is broken
     reason: str | None = None
+
+
+def walk_chain(game_id: str, envelopes: Sequence[Envelope]) -> ChainReport:
+    """Walk a game's hash chain (``envelopes`` as stored, from version 1) and name the first broken link.
+
+    Pure, so an auditor's copy of the log (an export) is checked exactly as the store checks its own.
+    """
+    expected_prev = GENESIS
+    checked = 0
+    for checked, envelope in enumerate(envelopes, start=1):
+        if envelope.version != checked:
+            return ChainReport(game_id, False, checked, checked, "version out of sequence")
+        if envelope.prev_hash != expected_prev:
+            return ChainReport(game_id, False, checked, checked, "prev_hash does not match the event before")
+        if envelope.computed_hash() != envelope.hash:
+            return ChainReport(game_id, False, checked, checked, "content does not match hash")
+        expected_prev = envelope.hash
+    return ChainReport(game_id, True, checked)
 
 
 class EventLog(Protocol):

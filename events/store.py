@@ -40,6 +40,7 @@ from events.log import (
     IdempotencyConflict,
     NotDurable,
     StoreError,
+    walk_chain,
 )
 from events.schemas import SchemaRegistry
 
@@ -376,22 +377,12 @@ class EventStore:
 
     def verify(self, game_id: str) -> ChainReport:
         """Walk the hash chain as stored and name the first broken link."""
-        expected_prev = GENESIS
-        checked = 0
-        for checked, envelope in enumerate(self.read(game_id, upcast=False), start=1):
-            if envelope.version != checked:
-                return ChainReport(game_id, False, checked, checked, "version out of sequence")
-            if envelope.prev_hash != expected_prev:
-                return ChainReport(
-                    game_id, False, checked, checked, "prev_hash does not match the event before"
-                )
-            if envelope.computed_hash() != envelope.hash:
-                return ChainReport(game_id, False, checked, checked, "content does not match hash")
-            expected_prev = envelope.hash
+        envelopes = self.read(game_id, upcast=False)
+        report = walk_chain(game_id, envelopes)
         version, tip = self.head(game_id)
-        if version != checked or (checked and tip != expected_prev):
-            return ChainReport(game_id, False, checked, checked + 1, "head does not match stream")
-        return ChainReport(game_id, True, checked)
+        if report.ok and (version != report.checked or (envelopes and tip != envelopes[-1].hash)):
+            return ChainReport(game_id, False, report.checked, report.checked + 1, "head does not match stream")
+        return report
 
 
 def idempotency_key_for(game_id: str, key: str | None) -> str:

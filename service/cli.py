@@ -1,4 +1,5 @@
-"""The ``holotape`` command: run the whole service, rebuild caches, write the API document."""
+"""The ``holotape`` command: run the whole service, rebuild caches, write the API document,
+verify an exported game offline, freeze the content packs."""
 
 from __future__ import annotations
 
@@ -17,12 +18,15 @@ import redis
 import yaml
 
 from domain import registry
+from domain.engine.shelf import FROZEN, yaml_files
 from service import wiring
 from service.adapters.config import events_client, redis_client
 from service.adapters.embedded_redis import EmbeddedRedis
 from service.api import create_app
 from service.rebuild import rebuild
+from service.usecases.audit import PARTIAL
 from service.usecases.bots import LEVELS
+from service.usecases.exports import BadExport, verify
 from service.usecases.selfplay import read_results, run, summary
 
 
@@ -56,7 +60,19 @@ def main(argv: list[str] | None = None) -> int:
     selfplay.add_argument("--summarize", metavar="PATH",
                           help="play nothing: print the summary of the results recorded in PATH")
 
+    verify = commands.add_parser("verify", help="check an ended game's export offline: chain, seed, every decision")
+    verify.add_argument("export", help="the game's export (GET /games/{id}/export), NDJSON; - for standard input")
+    verify.add_argument("--json", action="store_true", help="print the verdict as JSON")
+
+    packs = commands.add_parser("packs", help="list each game's content packs and their addresses")
+    packs.add_argument("--freeze", action="store_true",
+                       help="copy each bundled pack to its frozen folder (frozen/<name>@<hash>/) if it has none")
+
     args = parser.parse_args(argv)
+    if args.command == "verify":
+        return verify_command(args.export, args.json)
+    if args.command == "packs":
+        return packs_command(args.freeze)
     if args.command == "selfplay":
         return selfplay_command(args)
     if args.command == "run":
@@ -109,6 +125,60 @@ def selfplay_command(args: argparse.Namespace) -> int:
         results = run(args.game, bots, args.games, args.players, options, jobs=args.jobs, seed=args.seed)
     print(summary(results, bots))
     print(f"wall time: {time.monotonic() - started:.0f} s")
+    return 0
+
+
+#: ``holotape verify``'s exit codes (docs/audit.md): every decision re-derived and equal; a
+#: mismatch, a broken chain or a game not over; a readable log this install cannot wholly re-decide.
+VERIFIED, MISMATCH, PARTLY_VERIFIED = 0, 1, 3
+
+
+def verify_command(path: str, as_json: bool) -> int:
+    try:
+        if path == "-":
+            checked = verify(sys.stdin)
+        else:
+            with open(path, encoding="utf-8") as export:
+                checked = verify(export)
+    except (OSError, BadExport) as error:
+        print(f"holotape verify: {error}", file=sys.stderr)
+        return 2
+    verdict = checked.verdict
+    if as_json:
+        print(json.dumps(checked.as_dict(), indent=2, sort_keys=True))
+    else:
+        print(f"game {verdict.game_id}: {verdict.verdict}")
+        print(f"  chain: {'intact' if verdict.chain_ok else f'broken at version {verdict.chain_broken_at}'}"
+              f" ({verdict.version} events, head {verdict.head_hash[:16]}…)")
+        if verdict.seed_revealed:
+            print(f"  seed: commitment {'matches' if verdict.seed_matches_commitment else 'DOES NOT match'};"
+                  f" seed {verdict.effective_seed} ({verdict.seed_mix or 'secret'}, seats {verdict.contributed_seats})")
+        print(f"  rules: recorded under {verdict.rules or 'no rules version'}, this install has {verdict.rules_here}")
+        print(f"  decisions: {verdict.decisions}")
+        if checked.over is not None:
+            print(f"  end: {'over' if checked.over else 'NOT over'}, winners {checked.winners}")
+        if verdict.reason:
+            print(f"  reason: {verdict.reason}")
+    if checked.ok:
+        return VERIFIED
+    if verdict.verdict == PARTIAL and checked.over:
+        return PARTLY_VERIFIED
+    return MISMATCH
+
+
+def packs_command(freeze: bool) -> int:
+    for name in registry.names():
+        shelf = registry.game_module(name).shelf
+        if shelf is None:
+            continue
+        for pack in shelf.names:
+            address = shelf.address(pack)
+            frozen = Path(str(shelf.root())) / FROZEN / address
+            if freeze and not frozen.is_dir():
+                for relative, source in yaml_files(shelf.bundled(pack)).items():
+                    (frozen / relative).parent.mkdir(parents=True, exist_ok=True)
+                    (frozen / relative).write_bytes(source.read_bytes())
+            print(f"{name} {address} {'frozen' if frozen.is_dir() else 'NOT frozen: run holotape packs --freeze'}")
     return 0
 
 

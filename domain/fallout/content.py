@@ -1,18 +1,23 @@
 """Which content pack a game plays with.
 
 A game's state names its pack by id (so snapshots stay small and JSON-ready)
-and the engine looks the pack up here. The bundled pack loads lazily from
-``domain.fallout.pack``; tests and other packs register their own.
+and the engine looks the pack up here. A game created since packs had
+addresses names its pack by address (``base@<content hash>``,
+``domain.engine.shelf``) and plays that frozen copy for good; a bare name is
+the bundled folder as it is now. Packs load lazily; tests register their own.
 """
 
 from __future__ import annotations
 
+from domain.engine.shelf import Shelf, UnknownPack
 from domain.fallout import pack as packs
 from domain.fallout.model import Pack
 
 _PACKS: dict[str, Pack] = {}
 
 DEFAULT_PACK = "base"
+#: The packs that ship, and every frozen copy of them.
+SHELF = Shelf("domain.fallout.packs", (DEFAULT_PACK,))
 
 
 def register_pack(pack: Pack) -> Pack:
@@ -21,15 +26,25 @@ def register_pack(pack: Pack) -> Pack:
 
 
 def pack_named(pack_id: str) -> Pack:
+    """The pack a state names: a registered pack's id, a bundled pack's name or a frozen copy's address."""
     found = _PACKS.get(pack_id)
     if found is not None:
         return found
     if pack_id == DEFAULT_PACK:
         # The bundled pack is read on first use: importing the game reads no YAML.
         register_pack(packs.load_pack())
-    if pack_id not in _PACKS:
-        raise KeyError(f"no content pack {pack_id!r}")
+        return _PACKS[pack_id]
+    try:
+        folder = SHELF.open(pack_id)
+    except UnknownPack:
+        raise KeyError(f"no content pack {pack_id!r}") from None
+    _PACKS[pack_id] = packs.load_folder(folder, pack_id)
     return _PACKS[pack_id]
+
+
+def pinned(pack_id: str) -> str:
+    """The address a new game records for ``pack_id``: a shipped pack's current one, else the id itself."""
+    return SHELF.address(pack_id) if pack_id in SHELF.names else pack_id
 
 
 class Catalog:

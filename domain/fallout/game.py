@@ -27,6 +27,7 @@ from domain.fallout.snapshot import dump_state, load_state
 from domain.fallout.state import GameState
 from domain.fallout.view import redact, view
 from domain.fallout.view_schema import ViewSchema
+from domain.fallout.content import SHELF
 from domain.game import SYSTEM, Command, Event, Game, GameAI, Outcome, RuleViolation, Seat, SeatRange, malformed
 from domain.rng import Rng
 
@@ -44,6 +45,9 @@ class FalloutGame(Game):
     #: ``domain.fallout.snapshot`` dumps ``GameState`` field by field: a change to its
     #: fields (or to a record it holds) is a new format.
     state_format = "1"
+    # 1: the first release that records its rules version; every earlier game is unversioned.
+    rules_version = 1
+    shelf = SHELF
     options_schema = OptionsSchema
     view_schema = ViewSchema
     command_schemas = RULES.commands

@@ -11,7 +11,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, fields
 
-from domain.fallout.content import DEFAULT_PACK, pack_named
+from domain.fallout.content import DEFAULT_PACK, pack_named, pinned
 from domain.game import malformed
 
 RULE = "Complete Setup"
@@ -23,7 +23,8 @@ class OptionsSchema(Schema):
 
     pack = fields.String(
         load_default=DEFAULT_PACK,
-        metadata={"description": "The content pack to play with (its id); the bundled pack by default."},
+        metadata={"description": "The content pack to play with (its id); the bundled pack by default. "
+        "The resolved options pin it to the pack's address, `base@<content hash>` (docs/versioning.md)."},
     )
     scenario = fields.String(
         load_default=None,
@@ -52,4 +53,6 @@ def resolve_options(options: dict[str, Any]) -> dict[str, Any]:
         raise malformed("unknown_scenario", f"There is no scenario {out['scenario']!r}.", rule=RULE)
     if out["survivors"] is None:
         del out["survivors"]
+    # The game plays these files for good, whatever later releases bundle (docs/versioning.md).
+    out["pack"] = pinned(out["pack"])
     return out

@@ -69,7 +69,7 @@ def setup(options: dict[str, Any], rng: Rng) -> list:
             raise _bad("duplicate_survivor", "Each seat plays a different survivor.")
 
     res = resolution.Resolution(GameState(), rng)
-    res.emit("GameSetUp", **_deal(pack, scenario_id, players, rng))
+    res.emit("GameSetUp", **_deal(pack, pack_id, scenario_id, players, rng))
     starting_effects(res)
     if chosen is None:
         request_choice(res)
@@ -83,7 +83,7 @@ def setup(options: dict[str, Any], rng: Rng) -> list:
     return res.events
 
 
-def _deal(pack: Pack, scenario_id: str, players: int, rng: Rng) -> dict[str, Any]:
+def _deal(pack: Pack, pack_id: str, scenario_id: str, players: int, rng: Rng) -> dict[str, Any]:
     scenario = pack.scenarios[scenario_id]
     first = rng.below(players)
     # Step 2: shuffle the face-down tiles by back and lay them out.
@@ -131,7 +131,7 @@ def _deal(pack: Pack, scenario_id: str, players: int, rng: Rng) -> dict[str, Any
                          "space": space.id, "active": True}
                     )
     return {
-        "pack": pack.id,
+        "pack": pack_id,  # as the options name it: an address keeps the game on its own files
         "scenario": scenario_id,
         "players": players,
         "first_player": first,

@@ -10,18 +10,20 @@ last turn, and in solo the automated Voice of the Zone decides inside
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.engine.decisions import Decision, matching_choice, normalized
+from domain.engine.shelf import UnknownPack
 from domain.game import SYSTEM, Command, Event, EventSchema, Game, Outcome, RuleViolation, Seat, SeatRange, malformed
 from domain.rng import Rng
 from domain.zona import actions, flow, items, words
 from domain.zona import setup as setup_rules
 from domain.zona.ai import ZONA_AI
 from domain.zona.model import FACES
-from domain.zona.pack import PACKS, pack_named
+from domain.zona.pack import PACKS, SHELF, pack_named
 from domain.zona.resolution import ZonaResolution
 from domain.zona.rules import RULES, evolve
 from domain.zona.state import State, clone, initial_state
@@ -31,11 +33,21 @@ TURN_ACTIONS = frozenset({"move", "search", "rest", "pass", "area_action", "open
 FREE = frozenset({"put_on", "take_off", "drop", "use_item"})
 
 
+def _shelved(pack: str) -> bool:
+    """A shipped pack's name, or the address of a copy this install keeps (options resolved before)."""
+    try:
+        SHELF.open(pack)
+    except UnknownPack:
+        raise ValidationError(f"Must be one of: {', '.join(PACKS)}.") from None
+    return True
+
+
 class ZonaOptions(Schema):
     """What a creator may choose; every ruling a group could play otherwise is here (docs/zona-engine.md)."""
 
-    pack = fields.String(load_default="base", validate=validate.OneOf(PACKS),
-                         metadata={"description": "content pack: base (the box) or test (a small one for tests)"})
+    pack = fields.String(load_default="base", validate=lambda pack: _shelved(pack),
+                         metadata={"description": "content pack: base (the box) or test (a small one for tests); "
+                                   "the resolved options pin it to its address, `base@<content hash>`"})
     draft = fields.String(load_default="draft", validate=validate.OneOf(["draft", "free"]),
                           metadata={"description": "two boards each and keep one, or free choice of all"})
     random_facilities = fields.Boolean(load_default=False,
@@ -99,11 +111,20 @@ class ZonaGame(Game):
     title = "Zona: The Secret of Chernobyl — reach the sarcophagus before the Zone's news runs out"
     seats = SeatRange(1, 4)
     state_format = "zona-1"
+    # 1: the first release that records its rules version; every earlier game is unversioned.
+    rules_version = 1
+    shelf = SHELF
     options_schema: ClassVar[type[Schema]] = ZonaOptions
     view_schema: ClassVar[type[Schema]] = ZonaView
     command_schemas: ClassVar[dict[str, type[Schema]]] = RULES.commands
     event_schemas: ClassVar[list[EventSchema]] = RULES.event_schemas()
     ai = ZONA_AI
+
+    def resolve_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        resolved = super().resolve_options(options)
+        # The game plays these files for good, whatever later releases bundle (docs/versioning.md).
+        resolved["pack"] = SHELF.address(resolved["pack"])
+        return resolved
 
     def initial_state(self) -> State:
         return initial_state()

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any, TypeVar
 
 import yaml
 
+from domain.engine.shelf import Shelf, UnknownPack
 from domain.zona.model import (
     ATTRIBUTES,
     COLOURS,
@@ -486,16 +487,22 @@ def _threat(r: dict[str, Any], at: str, p: Problems) -> Threat:
                   dict(r.get("ability") or {}), int(r.get("copies", 1)))
 
 
-def read_directory(package: str) -> dict[str, Any]:
-    root = resources.files(package)
+def read_directory(root: Traversable) -> dict[str, Any]:
     return {f.name[:-5]: yaml.load(f.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
             for f in root.iterdir() if f.name.endswith(".yaml")}
 
 
 #: The packs that ship: the box at its size (the lobby's default) and the small test pack (fast tests).
 PACKS = ("base", "test")
+#: Those packs, and every frozen copy of them (``domain.engine.shelf``).
+SHELF = Shelf("domain.zona.packs", PACKS)
 
 
 @functools.cache
 def pack_named(name: str) -> Pack:
-    return load(read_directory(f"domain.zona.packs.{name}"), name)
+    """A bundled pack by name (as it is now), or the frozen copy a game's address names."""
+    try:
+        folder = SHELF.open(name)
+    except UnknownPack:
+        raise KeyError(f"no content pack {name!r}") from None
+    return load(read_directory(folder), name)

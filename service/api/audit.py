@@ -16,7 +16,13 @@ class VerdictSchema(Schema):
     game_id = fields.String(required=True)
     verdict = fields.String(
         required=True,
-        metadata={"description": "fair, pending (the seed is revealed at the end), chain_broken or unfair"},
+        metadata={
+            "description": "fair (every batch decided again from the seed and equal), partial (chain and seed hold, "
+            "but batches recorded under rules this release does not have are decided otherwise by its rules, or "
+            "could not all be folded: `decisions` says what was and was not decided again), pending (the seed is "
+            "revealed at the end), chain_broken or unfair (docs/audit.md, docs/versioning.md)",
+            "enum": ["fair", "partial", "pending", "chain_broken", "unfair"],
+        },
     )
     version = fields.Integer(required=True)
     head_hash = fields.String(required=True, metadata={"description": "The hash of the last event"})
@@ -52,8 +58,39 @@ class VerdictSchema(Schema):
     decisions_checked = fields.Integer(
         required=True, metadata={"description": "Batches of rules events re-derived from the seed"}
     )
-    first_mismatch = fields.Integer(allow_none=True, required=True)
+    first_mismatch = fields.Integer(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The first batch recorded under this release's rules that they decide otherwise"},
+    )
     reason = fields.String(allow_none=True, required=True)
+    rules = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The rules the game was created under (`fallout/1`); null: before rules versions"},
+    )
+    rules_here = fields.String(required=True, metadata={"description": "The rules this release plays the game under"})
+    upgrades = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={"description": "Each `RulesUpgraded` of the log: `version`, `from`, `to`, `diverged_at` (null: the "
+                  "new rules decided every recorded batch alike)"},
+    )
+    decisions_other_rules = fields.Integer(
+        required=True, metadata={"description": "Batches recorded under rules other than this release's"}
+    )
+    decisions_reproduced = fields.Integer(
+        required=True, metadata={"description": "Of those, how many this release's rules decide alike all the same"}
+    )
+    refolded = fields.Boolean(
+        required=True, metadata={"description": "Every event folded again by this release (false before the end)"}
+    )
+    decisions = fields.String(
+        required=True,
+        metadata={"description": "What was and was not decided again, in words, e.g. `40 recorded under fallout/1, "
+                  "not re-decided by fallout/2 (12 of them reproduced anyway); 80 batches recorded under fallout/2, "
+                  "decided again by fallout/2`"},
+    )
 
 
 @blp.route("/<game_id>/audit")
@@ -78,6 +115,13 @@ class GameAudit(MethodView):
             "decisions_checked": 71,
             "first_mismatch": None,
             "reason": None,
+            "rules": "fallout/1",
+            "rules_here": "fallout/1",
+            "upgrades": [],
+            "decisions_other_rules": 0,
+            "decisions_reproduced": 0,
+            "refolded": True,
+            "decisions": "71 batches recorded under fallout/1, decided again by fallout/1",
         },
     )
     @blp.doc(operationId="getAudit")

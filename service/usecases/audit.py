@@ -19,6 +19,14 @@ A fork's first state (``ForkedFrom``) must be its origin's: the origin's
 event at that version has the named hash, and folding the origin's log to it
 gives that state (``fork_origin_ok``; None for a game that is no fork).
 
+Every age of log is audited (docs/versioning.md): a batch recorded under
+this release's rules must be decided again exactly; a batch recorded under
+rules this release does not have (an older ``GameCreated.rules``, or none: a
+game from before rules versions) is decided again as far as these rules can,
+and the verdict says so: ``fair`` when every batch was reproduced, otherwise
+``partial``, with ``decisions`` saying in words what was and was not
+re-decided. Never an error for an old log.
+
 While the game runs the seed is secret, so only the chain (and a fork's
 origin) is checked and the verdict is ``pending``. The verdict holds counts and hashes, never event
 data, so it shows no seat anything hidden.
@@ -29,24 +37,27 @@ a cache, and the audit must not trust a cache.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from domain.game import Event, RuleViolation
-from domain.rng import Rng
 from events.envelope import Envelope, canonical_json
-from events.log import EventLog
+from events.log import ChainReport, EventLog
 from events.snapshots import fold
 from service.usecases import genesis
-from service.usecases.record import META_EVENTS, Record, RecordFolder, apply, game_event, upcast
+from service.usecases.record import Record, RecordFolder, apply
+from service.usecases.replay import Replay, replay, rules_here
 
 FAIR, PENDING, BROKEN, UNFAIR = "fair", "pending", "chain_broken", "unfair"
+#: Chain and seed hold and every event folds, but some batches were recorded
+#: under rules this release does not have and these rules decide them otherwise.
+PARTIAL = "partial"
 
 
 @dataclass(frozen=True)
 class Verdict:
     game_id: str
-    verdict: str  # FAIR, PENDING (seed not revealed yet), BROKEN or UNFAIR
+    verdict: str  # FAIR, PARTIAL, PENDING (seed not revealed yet), BROKEN or UNFAIR
     version: int
     head_hash: str
     chain_ok: bool
@@ -60,53 +71,117 @@ class Verdict:
     seed_revealed: bool
     seed_matches_commitment: bool | None
     effective_seed: str | None  # once the secret is revealed: the seed the replay drew from
-    decisions_checked: int
-    first_mismatch: int | None  # the version of the first batch the rules do not reproduce
+    decisions_checked: int  # batches recorded under these rules, decided again and equal
+    first_mismatch: int | None  # the version of the first such batch the rules do not reproduce
     reason: str | None
+    rules: str | None  # the rules the game was created under (None: before rules versions)
+    rules_here: str  # the rules this release plays the game under
+    upgrades: list[dict[str, Any]]  # each RulesUpgraded: version, from, to, diverged_at
+    #: Batches recorded under other rules: how many, and how many these rules reproduce anyway.
+    decisions_other_rules: int
+    decisions_reproduced: int
+    #: Every event folded by this release (False: ``reason`` names the first it could not).
+    refolded: bool
+    decisions: str  # what was and was not decided again, in words
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
 def audit(store: EventLog, game_id: str) -> Verdict:
+    """The verdict on a stored game: its chain as the store walks it, a fork's origin against the origin's log."""
     envelopes = store.read(game_id)
-    chain = store.verify(game_id)
-    version, head = store.head(game_id)
     forked = envelopes[1].data if len(envelopes) > 1 and envelopes[1].type == "ForkedFrom" else None
+    origin_ok = None if forked is None else _origin_matches(store, forked)
+    return judge(game_id, envelopes, store.verify(game_id), origin_ok)
+
+
+def judge(game_id: str, envelopes: Sequence[Envelope], chain: ChainReport, origin_ok: bool | None) -> Verdict:
+    """The verdict on a whole log (``envelopes``, as stored) whose chain walked as ``chain`` says.
+
+    ``origin_ok``: whether a fork's first state is its origin's (None: not a
+    fork, or not checked, as offline, where the origin's log is not at hand).
+    """
+    envelopes = list(envelopes)
     seeding = _seeding(envelopes)
-    base = {
+    created = envelopes[0].data if envelopes else {}
+    game = created.get("game", "")
+    here = rules_here(game)
+    base: dict[str, Any] = {
         "game_id": game_id,
-        "version": version,
-        "head_hash": head,
+        "version": envelopes[-1].version if envelopes else 0,
+        "head_hash": envelopes[-1].hash if envelopes else "",
         "chain_ok": chain.ok,
         "chain_broken_at": chain.broken_at,
-        "fork_origin_ok": None if forked is None else _origin_matches(store, forked),
+        "fork_origin_ok": origin_ok,
         "seed_source": seeding.seed_source,
         "seed_mix": seeding.seed_mix,
         "contributed_seats": sorted(seeding.contributions),
+        "rules": created.get("rules"),
+        "rules_here": here,
+        "upgrades": [
+            {"version": e.version, **{k: e.data.get(k) for k in ("from", "to", "diverged_at")}}
+            for e in envelopes if e.type == "RulesUpgraded"
+        ],
     }
     revealed = [e for e in envelopes if e.type == "SeedRevealed"]
+    unchecked = {"seed_matches_commitment": None, "effective_seed": None, "decisions_checked": 0,
+                 "decisions_other_rules": 0, "decisions_reproduced": 0, "refolded": False}  # fmt: skip
     if not chain.ok:
-        return Verdict(**base, verdict=BROKEN, seed_revealed=bool(revealed), seed_matches_commitment=None,
-                       effective_seed=None, decisions_checked=0, first_mismatch=None, reason=chain.reason)  # fmt: skip
-    if base["fork_origin_ok"] is False:
-        return Verdict(**base, verdict=UNFAIR, seed_revealed=bool(revealed), seed_matches_commitment=None,
-                       effective_seed=None, decisions_checked=0, first_mismatch=2,
-                       reason="the fork's first state is not its origin's at that version")  # fmt: skip
+        return Verdict(**base, **unchecked, verdict=BROKEN, seed_revealed=bool(revealed), first_mismatch=None,
+                       reason=chain.reason, decisions="nothing decided again: the chain is broken")  # fmt: skip
+    if origin_ok is False:
+        return Verdict(**base, **unchecked, verdict=UNFAIR, seed_revealed=bool(revealed), first_mismatch=2,
+                       reason="the fork's first state is not its origin's at that version",
+                       decisions="nothing decided again: the fork's origin does not match")  # fmt: skip
     if not revealed:
-        return Verdict(**base, verdict=PENDING, seed_revealed=False, seed_matches_commitment=None,
-                       effective_seed=None, decisions_checked=0, first_mismatch=None,
-                       reason="the seed is revealed when the game ends")  # fmt: skip
+        return Verdict(**base, **unchecked, verdict=PENDING, seed_revealed=False, first_mismatch=None,
+                       reason="the seed is revealed when the game ends",
+                       decisions="nothing decided yet: the seed is revealed when the game ends")  # fmt: skip
     secret = revealed[-1].data["seed"]
-    commitment = envelopes[0].data["seed_commitment"]
-    matches = genesis.commitment(secret) == commitment
-    checked, mismatch, reason = replay(envelopes, secret)
+    matches = genesis.commitment(secret) == created.get("seed_commitment")
+    replayed = replay(envelopes, secret)
+    strict = [b for b in replayed.batches if b.rules == here]
+    other = [b for b in replayed.batches if b.rules != here]
+    mismatch = next((b for b in strict if not b.matched), None)
+    first, reason = (mismatch.version, mismatch.reason) if mismatch else (None, None)
     if not matches:
-        mismatch, reason = revealed[-1].version, "the revealed secret does not match the commitment"
-    effective = genesis.effective_seed(secret, seeding.seed_mix, seeding.contributions)
-    return Verdict(**base, verdict=FAIR if mismatch is None else UNFAIR, seed_revealed=True,
-                   seed_matches_commitment=matches, effective_seed=effective, decisions_checked=checked,
-                   first_mismatch=mismatch, reason=reason)  # fmt: skip
+        first, reason = revealed[-1].version, "the revealed secret does not match the commitment"
+    if replayed.fold_error is not None and reason is None:
+        reason = f"this release cannot fold version {replayed.fold_error[0]}: {replayed.fold_error[1]}"
+    reproduced = sum(b.matched for b in other)
+    if not matches or mismatch is not None:
+        verdict = UNFAIR
+    elif replayed.fold_error is not None or reproduced < len(other):
+        verdict = PARTIAL
+    else:
+        verdict = FAIR
+    return Verdict(**base, verdict=verdict, seed_revealed=True, seed_matches_commitment=matches,
+                   effective_seed=genesis.effective_seed(secret, seeding.seed_mix, seeding.contributions),
+                   decisions_checked=sum(b.matched for b in strict), first_mismatch=first, reason=reason,
+                   decisions_other_rules=len(other), decisions_reproduced=reproduced,
+                   refolded=replayed.fold_error is None,
+                   decisions=_in_words(game, here, strict, other, replayed))  # fmt: skip
+
+
+def _in_words(game: str, here: str, strict: list[Any], other: list[Any], replayed: Replay) -> str:
+    """What was and was not decided again, as the verdict's ``decisions`` says it."""
+    parts = []
+    if strict:
+        parts.append(f"{len(strict)} batches recorded under {here}, decided again by {here}")
+    if other:
+        recorded = sorted({b.rules or f"{game} before rules versions" for b in other})
+        kept = sum(b.matched for b in other)
+        if kept == len(other):
+            parts.append(f"{len(other)} recorded under {', '.join(recorded)}, every one reproduced by {here}")
+        else:
+            parts.append(
+                f"{len(other)} recorded under {', '.join(recorded)}, not re-decided by {here} "
+                f"({kept} of them reproduced anyway)"
+            )
+    if replayed.fold_error is not None:
+        parts.append(f"folded up to version {replayed.fold_error[0] - 1} only")
+    return "; ".join(parts) if parts else "no batch decides anything"
 
 
 def _seeding(envelopes: list[Envelope]) -> Record:
@@ -120,69 +195,6 @@ def _seeding(envelopes: list[Envelope]) -> Record:
     return record
 
 
-def replay(envelopes: list[Envelope], secret: str) -> tuple[int, int | None, str | None]:
-    """Re-decide every batch; returns (batches checked, first mismatch, why)."""
-    # The states a GameRewound returns to, kept as the fold passes them.
-    targets = {e.data["to_version"] for e in envelopes if e.type == "GameRewound"}
-    kept: dict[int, Record] = {}
-    record = Record()
-    checked = 0
-    i = 0
-    while i < len(envelopes):
-        header = envelopes[i]
-        run_end = i + 1
-        while run_end < len(envelopes) and envelopes[run_end].type not in META_EVENTS:
-            run_end += 1
-        run = envelopes[i + 1 : run_end]
-        expected = _decided(record, header, envelopes[run_end] if run_end < len(envelopes) else None, secret)
-        if expected is None and run:
-            return checked, run[0].version, f"{run[0].type} follows {header.type}, which decides nothing"
-        if expected is not None:
-            # Both sides as the store keeps them: checked by the game's schemas, in their current versions.
-            game = header.data["game"] if header.type == "GameCreated" else record.game
-            decided = [Event(e.type, game_event(game or "", e).data) for e in expected]
-            stored = [Event(e.type, upcast(record, e) if record.game else e.data) for e in run]
-            if _canonical(decided) != _canonical(stored):
-                return checked, header.version, f"the rules decide otherwise for the batch at {header.version}"
-            checked += 1
-        for envelope in envelopes[i:run_end]:
-            data = envelope.data if envelope.type in META_EVENTS or record.game is None else upcast(record, envelope)
-            record = apply(record, envelope.type, data, envelope.version, kept.__getitem__)
-            if envelope.version in targets:
-                kept[envelope.version] = record
-        i = run_end
-    return checked, None, None
-
-
-def _decided(record: Record, header: Envelope, after_run: Envelope | None, secret: str) -> list[Event] | None:
-    """What the rules decide for the batch ``header`` opens; None: it is not a decision.
-
-    ``record`` is the game before ``header``: at ``GameStarted``, with the
-    contributions given until then.
-    """
-    data = header.data
-    if header.type == "GameCreated":
-        if after_run is not None and after_run.type == "ForkedFrom":
-            return None  # a fork: its state comes from its origin, not from setup
-        if genesis.dealt_at_start(data):
-            return None  # nothing may be dealt before the seats have contributed
-        return genesis.setup_events(data, secret)  # an older game: its secret is its seed
-    if header.type == "GameStarted":
-        if record.seed_mix is None or record.forked_from is not None:
-            return None  # an older game, dealt at creation; a fork, whose state is its origin's
-        created = {"game": record.game, "options": record.options, "seats": record.seats}
-        return genesis.setup_events(created, genesis.effective_seed(secret, record.seed_mix, record.contributions))
-    if header.type == "CommandAccepted":
-        seed = genesis.effective_seed(secret, record.seed_mix, record.contributions)
-        try:
-            return record.module.decide(
-                record.state, data["seat"], data["command"], Rng.for_position(seed, header.version - 1)
-            )
-        except RuleViolation as refused:
-            return [Event("Refused", {"code": refused.code})]  # never equal to a stored batch
-    return None
-
-
 def _origin_matches(store: EventLog, forked: dict[str, Any]) -> bool:
     found = store.read(forked["game_id"], forked["version"], forked["version"])
     if not found or found[0].hash != forked["hash"]:
@@ -191,7 +203,3 @@ def _origin_matches(store: EventLog, forked: dict[str, Any]) -> bool:
     folder = RecordFolder(lambda game_id, version: fold(store, None, folder, game_id, version).state)
     origin = fold(store, None, folder, forked["game_id"], forked["version"]).state
     return canonical_json(origin.module.dump_state(origin.state)) == canonical_json(forked["state"])
-
-
-def _canonical(events: list[Event]) -> str:
-    return canonical_json([[e.type, e.data] for e in events])

@@ -42,6 +42,7 @@ from service.usecases.record import (
     game_event,
     settle,
 )
+from service.usecases.replay import replay
 
 #: Save a snapshot once a load had to fold this many events past the last one.
 SNAPSHOT_EVERY = 200
@@ -179,6 +180,8 @@ class Games:
         secret = seed if seed is not None else secrets.token_hex(32)
         created = {
             "game": game,
+            # Which rules and (in the options, pinned by the game) which content it is played under, for good.
+            "rules": module.rules,
             "options": {**resolved, **(settings or {})},
             "seats": seats,
             "seed_commitment": genesis.commitment(secret),
@@ -314,6 +317,9 @@ class Games:
         record = loaded.state
         _check_may_act(record, seat)
         module = record.module
+        if record.rules != module.rules and not record.over:
+            loaded = self._upgrade(game_id, loaded)
+            record = loaded.state
         command = module.check_command(command)
         secret = self.seed(game_id)
         seed = genesis.effective_seed(secret, record.seed_mix, record.contributions)
@@ -359,6 +365,38 @@ class Games:
             after=now,
         )
 
+    def _upgrade(self, game_id: str, loaded: Loaded[Record]) -> Loaded[Record]:
+        """Carry a game recorded under other rules over to this release's (docs/versioning.md).
+
+        Its recorded commands are decided again under the new rules from its
+        own seed (``replay``). ``RulesUpgraded`` says how that went: every batch
+        the same (``diverged_at`` None), or the first that was not. Either
+        way the game keeps its recorded history and goes on from the state
+        its log folds to, under the new rules, on the version after this one.
+        """
+        record = loaded.state
+        envelopes = self.store.read(game_id, 1, loaded.version)
+        replayed = replay(envelopes, self.seed(game_id))
+        diverged = replayed.first_divergence()
+        reason = diverged.reason if diverged else None
+        if replayed.fold_error is not None and diverged is None:
+            reason = f"this release cannot fold version {replayed.fold_error[0]}: {replayed.fold_error[1]}"
+        data = {
+            "from": record.rules,
+            "to": record.module.rules,
+            "replayed": len(replayed.batches),
+            "diverged_at": diverged.version if diverged else replayed.fold_error[0] if replayed.fold_error else None,
+            "reason": reason,
+        }
+        try:
+            result = self.store.append(
+                game_id, loaded.version, [NewEvent("RulesUpgraded", data)], actor=SYSTEM, prev_hash=loaded.head_hash
+            )
+        except ConcurrencyError:
+            return self.load(game_id)  # another process got there first (or the game moved on): take it as it is
+        upgraded = apply(record, "RulesUpgraded", data, result.last_version)
+        return self._keep(game_id, Loaded(upgraded, result.last_version, loaded.from_snapshot, result.last_hash))
+
     def follow_up(self, game_id: str, version: int | None = None) -> None:
         """Enqueue whatever automatic work is due now (after a start, a rewind, a lobby change)."""
         loaded = self.load(game_id)
@@ -374,6 +412,10 @@ def start_events(record: Record, secret: str) -> list[NewEvent]:
     contributed was dealt at its creation.
     """
     started = [NewEvent("GameStarted", {})]
+    if record.rules != record.module.rules:
+        # Created in the lobby under other rules: nothing was decided yet, so nothing differs.
+        upgrade = {"from": record.rules, "to": record.module.rules, "replayed": 0, "diverged_at": None}
+        started.insert(0, NewEvent("RulesUpgraded", upgrade))
     if record.seed_mix is None:
         return started
     created = {"game": record.game, "options": record.options, "seats": record.seats}

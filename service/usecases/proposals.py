@@ -152,6 +152,8 @@ class Proposals:
                 "GameCreated",
                 {
                     "game": now.game,
+                    # The fork goes on under this release's rules, from the origin's state as they fold it.
+                    "rules": module.rules,
                     "options": now.options,
                     "seats": list(now.seats),
                     "seed_commitment": genesis.commitment(seed),

@@ -59,6 +59,7 @@ META_EVENTS = frozenset(
         "ForkedFrom",
         "TurnTimedOut",
         "VacationTaken",
+        "RulesUpgraded",
     }
 )
 
@@ -108,6 +109,12 @@ class Record:
     # The claim (sha256 of the joiner's Idempotency-Key) each seated person
     # joined with: a retry of that join gets the seat's token again (service.usecases.lobby).
     claims: dict[int, str] = field(default_factory=dict)
+    #: The rules the game is played under now (``Game.rules``, "fallout/1"): as
+    #: created, then as each ``RulesUpgraded`` says. None: a game from before
+    #: rules versions (docs/versioning.md).
+    rules: str | None = None
+    #: Each ``RulesUpgraded``: {"version", "from", "to", "diverged_at"}.
+    upgrades: tuple[dict[str, Any], ...] = ()
 
     @property
     def module(self) -> Game:
@@ -201,6 +208,7 @@ def _apply(
             seed_commitment=data["seed_commitment"],
             seed_source=data.get("seed_source", SERVER_SEED),  # older events and snapshots: the server's
             seed_mix=data.get("seed_mix"),
+            rules=data.get("rules"),  # None: a game from before rules versions
             state=registry.game_module(data["game"]).initial_state(),
         )
     # A change of players drops a pending proposal: who must agree has changed.
@@ -245,6 +253,9 @@ def _apply(
     if event_type == "VacationTaken":
         taken = record.vacations.get(data["seat"], ()) + ((data["from"], data["until"]),)
         return replace(record, vacations={**record.vacations, data["seat"]: taken})
+    if event_type == "RulesUpgraded":
+        upgrade = {"version": version, "from": data["from"], "to": data["to"], "diverged_at": data["diverged_at"]}
+        return replace(record, rules=data["to"], upgrades=(*record.upgrades, upgrade))
     if event_type == "ForkedFrom":
         return replace(
             record,
@@ -257,7 +268,7 @@ def _apply(
 class RecordFolder:
     """Folds a game's stream into a ``Record``; ``state_at`` serves rewinds."""
 
-    format = "record/5"  # 5: waits settled once per batch
+    format = "record/6"  # 5: waits settled once per batch; 6: the rules version and its upgrades
 
     def __init__(self, state_at: Callable[[str, int], Record] | None = None):
         self.state_at = state_at
@@ -300,6 +311,8 @@ class RecordFolder:
             "timeouts": {str(k): v for k, v in record.timeouts.items()},
             "vacations": {str(k): [list(p) for p in v] for k, v in record.vacations.items()},
             "claims": {str(k): v for k, v in record.claims.items()},
+            "rules": record.rules,
+            "upgrades": list(record.upgrades),
             "state_format": module.state_format,
             "state": module.dump_state(record.state),
         }
@@ -324,6 +337,8 @@ class RecordFolder:
             timeouts={int(k): v for k, v in data["timeouts"].items()},
             vacations={int(k): tuple(tuple(p) for p in v) for k, v in data["vacations"].items()},
             claims={int(k): v for k, v in data.get("claims", {}).items()},  # none in older snapshots
+            rules=data["rules"],
+            upgrades=tuple(data["upgrades"]),
             state=module.load_state(data["state"]),
         )
 
@@ -356,6 +371,9 @@ class GameCreatedV2(Schema):
     # Absent in games created before seats contributed (then: the secret is the
     # seed, and the setup was dealt at creation); see service.usecases.genesis.
     seed_mix = fields.String(validate=validate.OneOf([genesis.SECRET_ONLY, genesis.WITH_CONTRIBUTIONS]))
+    # The rules the game was created under (``Game.rules``: "fallout/1").
+    # Absent in games created before rules versions (docs/versioning.md).
+    rules = fields.String(validate=validate.Regexp(r"^[a-z][a-z0-9_]*/[0-9]+$"))
 
 
 def _game_created_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
@@ -463,6 +481,22 @@ class TurnTimedOutV1(_Strict):
     bot = fields.String(load_default=None, allow_none=True)
 
 
+# A game in progress met rules newer than its own (docs/versioning.md): its
+# recorded commands were decided again under ``to`` up to this event; None in
+# ``diverged_at`` means every batch came out the same, otherwise it names the
+# first batch that did not, and the game goes on from its recorded state.
+# "from" is a Python keyword, so the schema is built from a dict of its fields.
+RulesUpgradedV1 = _Strict.from_dict(
+    {
+        "from": fields.String(required=True, allow_none=True),  # None: a game from before rules versions
+        "to": fields.String(required=True),
+        "replayed": fields.Integer(required=True),  # batches decided again, up to the divergence
+        "diverged_at": fields.Integer(required=True, allow_none=True),
+        "reason": fields.String(load_default=None, allow_none=True),
+    },
+    name="RulesUpgradedV1",
+)
+
 # "from" is a Python keyword, so the schema is built from a dict of its fields.
 VacationTakenV1 = _Strict.from_dict(
     {
@@ -495,6 +529,7 @@ def declare_events(registry: SchemaRegistry) -> SchemaRegistry:
         "ForkedFrom": ForkedFromV1,
         "TurnTimedOut": TurnTimedOutV1,
         "VacationTaken": VacationTakenV1,
+        "RulesUpgraded": RulesUpgradedV1,
     }.items():
         registry.register(name, 1, schema())
     missing = META_EVENTS - set(registry.names())

@@ -206,6 +206,7 @@ class Counter(Game):
     seats = SeatRange(1, 4)
     # 3: the target and the winner joined the state.
     state_format = "3"
+    rules_version = 1
     options_schema = CounterOptions
     view_schema = CounterView
     command_schemas = RULES.commands

@@ -27,6 +27,6 @@ second pass does not report every reference to them as a second problem.
 from __future__ import annotations
 
 from domain.engine.packs import PackError
-from domain.fallout.pack.loading import load_pack
+from domain.fallout.pack.loading import load_folder, load_pack
 
-__all__ = ["PackError", "load_pack"]
+__all__ = ["PackError", "load_folder", "load_pack"]

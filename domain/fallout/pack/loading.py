@@ -82,6 +82,11 @@ def load_pack(path: str | os.PathLike[str] | None = None) -> Pack:
     return _load(Path(path), str(path))
 
 
+def load_folder(root: Traversable, source: str) -> Pack:
+    """Load and check the pack in ``root`` (a frozen copy inside the install), as ``load_pack`` does."""
+    return _load(root, source)
+
+
 @functools.lru_cache(maxsize=1)
 def _bundled_pack() -> Pack:
     # importlib.resources rather than __file__ so the pack also loads from a

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from marshmallow import RAISE
 
-from domain.fallout.content import pack_named
+from domain.fallout.content import SHELF, pack_named
 from domain.fallout.game import FALLOUT
 from domain.fallout.rulebook import RULES
 from domain.fallout.state import GameState
@@ -109,7 +109,9 @@ def test_a_command_with_an_unknown_field_is_malformed() -> None:
 def test_options_resolve_to_the_scenario_setup_plays() -> None:
     """Complete Setup: a creator who names no scenario gets the pack's own, recorded as it is played."""
     resolved = FALLOUT.resolve_options({})
-    assert resolved == {"pack": "base", "scenario": next(iter(pack_named("base").scenarios))}
+    # The pack is pinned to its content address: the game plays these files for good (docs/versioning.md).
+    assert resolved == {"pack": SHELF.address("base"), "scenario": next(iter(pack_named("base").scenarios))}
+    assert resolved["pack"].startswith("base@")
     state = FALLOUT.initial_state()
     for event in FALLOUT.setup({**resolved, "players": 2}, Rng("options")):
         state = FALLOUT.evolve(state, event)

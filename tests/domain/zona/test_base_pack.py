@@ -62,7 +62,7 @@ def test_the_lobby_plays_the_base_pack_by_default_and_keeps_the_test_pack():
     """Zona §"SPIS ELEMENTÓW": the box is the default pack; the small test pack stays for fast tests."""
     from domain.zona.game import ZONA
 
-    assert ZONA.resolve_options({})["pack"] == "base"
+    assert ZONA.resolve_options({})["pack"].split("@")[0] == "base"
     assert set(PACKS) == {"base", "test"}
 
 

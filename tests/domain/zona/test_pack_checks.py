@@ -6,9 +6,9 @@ import copy
 
 import pytest
 
-from domain.zona.pack import PACKS, PackError, load, read_directory
+from domain.zona.pack import PACKS, SHELF, PackError, load, read_directory
 
-TEST_FILES = read_directory("domain.zona.packs.test")
+TEST_FILES = read_directory(SHELF.bundled("test"))
 
 
 def _problems(files) -> str:
@@ -81,7 +81,7 @@ def test_a_broken_pack_names_every_cross_reference_problem_at_once():
 def test_the_test_pack_and_the_base_pack_pass_every_check():
     """Zona §"SPIS ELEMENTÓW": the shipped packs load with no problem."""
     for name in PACKS:
-        pack = load(read_directory(f"domain.zona.packs.{name}"), name)
+        pack = load(read_directory(SHELF.bundled(name)), name)
         assert pack.name == name and pack.areas
 
 

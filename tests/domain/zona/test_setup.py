@@ -7,7 +7,7 @@ import pytest
 from domain.game import RuleViolation
 from domain.rng import Rng
 from domain.zona.game import ZONA
-from domain.zona.pack import PackError, load, read_directory
+from domain.zona.pack import SHELF, PackError, load, read_directory
 from domain.zona.state import BACKPACK_SLOTS
 from tests.domain.zona.fixtures import PACK, fold, new_game, send
 
@@ -131,7 +131,7 @@ def test_backpack_holds_five_items():
 
 def test_a_broken_pack_reports_every_problem_at_once():
     """Zona §"SPIS ELEMENTÓW": content is checked at load; all problems in one report."""
-    files = read_directory("domain.zona.packs.test")
+    files = read_directory(SHELF.bundled("test"))
     files["board"] = {**files["board"], "areas": [*files["board"]["areas"], {"id": "x", "name": "X", "sector": "blue"}]}
     files["items"] = {"items": [*files["items"]["items"], {"id": "bad", "name": "Bad", "kind": "junk", "price": 150,
                                                            "use": "single", "hael": 1}]}
