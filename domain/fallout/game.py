@@ -18,6 +18,7 @@ from domain.fallout import prompts, rounds, trade, words
 from domain.fallout import setup as setup_rules
 from domain.fallout.advance import advance
 from domain.fallout.ai import FALLOUT_AI
+from domain.fallout.content import SHELF
 from domain.fallout.examples import Examples, play_example
 from domain.fallout.legal import legal_actions
 from domain.fallout.options import OptionsSchema, resolve_options
@@ -27,7 +28,6 @@ from domain.fallout.snapshot import dump_state, load_state
 from domain.fallout.state import GameState
 from domain.fallout.view import redact, view
 from domain.fallout.view_schema import ViewSchema
-from domain.fallout.content import SHELF
 from domain.game import SYSTEM, Command, Event, Game, GameAI, Outcome, RuleViolation, Seat, SeatRange, malformed
 from domain.rng import Rng
 
