@@ -68,7 +68,7 @@ fuzz: $(STAMP)
 
 # Golden logs (tests/golden/README.md): whole games played over HTTP on a server
 # of this tree (started on free ports, stopped at the end), each saved as its
-# export and metadata in tests/golden/logs/. About three minutes.
+# export and metadata in tests/golden/logs/. Three to four minutes.
 GOLDEN_ARGS ?=
 golden: $(STAMP)
 	$(BIN)/python -m tests.golden.record $(GOLDEN_ARGS)

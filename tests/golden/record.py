@@ -55,9 +55,12 @@ SPECS: list[Spec] = [
     fallout("3p-thornwood-hollow", 3, {"scenario": "thornwood_hollow"}, bots={2: "random"}),
     fallout("4p-vesper-heights", 4, {"scenario": "vesper_heights"}, bots={2: "random", 3: "random"},
             seeding="contributions"),
-    # Each kind of ending: a survivor's victory (a greedy bot beside a random seat), a faction's takeover.
-    fallout("2p-victory", 2, {}, bots={1: "greedy"}, want="won", tries=8),
+    # Each kind of ending: a survivor's victory (two greedy bots win two games in three; random seats
+    # seldom win), a faction's takeover, every survivor eliminated. Games with no bot and a chosen seed
+    # play the same way every run of the same code, so their search ends at the same attempt.
+    fallout("2p-victory", 2, {}, bots={0: "greedy", 1: "greedy"}, want="won", tries=6),
     fallout("3p-takeover", 3, {"scenario": "saltmarsh_reach"}, want="takeover", seeding="creator", tries=5),
+    fallout("solo-eliminated", 1, {"scenario": "saltmarsh_reach"}, want="eliminated", seeding="creator", tries=8),
     # Rewind and fork by agreement; the fork's game is recorded too (fallout-2p-fork-child).
     fallout("2p-rewind", 2, {"scenario": "thornwood_hollow"}, rewind_at=40, seeding="creator"),
     fallout("2p-fork", 2, {"scenario": "vesper_heights"}, fork_at=60),
