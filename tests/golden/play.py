@@ -70,6 +70,10 @@ class Unfinished(Exception):
     """The game did not end as the spec wants (or at all): try another."""
 
 
+class Stalled(RuntimeError):
+    """The game waited on the server's worker and nothing moved: a server bug, worth a look in its log."""
+
+
 def api_style(api: Api) -> str:
     created = api.document()["components"]["schemas"]["CreateGame"]["properties"]
     return "options" if "options" in created else "flat"
@@ -113,12 +117,14 @@ def spectator(api: Api, game_id: str) -> dict[str, Any]:
 def wait_for_move(api: Api, table: Table, version: int) -> dict[str, Any]:
     """The state once the game has moved on from ``version`` (the worker's turn), or waits on one of our seats."""
     deadline = time.monotonic() + STALL_SECONDS
+    state: dict[str, Any] = {"waiting_for": None}
     while time.monotonic() < deadline:
         time.sleep(0.03)
         state = spectator(api, table.game_id)
         if state["over"] or state["version"] != version or set(state["waiting_for"]) & set(table.tokens):
             return state
-    raise RuntimeError(f"{table.game_id}: nothing moved for {STALL_SECONDS}s at version {version}")
+    raise Stalled(f"{table.game_id}: nothing moved for {STALL_SECONDS:.0f} s at version {version}, "
+                  f"waiting for {state['waiting_for']}")
 
 
 def propose(api: Api, table: Table, seat: int, kind: str, to_version: int) -> dict[str, Any]:
@@ -279,8 +285,9 @@ def record(api: Api, spec: Spec, out: Path, recorded_by: dict[str, Any], style: 
             if table.fork is not None:
                 fork_state = play(api, spec, table.fork, random.Random(f"golden/{spec.name}/{attempt}/fork"),
                                   hooks=False)  # fmt: skip
-        except (Unfinished, ApiError) as failed:
-            log(f"{spec.name}: attempt {attempt} ({table.game_id}): {failed}")
+        except (Unfinished, ApiError, Stalled) as failed:
+            log(f"{'STALLED ' if isinstance(failed, Stalled) else ''}{spec.name}: attempt {attempt} "
+                f"({table.game_id}): {failed}")
             seen.append(str(failed)[:80])
             continue
         kind = ending_of(api, table, state).get("kind") if state["over"] else None

@@ -13,6 +13,7 @@ tests/golden/README.md says what each file holds and how the legacy ones
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import tempfile
 import threading
@@ -74,6 +75,17 @@ SPECS: list[Spec] = [
 ]
 
 
+#: What went wrong in this run (games stalled on the worker, specs not recorded): the server's log is then kept.
+TROUBLE: list[str] = []
+
+
+def keep_log(server: Server) -> None:
+    if TROUBLE and server.log_path.exists():
+        kept = Path(tempfile.gettempdir()) / f"holotape-golden-server-{time.strftime('%Y%m%d-%H%M%S')}.log"
+        shutil.copyfile(server.log_path, kept)
+        print(f"{len(TROUBLE)} games stalled or specs failed; the server's log (API and worker) is kept in {kept}")
+
+
 def select(specs: list[Spec], only: list[str]) -> list[Spec]:
     return [s for s in specs if not only or any(s.name.startswith(prefix) for prefix in only)]
 
@@ -86,6 +98,8 @@ def record_all(api: Api, specs: list[Spec], out: Path, recorded_by: dict[str, An
     def log(line: str) -> None:
         with lock:
             print(line, flush=True)
+            if line.startswith(("STALLED", "FAILED")):
+                TROUBLE.append(line)
 
     def one(spec: Spec) -> list[dict[str, Any]]:
         return record(Api(api.url), spec, out, recorded_by, style, log)
@@ -128,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             if server is not None:
                 server.stop()
+                keep_log(server)
     print(f"{len(result['saved'])} logs in {time.monotonic() - started:.0f} s; failed: {sorted(result['failed'])}")
     return 1 if result["failed"] else 0
 
