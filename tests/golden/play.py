@@ -10,7 +10,7 @@ way may propose a rewind or a fork that the other seats accept. A game that
 does not end within the spec's cap of decisions, or ends otherwise than the
 spec wants, is played again from a new game (another attempt).
 
-What is saved for a game: the export as served (``<name>.ndjson``) and its
+What is saved for a game: the export as served (``<name>.ndjson.gz``) and its
 metadata (``<name>.json``, described in tests/golden/README.md).
 
 Old servers speak an older API: ``flat`` (before games had ``options``) takes
@@ -20,6 +20,7 @@ has no contributions.
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 import time
@@ -233,7 +234,7 @@ def wanted(want: str | None, kind: str | None) -> bool:
 
 def save(api: Api, out: Path, name: str, spec: Spec, table: Table, state: dict[str, Any],
          recorded_by: dict[str, Any], attempt: int) -> dict[str, Any]:  # fmt: skip
-    """Writes ``<name>.ndjson`` (the export, as served) and ``<name>.json`` (its metadata); returns the metadata."""
+    """Writes ``<name>.ndjson.gz`` (the export, as served, gzipped) and ``<name>.json`` (its metadata); returns the metadata."""
     game = f"/games/{table.game_id}"
     token = next(iter(sorted(table.tokens.items())), (None, None))[1]
     export = api.call("GET", f"{game}/export", token=token)
@@ -267,7 +268,8 @@ def save(api: Api, out: Path, name: str, spec: Spec, table: Table, state: dict[s
     if not state["over"]:  # a game left running: whoever picks it up again needs its tokens
         meta["tokens"] = {"creator": table.creator, "seats": {str(s): t for s, t in sorted(table.tokens.items())}}
     out.mkdir(parents=True, exist_ok=True)
-    (out / f"{name}.ndjson").write_bytes(export.content)
+    # Compressed (a whole game is megabytes of JSON), without a timestamp so the same export gives the same file.
+    (out / f"{name}.ndjson.gz").write_bytes(gzip.compress(export.content, mtime=0))
     (out / f"{name}.json").write_text(json.dumps(meta, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
     return meta
 

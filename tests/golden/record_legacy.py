@@ -8,7 +8,7 @@ For each commit: check it out into a scratch worktree (``git worktree add
 this venv's packages against an embedded Valkey started here (old trees may
 not start one the same way), play its specs over HTTP with the same client
 as tests/golden/record.py (``play.api_style`` adapts to the older create
-body), save ``legacy-<sha>-<name>.ndjson`` and ``.json`` in tests/golden/logs,
+body), save ``legacy-<sha>-<name>.ndjson.gz`` and ``.json`` in tests/golden/logs,
 and remove the worktree.
 
 With ``RDB_COMMIT`` the first specs (``RDB_SPECS``: one ended game, one left
@@ -135,7 +135,7 @@ def save_rdb(server: Server, sha: str, saved: list[dict[str, Any]], legacy_dir: 
     games = []
     for meta in saved:
         entry = {"name": meta["name"], "game_id": meta["game_id"], "game": meta["game"], "seats": meta["seats"],
-                 "ended": meta["ending"]["over"], "version": meta["version"], "log": f"logs/{meta['name']}.ndjson"}  # fmt: skip
+                 "ended": meta["ending"]["over"], "version": meta["version"], "log": f"logs/{meta['name']}.ndjson.gz"}  # fmt: skip
         if not meta["ending"]["over"]:
             entry["tokens"] = meta["tokens"]
             entry["waiting_for"] = meta["final_states"]["spectator"]["waiting_for"]
