@@ -117,9 +117,11 @@ class Queries:
             self.marks.put(game_id, version, found)
         return found
 
-    def telling(self, game_id: str, after: int, now: Loaded[Record]) -> Telling:
-        """Words for the events after version ``after``, read with the game as ``now``."""
-        return Telling(self.record_at(game_id, after, now), now.state, lambda v: self.games.load(game_id, at=v).state)
+    def telling(self, game_id: str, after: int, now: Loaded[Record], before: Record | None = None) -> Telling:
+        """Words for the events after version ``after``, read with the game as ``now``
+        (``before``: the record at ``after``, when the caller has it)."""
+        record = before if before is not None else self.record_at(game_id, after, now)
+        return Telling(record, now.state, lambda v: self.games.load(game_id, at=v).state)
 
     def told(
         self, game_id: str, envelopes: Sequence[Envelope], seat: int | None, now: Loaded[Record], before: Record | None = None
@@ -127,8 +129,7 @@ class Queries:
         """Consecutive ``envelopes`` as ``seat`` may read them (``before``: the record before the first, if known)."""
         if not envelopes:
             return []
-        after = envelopes[0].version - 1
-        telling = self.telling(game_id, after, now) if before is None else Telling(before, now.state)
+        telling = self.telling(game_id, envelopes[0].version - 1, now, before)
         told = telling.tell(envelopes, seat)
         self.marks.put(game_id, envelopes[-1].version, telling.record)
         return told
@@ -203,12 +204,15 @@ class Queries:
 
     def follow(self, game_id: str, seat: int | None, after: int, block_ms: int) -> list[dict[str, Any]]:
         """The events after ``after`` as ``seat`` may see them, waiting up to ``block_ms`` for the first."""
-        batch = self.games.store.wait(game_id, after, block_ms)
-        if not batch:
-            return []
-        # Redact with the game as it is now, as a page of the log does: once
-        # it is over, everything shows.
-        return self.told(game_id, batch, seat, self.games.load(game_id))
+        follower = Follower(self, game_id, seat, after)
+        told = follower.next(block_ms)
+        if follower.record is not None:
+            self.marks.put(game_id, follower.after, follower.record)
+        return told
+
+    def follower(self, game_id: str, seat: int | None, after: int) -> Follower:
+        """``seat``'s place in the log after ``after``, to follow it batch by batch (a stream)."""
+        return Follower(self, game_id, seat, after)
 
     def batch(self, game_id: str, version: int, seats: Sequence[int | None]) -> dict[int | None, list[dict[str, Any]]]:
         """The batch that holds ``version`` (the events one append wrote), as each of ``seats`` reads it now."""
@@ -219,6 +223,7 @@ class Queries:
         for each in telling.each(envelopes, list(seats)):
             for seat, body in each.items():
                 told[seat].append(body)
+        self.marks.put(game_id, envelopes[-1].version, telling.record)
         return told
 
     def _batch_holding(self, game_id: str, version: int, last: int) -> list[Envelope]:
@@ -245,3 +250,28 @@ class Queries:
 def seat_of(holder: Holder | None) -> int | None:
     """The seat whose view a token holder gets (None: a spectator's)."""
     return holder.seat if holder is not None and holder.kind == SEAT else None
+
+
+class Follower:
+    """One reader's place in a game's log, as a stream keeps it: the version it was last told and the
+    record there, carried from one batch to the next, so following a game folds each event once."""
+
+    def __init__(self, queries: Queries, game_id: str, seat: int | None, after: int):
+        self.queries = queries
+        self.game_id = game_id
+        self.seat = seat
+        self.after = after
+        self.record: Record | None = None  # at ``after``, once known
+
+    def next(self, block_ms: int) -> list[dict[str, Any]]:
+        """The events after the place, as the seat may see them, waiting up to ``block_ms`` for the first."""
+        games = self.queries.games
+        batch = games.store.wait(self.game_id, self.after, block_ms)
+        if not batch:
+            return []
+        # Redact with the game as it is now, as a page of the log does: once
+        # it is over, everything shows.
+        telling = self.queries.telling(self.game_id, self.after, games.load(self.game_id), self.record)
+        told = telling.tell(batch, self.seat)
+        self.record, self.after = telling.record, batch[-1].version
+        return told
