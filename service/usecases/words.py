@@ -186,7 +186,13 @@ def _meta(record: Record, event_type: str, data: dict[str, Any]) -> str:
         return f"{who}'s time runs out; {by} plays for it."
     if event_type == "VacationTaken":
         return f"{who} takes {data['days']} days of vacation."
-    return event_type
+    if event_type == "RulesUpgraded":
+        was = data["from"] or "rules from before rules versions"
+        if data["diverged_at"] is None:
+            return f"The game moves from {was} to {data['to']}; every recorded move comes out the same under them."
+        return (f"The game moves from {was} to {data['to']}, which decide version {data['diverged_at']} otherwise; "
+                f"the game keeps its history and goes on from where it stands.")
+    raise KeyError(f"the service has no words for {event_type}")
 
 
 def _capital(text: str) -> str:
