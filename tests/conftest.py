@@ -3,11 +3,19 @@
 A real Redis-compatible server on a free loopback port (or the one named by
 REDIS_URL; the tests flush its database, so point it at a scratch one) and,
 for the tests that ask for it, a real rq worker in its own process.
+
+Under pytest-xdist (``make test``, ``make test-fast``) every worker process
+has a session of its own, so each starts its own embedded server; with
+REDIS_URL set, worker ``gwN`` takes the database N after the one named, so no
+two workers flush each other's data. Tests that share something costly across
+a session (the Redis Cluster, the browser stack, a game's contract plays) carry
+an ``xdist_group`` mark, so ``--dist loadgroup`` runs each group on one worker.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -26,6 +34,7 @@ from service.adapters.embedded_redis import EmbeddedRedis
 from service.usecases.games import Games
 from service.usecases.services import Services
 from tests.games.counter import COUNTER
+from tests.shared_games import SharedGames, session_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_GAMES = "tests.games.counter:COUNTER"
@@ -33,10 +42,36 @@ TEST_GAMES = "tests.games.counter:COUNTER"
 registry.register(COUNTER)
 
 
+def xdist_worker() -> int | None:
+    """This process's number among pytest-xdist's workers (``gw3``: 3), None when xdist is not running it."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return int(name[2:]) if name.startswith("gw") else None
+
+
+def worker_database(url: str, worker: int | None) -> str:
+    """``url`` moved ``worker`` databases on from the one it names (db 0 when it names none)."""
+    if not worker:
+        return url
+    found = re.match(r"^(rediss?://[^/?#]*)(?:/(\d*))?(.*)$", url)
+    if not found:
+        raise ValueError(f"REDIS_URL {url!r}: give a redis:// address to run the tests in parallel")
+    base, db, rest = found.groups()
+    return f"{base}/{int(db or 0) + worker}{rest}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist, the slow tests first (those of no ``xdist_group``, which go first anyway): the
+    workers take the longest work while there is plenty left to balance it, not at the end, when one
+    worker would play a last long test while the other waits. A run in one process keeps its order."""
+    if xdist_worker() is None:
+        return
+    items.sort(key=lambda item: not item.get_closest_marker("slow") or bool(item.get_closest_marker("xdist_group")))
+
+
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if os.environ.get("REDIS_URL"):
-        yield os.environ["REDIS_URL"]
+        yield worker_database(os.environ["REDIS_URL"], xdist_worker())
         return
     with EmbeddedRedis(tmp_path_factory.mktemp("redis"), durable=False) as server:
         yield server.url
@@ -47,6 +82,12 @@ def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Embedded
     """A real Redis Cluster of three masters with a replica each, started once when a test asks."""
     with EmbeddedCluster(tmp_path_factory.mktemp("cluster")) as cluster:
         yield cluster
+
+
+@pytest.fixture(scope="session")
+def shared_games(tmp_path_factory: pytest.TempPathFactory) -> SharedGames:
+    """Whole games of random play, each played once per session by whichever test or worker asks first."""
+    return SharedGames(session_folder(tmp_path_factory))
 
 
 @pytest.fixture

@@ -87,6 +87,7 @@ def _state(api: Api, game_id: str, headers: dict | None = None) -> dict:
     return api.server.request("GET", f"/games/{game_id}/state", headers=headers)[2]
 
 
+@pytest.mark.xdist_group("cluster")  # the session's cluster, on the worker that runs the store's tests on it
 def test_two_api_processes_and_two_workers_play_a_bot_game_and_a_human_game_to_the_end(
     redis_cluster: EmbeddedCluster, on_cluster
 ):

@@ -19,7 +19,8 @@ from service.adapters.embedded_cluster import EmbeddedCluster
 from service.wiring import event_store
 
 
-@pytest.fixture(params=["standalone", "cluster"])
+# The cluster is started once per session and worker: its tests go to one xdist worker.
+@pytest.fixture(params=["standalone", pytest.param("cluster", marks=pytest.mark.xdist_group("cluster"))])
 def raw(request: pytest.FixtureRequest, redis_client: redis.Redis) -> Iterator[redis.Redis | RedisCluster]:
     if request.param == "standalone":
         yield redis_client

@@ -22,6 +22,9 @@ from tests.conftest import wait_until
 from tests.contract.driver import leaves
 from tests.web.conftest import Stack
 
+# One stack and one browser per module (tests/web/conftest.py): the whole module on one xdist worker.
+pytestmark = pytest.mark.xdist_group("browser")
+
 #: What a player clicks, by preference: a survivor first; one move with one
 #: step, to be seen by the other; then the end of the turn. Anything else the
 #: game asks (a die to keep, an enemy's space) takes the first button offered.
