@@ -14,16 +14,23 @@ snapshot must round-trip; at the end the whole log must fold to the live
 state. The full test pack's games must between them use every command.
 
 The bundled pack's scenarios are played to their end, 200 games each. To keep
-that cheap (the whole suite runs on every change) their random player leans
-toward progress (``toward_progress``: quests first, then heading for a quest
-marker) and the checks run after each command rather than each event, with a
-seat's view, a probe and a snapshot round trip less often (``sparse``).
+that cheap their random player leans toward progress (``toward_progress``:
+quests first, then heading for a quest marker) and the checks run after each
+command rather than each event, with a seat's view, a probe and a snapshot
+round trip less often (``sparse``).
+
+The 200-game tests are slow (``make test``; ``make test-fast`` leaves them
+out) and run in four parts of 50 that xdist spreads over its workers. Every
+game is played once per session (``tests/shared_games.py``): the tests over
+all 200 of a kind (both endings met, every command used) read what the parts
+recorded, and the quick tests of the fast lane play the first 20 of them.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
@@ -238,17 +245,37 @@ def play_one(
     return state, len(log)
 
 
-def test_twenty_random_games_keep_the_invariants() -> None:
-    """Actions and Turns, Rounds, Activating Enemies: 20 quick random games."""
-    for seed in range(20):
-        play_one(seed)
+#: Each slow test's 200 games run as four tests of 50 (``part``), which xdist hands to different
+#: workers; a last test reads what the parts found over all 200 (tests/shared_games.py).
+GAMES, PARTS = 200, 4
+
+
+def games_of(kind: str, first: int, part: int | None = None, count: int = GAMES) -> dict[str, int]:
+    """The seeds of one test's games (or of one ``part`` of them) by their key in the session's record:
+    the rules version, the kind of game and the seed."""
+    seeds = range(first, first + count)
+    if part is not None:
+        size = count // PARTS
+        seeds = seeds[part * size:(part + 1) * size]
+    return {f"{FALLOUT.rules}/{kind}/{seed}": seed for seed in seeds}
+
+
+def mini_game(seed: int) -> str:
+    """A game of the mini pack, 30 rounds at most; its result ("" while it runs) for the record."""
+    state, _ = play_one(seed)
+    return state.result or ""
+
+
+def test_twenty_random_games_keep_the_invariants(shared_games) -> None:
+    """Actions and Turns, Rounds, Activating Enemies: 20 quick random games (the slow test's first 20)."""
+    list(shared_games.each(games_of("mini", 1000, count=20), mini_game))
 
 
 @pytest.mark.slow
-def test_two_hundred_random_games_keep_the_invariants() -> None:
+@pytest.mark.parametrize("part", range(PARTS))
+def test_two_hundred_random_games_keep_the_invariants(shared_games, part: int) -> None:
     """Actions and Turns, Rounds, Activating Enemies: 200 random games, 1-4 players."""
-    for seed in range(200):
-        play_one(1000 + seed)
+    list(shared_games.each(games_of("mini", 1000, part), mini_game))
 
 
 #: Rounds after which a game of the bundled pack has certainly gone wrong: the agenda deck runs
@@ -256,18 +283,33 @@ def test_two_hundred_random_games_keep_the_invariants() -> None:
 ENDLESS = 400
 
 
+def scenario_game(scenario: str) -> Callable[[int], str]:
+    def play(seed: int) -> str:
+        """A whole game of the bundled pack's ``scenario``, played to its end; how it ended."""
+        state, _ = play_one(seed, pack="base", scenario=scenario, rounds=ENDLESS, progress=True, sparse=True)
+        assert state.over, (scenario, seed, state.round)
+        return state.result
+
+    return play
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("part", range(PARTS))
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_two_hundred_random_games_of_each_scenario_to_their_end(shared_games, scenario: str, part: int) -> None:
+    """Complete Setup with each scenario, Winning the Game / Faction Power Track: 200 random-legal games of
+    1-4 players, each played to its end, keep the invariants and end by the rules, never by running on. The
+    random player leans toward progress (quests, and steps toward their markers: ``toward_progress``) so that
+    200 whole games stay cheap."""
+    list(shared_games.each(games_of(scenario, 2000, part), scenario_game(scenario)))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("scenario", SCENARIOS)
-def test_two_hundred_random_games_of_each_scenario_to_their_end(scenario: str) -> None:
-    """Complete Setup with each scenario, Winning the Game / Faction Power Track: 200 random-legal games of
-    1-4 players, each played to its end, keep the invariants and end by the rules, by a survivor's victory or
-    by a faction's takeover, never by running on. The random player leans toward progress (quests, and steps
-    toward their markers: ``toward_progress``) so that 200 whole games stay cheap."""
-    ends: Counter = Counter()
-    for seed in range(200):
-        state, _ = play_one(2000 + seed, pack="base", scenario=scenario, rounds=ENDLESS, progress=True, sparse=True)
-        assert state.over, (scenario, seed, state.round)
-        ends[state.result] += 1
+def test_the_two_hundred_games_of_each_scenario_end_in_victories_and_takeovers(shared_games, scenario: str) -> None:
+    """Winning the Game / Faction Power Track: over each scenario's 200 games (the parts' above), by a
+    survivor's victory and by a faction's takeover."""
+    ends = Counter(result for _, result in shared_games.each(games_of(scenario, 2000), scenario_game(scenario)))
     assert set(ends) == {"won", "lost"}, ends
 
 
@@ -277,25 +319,40 @@ def test_two_hundred_random_games_of_each_scenario_to_their_end(scenario: str) -
 NEVER_IN_FULL: frozenset[str] = frozenset({"use_in_fight", "roll_dice", "choose_enemy"})
 
 
+def full_game(seed: int) -> tuple[str, Counter]:
+    """A game of the full test pack, 30 rounds at most: its result and the commands it sent."""
+    used: Counter = Counter()
+    state, _ = play_one(seed, pack=FULL.id, used=used)
+    return state.result or "", used
+
+
+def test_twenty_random_games_of_the_full_pack(shared_games) -> None:
+    """Encounter Action, Quest Action, Shopping: 20 quick random games of the full test pack (the slow
+    test's first 20)."""
+    list(shared_games.each(games_of("full", 3100, count=20), full_game))
+
+
 @pytest.mark.slow
-def test_two_hundred_random_games_with_encounters_quests_items_and_influence() -> None:
+@pytest.mark.parametrize("part", range(PARTS))
+def test_two_hundred_random_games_with_encounters_quests_items_and_influence(shared_games, part: int) -> None:
     """Encounter Action, Quest Action, Shopping, Camp Action (trading), Perk Cards, Loyalty, Influence,
-    Inventory, Agenda Cards: 200 random games of the full test pack, every command used. A random victory is
-    rare (4 of the 800 games from seed 3000, at 3250, 3463, 3538 and 3751), so the 200 are taken where one is."""
+    Inventory, Agenda Cards: 200 random games of the full test pack keep the invariants."""
+    list(shared_games.each(games_of("full", 3100, part), full_game))
+
+
+@pytest.mark.slow
+def test_the_two_hundred_games_of_the_full_pack_use_every_command_and_end_both_ways(shared_games) -> None:
+    """Over the 200 games above, every command is used, and games are lost and won. A random victory is
+    rare (4 of the 800 games from seed 3000, at 3250, 3463, 3538 and 3751), so the 200 are taken where one
+    is."""
     used: Counter = Counter()
     ends: Counter = Counter()
-    for seed in range(200):
-        state, _ = play_one(3100 + seed, pack=FULL.id, used=used)
-        ends[state.result] += 1
+    for _, (result, commands) in shared_games.each(games_of("full", 3100), full_game):
+        ends[result] += 1
+        used.update(commands)
     every = set(FALLOUT.command_schemas)
     assert every - NEVER_IN_FULL - set(used) == set(), sorted(every - set(used))
     assert ends["lost"] and ends["won"], ends
-
-
-def test_twenty_random_games_of_the_full_pack() -> None:
-    """Encounter Action, Quest Action, Shopping: 20 quick random games of the full test pack."""
-    for seed in range(20):
-        play_one(4000 + seed, pack=FULL.id)
 
 
 def test_mini_pack_is_registered() -> None:

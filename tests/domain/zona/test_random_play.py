@@ -10,11 +10,18 @@ another stalker holds. Every event the game emits (setup's and each
 command's) validates against its declared schema. At the end the fold of the whole log
 equals the live state, and the game is over: a win or the shared loss
 (Zona §"PRZEGRANA", §"ZWYCIĘSTWO").
+
+The 200 games are slow tests (``make test``), run in parts that xdist spreads
+over its workers; the fast lane (``make test-fast``) plays their first 20.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
+from collections.abc import Iterable
+
+import pytest
 
 from domain.game import Event
 from domain.rng import Rng
@@ -147,19 +154,50 @@ def play(seed: int):
     return play_out(seed, 1 + seed % 4, VARIANTS[(seed // 4) % len(VARIANTS)])
 
 
-def assert_every_game_ends(games):
-    """Each game over, in one win or the shared loss; over the lot both a win and the news loss."""
-    endings = {"win": 0, "news": 0, "sarcophagus": 0}
-    for state in games:
-        assert state["over"]
-        if state["winner"] is not None:
-            assert state["lost"] is None
-            endings["win"] += 1
-        else:
-            endings[state["lost"]] += 1
-    assert endings["news"] > 0 and endings["win"] > 0, endings
+def ending(state) -> str:
+    """How a game ended: "win" or the loss (state["lost"]); one or the other, never both."""
+    assert state["over"]
+    if state["winner"] is not None:
+        assert state["lost"] is None
+        return "win"
+    assert state["lost"] in ("news", "sarcophagus"), state["lost"]
+    return state["lost"]
 
 
-def test_random_legal_games_end_within_bounds():
+def assert_both_endings(endings: Iterable[str]) -> None:
+    """Over the lot both a win and the news loss."""
+    counted = Counter(endings)
+    assert counted["news"] > 0 and counted["win"] > 0, counted
+
+
+#: The 200 games run as four slow tests of 50 (``part``), which xdist hands to different workers; a
+#: last test reads their endings. Each game is played once per session (tests/shared_games.py).
+PARTS = 4
+
+
+def games_of(tag: str, part: int | None = None, count: int = GAMES) -> dict[str, int]:
+    """Seeds by their key in the session's record (rules version, ``tag``, seed), or one ``part`` of them."""
+    seeds = range(count)
+    if part is not None:
+        size = count // PARTS
+        seeds = seeds[part * size:(part + 1) * size]
+    return {f"{ZONA.rules}/{tag}/{seed}": seed for seed in seeds}
+
+
+def test_twenty_random_legal_games_end(shared_games):
+    """Zona §"PRZEGRANA" / §"ZWYCIĘSTWO": 20 quick games (the slow test's first 20) each end, in one
+    win or the shared loss."""
+    list(shared_games.each(games_of(PACK.name, count=20), lambda seed: ending(play(seed))))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("part", range(PARTS))
+def test_random_legal_games_end_within_bounds(shared_games, part):
     """Zona §"PRZEGRANA" / §"ZWYCIĘSTWO": every game ends, in one win or the shared loss."""
-    assert_every_game_ends(play(seed) for seed in range(GAMES))
+    list(shared_games.each(games_of(PACK.name, part), lambda seed: ending(play(seed))))
+
+
+@pytest.mark.slow
+def test_the_two_hundred_games_end_in_wins_and_in_the_news_loss(shared_games):
+    """Zona §"PRZEGRANA" / §"ZWYCIĘSTWO": over the 200 games, both a win and the loss when the news run out."""
+    assert_both_endings(end for _, end in shared_games.each(games_of(PACK.name), lambda seed: ending(play(seed))))
