@@ -1,5 +1,7 @@
 # Two commands for a newcomer: `make run` and `make test`. Both create .venv
 # and install the project on first use; neither needs root or a Redis.
+# `make test-fast` is the lane to run on every change: all but the tests
+# marked slow.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -8,8 +10,12 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 DATA   ?= .holotape
 PYTEST_ARGS ?=
+# Both lanes run on every core with pytest-xdist; each worker starts its own
+# embedded Redis, and tests marked xdist_group (the Redis Cluster's, the
+# browser's) stay on one worker (tests/conftest.py). XDIST= runs in one process.
+XDIST ?= -n auto --dist loadgroup
 
-.PHONY: run test browser screenshots worker openapi bench lint lint-imports fuzz soak golden golden-legacy lock clean
+.PHONY: run test test-fast browser screenshots worker openapi bench lint lint-imports fuzz soak golden golden-legacy lock clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Holotape needs Python 3.11 or newer")'
@@ -21,8 +27,14 @@ $(STAMP): pyproject.toml constraints.txt
 run: $(STAMP)
 	$(BIN)/holotape run --host $(HOST) --port $(PORT) --data $(DATA)
 
+# The full lane, what CI runs (.ci/run): every test, the slow ones too.
 test: $(STAMP) lint browser
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
+
+# The fast lane: everything not marked slow (whole-game random play, whole
+# games over HTTP, the browser's first round, make run itself).
+test-fast: $(STAMP) lint browser
+	$(BIN)/python -m pytest $(XDIST) -m "not slow" $(PYTEST_ARGS)
 
 # The browser tests (tests/web) drive Debian's chromium: installed here with
 # apt-get when it is missing (CI runs as root), at once when it is there.
