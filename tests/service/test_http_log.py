@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 
 from tests.service.tables import act, finish, new_table, play_on_turn
 
@@ -60,14 +59,17 @@ def test_the_stream_opens_with_the_callers_view_then_follows_the_log(app, client
     table = new_table(client)
     turn = client.get(table.url("/state")).get_json()["waiting_for"][0]
 
-    def play_soon():
-        time.sleep(0.15)
-        act(app.test_client(), table, turn, {"type": "add", "amount": 1}, version=3)
-
-    player = threading.Thread(target=play_soon)
+    response = client.get(table.url("/stream"), headers=table.seats[turn], buffered=False)
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    chunks = iter(response.response)
+    # The retry hint, then the caller's view: once it is read the stream is open at version 3, and a
+    # move played now, while the stream waits on the log, must follow it.
+    opened = [next(chunks), next(chunks)]
+    player = threading.Thread(target=act, args=(app.test_client(), table, turn, {"type": "add", "amount": 1}, 3))
     player.start()
-    messages = _stream(client, table, seat=turn)
+    messages = _parse(b"".join([*opened, *chunks]).decode())
     player.join()
+    response.close()
     assert messages[0] == {"comments": [], "retry": "1000"}
     opening = messages[1]
     assert opening["event"] == "state" and "id" not in opening

@@ -13,7 +13,6 @@ import hashlib
 import http.client
 import json
 import threading
-import time
 
 from tests.service.gunicorn import Server, until
 
@@ -99,7 +98,8 @@ def test_two_clients_play_a_whole_game_over_http(server: Server):
     # Bob follows the game live, and hangs up after a few events.
     listening = Listener(bob, stop_after=4)
     listening.start()
-    time.sleep(0.3)
+    # Open once the stream has sent Bob's view: what is played from now on, he reads live.
+    until(lambda: listening.first is not None, 10, "Bob's stream to open")
 
     # A conflicting double submission: both seats redraw at the same version.
     version = alice.state()["version"]
