@@ -19,6 +19,9 @@ from collections.abc import Iterable
 from domain.game import Event, Game
 from events.schemas import SchemaError, SchemaRegistry
 
+#: How many valid events an ``EventSchemas`` remembers before it starts again (tens of MB at most).
+VALID_KEPT = 200_000
+
 
 class EventSchemas:
     """One game's declared event schemas, registered as the service registers them."""
@@ -29,17 +32,28 @@ class EventSchemas:
         for declared in game.event_schemas:
             self.registry.declare(declared)
         self.declared = frozenset(self.registry.names())
+        #: Events found valid, by ``repr`` of type and data: most events of a random game repeat one
+        #: seen before (the same turn ended, the same die kept), and validating is a pure function of
+        #: the two, so a repeat is not loaded again. ``repr`` keeps apart what equality would not (a
+        #: tuple and a list, 1 and 1.0 and True), so a key stands for one exact value.
+        self._valid: set[str] = set()
 
     def problem(self, event: Event) -> str | None:
         """Why the service would refuse ``event`` or store it otherwise than it was folded; None if valid."""
         if event.type not in self.declared:
             return "its type is not among the game's event_schemas"
+        key = repr((event.type, event.data))
+        if key in self._valid:
+            return None
         try:
             loaded = self.registry.validate(event.type, event.data)
         except SchemaError as err:
             return str(err)
         if loaded != event.data:
             return f"its schema loads it as {loaded}, not as the game folded it"
+        if len(self._valid) >= VALID_KEPT:
+            self._valid.clear()  # a bound on memory over a session of hundreds of games
+        self._valid.add(key)
         return None
 
     def check(self, events: Iterable[Event], where: str, *details: object) -> None:
