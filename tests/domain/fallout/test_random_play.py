@@ -272,7 +272,7 @@ def test_twenty_random_games_keep_the_invariants(shared_games) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("part", range(PARTS))
+@pytest.mark.parametrize("part", range(PARTS), ids=[f"part{n + 1}of{PARTS}" for n in range(PARTS)])
 def test_two_hundred_random_games_keep_the_invariants(shared_games, part: int) -> None:
     """Actions and Turns, Rounds, Activating Enemies: 200 random games, 1-4 players."""
     list(shared_games.each(games_of("mini", 1000, part), mini_game))
@@ -294,7 +294,7 @@ def scenario_game(scenario: str) -> Callable[[int], str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("part", range(PARTS))
+@pytest.mark.parametrize("part", range(PARTS), ids=[f"part{n + 1}of{PARTS}" for n in range(PARTS)])
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_two_hundred_random_games_of_each_scenario_to_their_end(shared_games, scenario: str, part: int) -> None:
     """Complete Setup with each scenario, Winning the Game / Faction Power Track: 200 random-legal games of
@@ -333,7 +333,7 @@ def test_twenty_random_games_of_the_full_pack(shared_games) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("part", range(PARTS))
+@pytest.mark.parametrize("part", range(PARTS), ids=[f"part{n + 1}of{PARTS}" for n in range(PARTS)])
 def test_two_hundred_random_games_with_encounters_quests_items_and_influence(shared_games, part: int) -> None:
     """Encounter Action, Quest Action, Shopping, Camp Action (trading), Perk Cards, Loyalty, Influence,
     Inventory, Agenda Cards: 200 random games of the full test pack keep the invariants."""

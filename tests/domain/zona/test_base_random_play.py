@@ -68,7 +68,7 @@ def test_five_random_legal_games_of_the_base_pack_end(shared_games, players):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("part", range(PARTS))
+@pytest.mark.parametrize("part", range(PARTS), ids=[f"part{n + 1}of{PARTS}" for n in range(PARTS)])
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_random_legal_games_of_the_base_pack_end_within_bounds(shared_games, players, part):
     """Zona §"PRZEGRANA" / §"ZWYCIĘSTWO": every game of the base pack ends, in one win or the shared loss."""

@@ -191,7 +191,7 @@ def test_twenty_random_legal_games_end(shared_games):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("part", range(PARTS))
+@pytest.mark.parametrize("part", range(PARTS), ids=[f"part{n + 1}of{PARTS}" for n in range(PARTS)])
 def test_random_legal_games_end_within_bounds(shared_games, part):
     """Zona §"PRZEGRANA" / §"ZWYCIĘSTWO": every game ends, in one win or the shared loss."""
     list(shared_games.each(games_of(PACK.name, part), lambda seed: ending(play(seed))))
