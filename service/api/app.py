@@ -7,14 +7,11 @@ as ``openapi.yaml`` by ``make openapi``; a test fails when they drift.
 
 from __future__ import annotations
 
-import http
 import logging
 from typing import Any
 
-from apispec import BasePlugin
 from flask import Flask, Response, g, request, send_from_directory
 from flask_smorest import Api
-from flask_smorest.spec import prepare_response
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import HTTPException
 
@@ -24,11 +21,12 @@ from events.log import ConcurrencyError, IdempotencyConflict
 from service.api import audit, health, inputs, lobby, log, notify, rewind, stream
 from service.api import games as games_api
 from service.api.callers import bearer, services
+from service.api.errordocs import ProblemResponses, register_responses
 from service.api.gameschemas import publish_game_schemas
 from service.api.problems import (
-    PROBLEM_JSON,
     STATUS_OF,
     ProblemSchema,
+    StaleVersionSchema,
     from_http_exception,
     problem_response,
     unavailable_response,
@@ -81,50 +79,14 @@ def _docs_asset(name: str) -> Response:
     return send_from_directory(swagger_ui_path, name, max_age=86400)
 
 
-RETRY_AFTER_HEADER = {
-    "description": "Seconds to wait before trying again",
-    "schema": {"type": "integer", "minimum": 1},
-}
-
-
-class EveryOperationsErrors(BasePlugin):
-    """List among each operation's responses the errors any request may meet.
-
-    Whatever the operation: a malformed body or header (400), too many
-    requests (429), Redis away (503); with a body, 413 and 415; on a game, 404.
-    Each refers to the shared problem+json response of its status.
-    """
-
-    def operation_helper(self, path=None, operations=None, **kwargs):
-        for method, operation in (operations or {}).items():
-            statuses = [400, 429, 503] if path and path.startswith("/games") else [503]
-            if method in ("post", "put", "patch", "delete"):
-                statuses += [413, 415]
-            if path and "{game_id}" in path:
-                statuses.append(404)
-            responses = operation.setdefault("responses", {})
-            for status in statuses:
-                # flask-smorest keys some responses by int, some by str.
-                if status not in responses and str(status) not in responses:
-                    responses[str(status)] = http.HTTPStatus(status).name
-
-
 class HolotapeApi(Api):
     ERROR_SCHEMA = ProblemSchema
 
     def _register_responses(self) -> None:
-        # Document every error response as problem+json, as it is served.
-        for status in http.HTTPStatus:
-            response: dict[str, Any] = {"description": status.phrase}
-            if status >= 400:
-                response["schema"] = self.ERROR_SCHEMA
-            prepare_response(response, self.spec, PROBLEM_JSON)
-            if status in (429, 503):
-                response["headers"] = {"Retry-After": RETRY_AFTER_HEADER}
-            self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
-        prepare_response(response, self.spec, PROBLEM_JSON)
-        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+        # Every error response as problem+json, as it is served, with the codes of its status.
+        self.spec.components.schema("Problem", schema=self.ERROR_SCHEMA)
+        self.spec.components.schema("StaleVersion", schema=StaleVersionSchema)
+        register_responses(self.spec)
 
     def handle_http_exception(self, error: HTTPException):
         return from_http_exception(error)
@@ -156,7 +118,7 @@ def create_app(
     app.extensions["holotape.services"] = services_
     app.add_url_rule(f"{DOCS_ASSETS}/<path:name>", "docs_asset", _docs_asset)
 
-    api = HolotapeApi(app, spec_kwargs={"extra_plugins": [EveryOperationsErrors()]})
+    api = HolotapeApi(app, spec_kwargs={"extra_plugins": [ProblemResponses()]})
     api.spec.components.security_scheme(
         "token", {"type": "http", "scheme": "bearer", "description": "A seat's or the creator's token"}
     )

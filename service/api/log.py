@@ -35,6 +35,7 @@ class EventPageArgs(Schema):
 
 class EventPageSchema(Schema):
     game_id = fields.String(required=True)
+    game = fields.String(required=True, metadata={"description": "Which game (the schemas of its events)"})
     version = fields.Integer(required=True, metadata={"description": "The game's version now"})
     events = fields.List(fields.Nested(EventSchema), required=True)
     next_after = fields.Integer(allow_none=True, metadata={"description": "`after` for the next page; null at the end"})
@@ -63,7 +64,14 @@ class GameExport(MethodView):
         description="One event per line, oldest first, as stored (redacted for the caller while the game runs)",
         example=json.dumps(EXAMPLE_EVENT, sort_keys=True) + "\n",
     )
-    @blp.doc(operationId="exportGame")
+    @blp.doc(
+        operationId="exportGame",
+        responses={200: {"content": {NDJSON: {"schema": {
+            "type": "string",
+            "description": "One JSON event per line, as stored: an `Event` without its `text` (client generators "
+            "that know no NDJSON leave this answer out: read it as text and split it into lines)",
+        }}}}},
+    )  # fmt: skip
     def get(self, game_id: str):
         """The whole log as NDJSON, one event per line, to keep or to audit offline."""
         seat = caller(game_id).seat

@@ -1,0 +1,134 @@
+"""Every error answer in the API document, from the catalogue the service answers from.
+
+``service.api.problems.CATALOG`` lists each status's problem codes; here each
+becomes a shared response (``#/components/responses/CONFLICT``…) whose
+description and ``x-problem-codes`` list them, and every operation's error
+responses declare ``application/problem+json`` with the ``Problem`` schema
+(``StaleVersion``, with its required ``current_version``, on a 412), whether
+the operation names them itself or they are among those any request of its
+kind may meet. ``ProblemCode`` enumerates every code, for clients to compare
+against. A test fails when a code is raised that the catalogue lacks.
+"""
+
+from __future__ import annotations
+
+import http
+from typing import Any
+
+from apispec import APISpec, BasePlugin
+
+from service.api.problems import CATALOG, PROBLEM_JSON, RULE_STATUSES, codes
+
+RETRY_AFTER_HEADER = {
+    "description": "Seconds to wait before trying again",
+    "schema": {"type": "integer", "minimum": 1},
+}
+WWW_AUTHENTICATE = {"description": '`Bearer realm="holotape"`', "schema": {"type": "string"}}
+#: The response of a status no operation lists: any status past those, as problem+json.
+DEFAULT_ERROR = "DEFAULT_ERROR"
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def problem_content(status: int | None) -> dict[str, Any]:
+    """The body of an error answer of ``status``: a problem, with ``current_version`` required on a 412."""
+    return {PROBLEM_JSON: {"schema": _ref("StaleVersion" if status == 412 else "Problem")}}
+
+
+def describe(status: int) -> str:
+    """What an answer of ``status`` means, code by code."""
+    lines = [f"{http.HTTPStatus(status).phrase}; `code` is one of:", ""]
+    lines += [f"- `{code}`: {meaning}" for code, meaning in CATALOG.get(status, {}).items()]
+    if status in RULE_STATUSES:
+        lines.append("- or the code of a game's own rule that refuses the command, with `rule` naming its topic")
+    return "\n".join(lines)
+
+
+def response_name(status: int) -> str:
+    return http.HTTPStatus(status).name
+
+
+def _headers(status: int) -> dict[str, Any]:
+    if status in (429, 503):
+        return {"Retry-After": RETRY_AFTER_HEADER}
+    if status == 401:
+        return {"WWW-Authenticate": WWW_AUTHENTICATE}
+    return {}
+
+
+def register_responses(spec: APISpec) -> None:
+    """One shared response per status of the catalogue, and the default one, each problem+json."""
+    for status, by_code in CATALOG.items():
+        response: dict[str, Any] = {
+            "description": describe(status),
+            "content": problem_content(status),
+            "x-problem-codes": sorted(by_code),
+        }
+        if _headers(status):
+            response["headers"] = _headers(status)
+        spec.components.response(response_name(status), response)
+    spec.components.response(
+        DEFAULT_ERROR,
+        {
+            "description": "Any other error, as problem+json: the codes of each status are listed in "
+            "`#/components/responses` (`x-problem-codes`)",
+            "content": problem_content(None),
+        },
+    )
+    spec.components.schema(
+        "ProblemCode",
+        {
+            "type": "string",
+            "enum": codes(),
+            "description": "Every `code` the service itself answers (a game's rules add codes of their own, "
+            "with `rule`): compare a problem's `code` against these",
+        },
+    )
+
+
+def _statuses(path: str, method: str, operation: dict[str, Any]) -> set[int]:
+    """The errors any request of this operation's kind may meet, besides those it names itself."""
+    found = {503}
+    if not path.startswith("/games"):
+        return found
+    found |= {400, 429}
+    if method in ("post", "put", "patch", "delete"):
+        found |= {408, 413, 415, 422}
+    if any(p.get("in") == "query" for p in operation.get("parameters", []) if isinstance(p, dict)):
+        found.add(422)  # a query parameter out of its range
+    if "{game_id}" in path:
+        found |= {401, 403, 404}
+        if method != "get":
+            found.add(409)
+    return found
+
+
+class ProblemResponses(BasePlugin):
+    """List among each operation's responses the errors it may meet, each as problem+json.
+
+    Whatever the operation: a malformed request (400), too many requests
+    (429), Redis away (503); with a body, 408, 413, 415 and 422; on a game,
+    401, 403 and 404, and 409 on a change. Each refers to the shared response
+    of its status; an error the operation describes itself keeps its
+    description and gets the problem's body.
+    """
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        for method, operation in (operations or {}).items():
+            responses = operation.setdefault("responses", {})
+            for status in _statuses(path or "", method, operation):
+                # flask-smorest keys some responses by int, some by str.
+                if status not in responses and str(status) not in responses:
+                    responses[str(status)] = response_name(status)
+            for key, response in responses.items():
+                status = int(key) if str(key).isdigit() else None
+                if status is None or status < 400 or not isinstance(response, dict):
+                    continue
+                if "content" not in response and "$ref" not in response:
+                    response["content"] = problem_content(status)
+                    if status in CATALOG:
+                        response["description"] += f" (the codes: `#/components/responses/{response_name(status)}`)"
+                    if _headers(status):
+                        response.setdefault("headers", _headers(status))
