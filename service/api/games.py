@@ -157,6 +157,7 @@ class CommandSchema(Schema):
 
 class ActionsSchema(Schema):
     game_id = fields.String(required=True)
+    game = fields.String(required=True, metadata={"description": "Which game (the schemas of its commands and events)"})
     version = fields.Integer(required=True, metadata={"description": "Send it back as If-Match"})
     seat = fields.Integer(allow_none=True)
     actions = fields.List(
@@ -167,6 +168,7 @@ class ActionsSchema(Schema):
 
 class ActedSchema(Schema):
     game_id = fields.String(required=True)
+    game = fields.String(required=True, metadata={"description": "Which game (the schemas of its commands and events)"})
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(EventSchema), required=True)
 

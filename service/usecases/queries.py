@@ -81,7 +81,14 @@ class Queries:
         record = loaded.state
         playing = seat is not None and record.started and not record.over and record.kind_of(seat) != OPEN
         actions = record.module.legal_actions(record.state, seat) if playing and seat is not None else []
-        return {"game_id": game_id, "version": loaded.version, "seat": seat, "actions": actions, "prompt": prompt(record, seat)}
+        return {
+            "game_id": game_id,
+            "game": record.game,
+            "version": loaded.version,
+            "seat": seat,
+            "actions": actions,
+            "prompt": prompt(record, seat),
+        }
 
     @staticmethod
     def acted(acted: Acted, seat: int | str) -> dict[str, Any]:
@@ -92,6 +99,7 @@ class Queries:
         record = acted.after.state
         return {
             "game_id": acted.game_id,
+            "game": record.game,
             "version": acted.version,
             "events": [told(record, e, viewer) for e in acted.envelopes],
         }
@@ -104,6 +112,7 @@ class Queries:
         last = events[-1]["version"] if events else after
         return {
             "game_id": game_id,
+            "game": loaded.state.game,
             "version": loaded.version,
             "events": events,
             "next_after": last if last < loaded.version else None,
