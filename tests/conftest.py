@@ -32,6 +32,9 @@ TEST_GAMES = "tests.games.counter:COUNTER"
 
 registry.register(COUNTER)
 
+#: The client generated from the API document, and its fixtures (``generated``, ``typed``…), for any test.
+pytest_plugins = ["tests.service.client"]
+
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:

@@ -97,11 +97,11 @@ class Registrar:
             converter.schema_name_resolver = resolve
 
     def derive(self, name: str, base: str, description: str, **properties: Any) -> str:
-        """Component ``name``: a copy of ``base`` with ``properties`` replaced, each one required."""
+        """Component ``name``: a copy of ``base`` with ``properties`` replaced, and ``game`` and ``type`` required."""
         derived = copy.deepcopy(self.schemas[base])
         derived["description"] = description
         derived["properties"].update(properties)
-        derived["required"] = sorted({*derived.get("required", []), *properties})
+        derived["required"] = sorted({*derived.get("required", []), *({"game", "type"} & set(properties))})
         self.schemas[name] = derived
         return name
 
