@@ -40,10 +40,16 @@ from service.web import blp as pages
 logger = logging.getLogger(__name__)
 
 API_TITLE = "Holotape"
-API_DESCRIPTION = """An event-sourced board-game server. Each hosted game's options, view and
-commands are described below (`GameOptions…`, `GameView…`, `Command…`).
+API_DESCRIPTION = """An event-sourced board-game server. Each hosted game's options, view,
+commands and events are described below (`FalloutOptions`, `FalloutView`,
+`FalloutCommandMove`, `FalloutDiceRolledEvent`…). Each game's commands are a
+union discriminated by `type` (`FalloutCommand`), its events too
+(`FalloutEvent`); the state, the actions, the answer to an action, a page of
+the log and the create body are unions of one schema per game,
+discriminated by `game`.
 
-Every error is `application/problem+json` (RFC 9457) with a stable `code`.
+Every error is `application/problem+json` (RFC 9457) with a stable `code`:
+each error response lists its codes, and `ProblemCode` all of them.
 
 **Tokens.** Creating a game returns a creator token and a token for each
 seat taken then; joining an open seat returns that seat's token. Each is

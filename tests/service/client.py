@@ -58,8 +58,14 @@ def generate(document: dict[str, Any], into: Path) -> str:
 
 
 def warnings_of(output: str) -> list[str]:
-    """The generator's warnings: each block that begins with WARNING."""
-    return [block.strip() for block in output.split("\n\n") if block.strip().startswith("WARNING")]
+    """The generator's warnings and errors: each from its line that begins WARNING or ERROR to the next."""
+    found: list[str] = []
+    for line in output.splitlines():
+        if line.startswith(("WARNING", "ERROR")):
+            found.append(line)
+        elif found and not line.startswith("If you believe this was a mistake"):
+            found[-1] += "\n" + line
+    return [warning.strip() for warning in found]
 
 
 def document() -> dict[str, Any]:
@@ -82,6 +88,7 @@ def _generated(cache: Path) -> ModuleType:
         shutil.rmtree(home, ignore_errors=True)
         building.rename(home)
     sys.path.insert(0, str(home))
+    importlib.import_module(f"{PACKAGE}.models")
     return importlib.import_module(PACKAGE)
 
 
