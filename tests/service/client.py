@@ -196,3 +196,17 @@ def typed(generated: ModuleType, conformance: Conformance, services: Any) -> Typ
     from tests.service.conftest import TEST_CONFIG
 
     return Typed(generated, conformance, app=create_app(services, TEST_CONFIG))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """How many answers were checked against the document, by operation and status, when any were."""
+    from tests.service.conformance import CHECKED
+
+    if not CHECKED:
+        return
+    by_operation: dict[str, list[str]] = {}
+    for (operation, status), count in sorted(CHECKED.items()):
+        by_operation.setdefault(operation, []).append(f"{status}×{count}")
+    terminalreporter.write_sep("-", f"{CHECKED.total()} answers conform to the API document")
+    for operation, statuses in by_operation.items():
+        terminalreporter.write_line(f"{operation}: {' '.join(statuses)}")

@@ -54,6 +54,10 @@ def sse_messages(text: str) -> list[dict[str, str]]:
     return messages
 
 
+#: What every Conformance of this test session checked, by operation and status (printed at the end).
+CHECKED: Counter[tuple[str, int]] = Counter()
+
+
 class Conformance:
     def __init__(self, document: dict[str, Any]):
         self.schema = schemathesis.openapi.from_dict(document)
@@ -72,6 +76,9 @@ class Conformance:
 
     def check_operation(self, operation: Any, response: Response) -> None:
         label = operation.definition.raw.get("operationId") or operation.label
+        sent = (response.request.method or "").upper()
+        if sent and sent != operation.method.upper():
+            label = f"{sent} to {label}"  # a method the path does not take (405), or OPTIONS
         status = response.status_code
         definition = operation.responses.find_by_status_code(status)
         if definition is None:
@@ -90,6 +97,7 @@ class Conformance:
             except Exception as failed:
                 raise Mismatch(f"{label} {status}: {failed}") from failed
         self.checked[(label, status)] += 1
+        CHECKED[(label, status)] += 1
 
     def _as_answer(self, operation_id: str, body: Any) -> None:
         operation = self.schema.find_operation_by_id(operation_id)
