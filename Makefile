@@ -9,7 +9,7 @@ PORT   ?= 8000
 DATA   ?= .holotape
 PYTEST_ARGS ?=
 
-.PHONY: run test browser screenshots worker openapi bench lint lint-imports fuzz soak lock clean
+.PHONY: run test browser screenshots worker openapi bench lint lint-imports fuzz soak golden golden-legacy lock clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Holotape needs Python 3.11 or newer")'
@@ -65,6 +65,18 @@ soak: $(STAMP)
 FUZZ_EXAMPLES ?= 300
 fuzz: $(STAMP)
 	HOLOTAPE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/service/test_fuzz_api.py $(PYTEST_ARGS)
+
+# Golden logs (tests/golden/README.md): whole games played over HTTP on a server
+# of this tree (started on free ports, stopped at the end), each saved as its
+# export and metadata in tests/golden/logs/. Three to four minutes.
+GOLDEN_ARGS ?=
+golden: $(STAMP)
+	$(BIN)/python -m tests.golden.record $(GOLDEN_ARGS)
+
+# The same with old commits of main, each run from a scratch worktree, and the
+# RDB one of them leaves (tests/golden/legacy/).
+golden-legacy: $(STAMP)
+	$(BIN)/python -m tests.golden.record_legacy
 
 # constraints.txt from the newest releases pyproject.toml allows, resolved in a
 # fresh venv; then run `make test` and commit it with what it changed.

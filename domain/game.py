@@ -290,9 +290,13 @@ class Game(ABC):
 
         ``event`` is already redacted for ``seat`` (the service describes what
         ``redact`` hands that seat, never the stored event), so a hidden field
-        is ``None`` here and the words cannot tell it. ``state`` is the game as
-        the reader finds it now, for names that never hide (who plays which
-        survivor, what a place is called); read nothing from it that ``view``
+        is ``None`` here and the words cannot tell it. ``state`` is the game
+        right before ``event`` (the log folded up to the event before it), for
+        names that never hide (who plays which survivor, what a place is
+        called, the enemy a fight kills); a name the event itself brings into
+        play comes from its data. So the sentence is a function of the log up
+        to the event and of the seat, the same in every channel and every year
+        (DESIGN.md, invariant 8). Read nothing from ``state`` that ``view``
         hides from ``seat``. Never empty; never raises on an event the game emits.
         """
 

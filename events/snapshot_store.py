@@ -4,11 +4,14 @@ Each member holds the folder's format, the dumped state and the chain's tip
 at that version, so a load that starts from a snapshot can append on top of
 it without reading the head again.
 
-Only the newest ``KEEP`` snapshots of a game are kept: a long game's state
+Only the newest ``KEEP`` snapshots of a game are kept, and further back one
+in every ``SPARSE`` versions (the oldest of each stretch): a long game's state
 dumped every 200 events and kept for ever cost more Redis than its events
-(about 10 MB for a 10,000-event game of four). A load at an older version
-(a rewind or fork far back, a view of the past) folds from an older one or
-from the start: slower, never wrong, as snapshots are caches.
+(about 10 MB for a 10,000-event game of four), while the sparse ones cost a
+tenth of that and bound what a load at an older version folds (a page of the
+log far back, whose words need the game at its start; a rewind or fork far
+back, a view of the past) to about ``SPARSE`` events. Slower than a recent
+one, never wrong, as snapshots are caches.
 """
 
 from __future__ import annotations
@@ -24,6 +27,29 @@ from orjson import loads as _loads
 #: Snapshots kept per game: with one every 200 events, the last ~1,600 events
 #: of a game load from one.
 KEEP = 8
+#: Past the newest ``KEEP``, one snapshot per this many versions is kept (0: none).
+SPARSE = 1000
+
+# Save one snapshot (ARGV[1] at version ARGV[2], replacing any at that
+# version), then past the newest ARGV[3] keep only the oldest of each stretch of
+# ARGV[4] versions (none when ARGV[4] is 0): one script, so nothing of the
+# states leaves Redis and a cluster runs it as it is (one key).
+_SAVE = """
+local version, keep, sparse = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], version, version)
+redis.call('ZADD', KEYS[1], version, ARGV[1])
+local old = redis.call('ZRANGE', KEYS[1], 0, -keep - 1, 'WITHSCORES')
+local last = nil
+for i = 1, #old, 2 do
+  local stretch = sparse > 0 and math.floor(tonumber(old[i + 1]) / sparse) or nil
+  if stretch == nil or stretch == last then
+    redis.call('ZREM', KEYS[1], old[i])
+  else
+    last = stretch
+  end
+end
+return 0
+"""
 
 
 def snapshots_key(game_id: str) -> str:
@@ -31,19 +57,15 @@ def snapshots_key(game_id: str) -> str:
 
 
 class SnapshotStore:
-    def __init__(self, client: redis.Redis, keep: int = KEEP):
+    def __init__(self, client: redis.Redis, keep: int = KEEP, sparse: int = SPARSE):
         self.redis = client
         self.keep = keep
+        self.sparse = sparse
+        self._save = client.register_script(_SAVE)
 
     def save(self, game_id: str, version: int, fmt: str, state: dict[str, Any], head_hash: str) -> None:
         member = json.dumps({"version": version, "format": fmt, "hash": head_hash, "state": state}, sort_keys=True)
-        key = snapshots_key(game_id)
-        pipe = self.redis.pipeline()
-        # One snapshot per version: drop any older member scored at this version.
-        pipe.zremrangebyscore(key, version, version)
-        pipe.zadd(key, {member: version})
-        pipe.zremrangebyrank(key, 0, -self.keep - 1)
-        pipe.execute()
+        self._save(keys=[snapshots_key(game_id)], args=[member, version, self.keep, self.sparse])
 
     def newest_at_or_below(
         self, game_id: str, version: int | None, fmt: str

@@ -57,8 +57,12 @@ def notify(game_id: str, kind: str, message_id: str, seats: list[int], data: dic
     """Fan a notification out to each webhook of ``seats`` that wants ``kind``: one delivery job each."""
     queue = follow_ups()
     hooks = queue.webhooks.targets(game_id, seats, kind)
+    version = notifications.about(kind, data)
+    # The events the message is about, in the words each seat reads them in everywhere else.
+    told = services().queries.batch(game_id, version, sorted({h["seat"] for h in hooks})) if hooks and version else {}
     for hook in hooks:
-        queue.deliver(game_id, hook["id"], notifications.message(game_id, kind, message_id, hook["seat"], data))
+        message = notifications.message(game_id, kind, message_id, hook["seat"], data, told.get(hook["seat"]))
+        queue.deliver(game_id, hook["id"], message)
     return len(hooks)
 
 

@@ -286,8 +286,12 @@ def _asset_reshuffled(state: GameState, data: dict) -> GameState:
     return replace(state, asset_deck=tuple(data["order"]), asset_discard=())
 
 
-@RULES.fold("UniqueGained", {"asked": string(), "card": string(), "seat": integer()})
+@RULES.fold("UniqueGained", {"asked": string(nullable=True), "card": string(), "seat": integer()})
 def _unique_gained(state: GameState, data: dict) -> GameState:
+    """``card``: the unique asset gained. ``asked``: the one the result named (``unique: <card id>``), which
+    ``card`` differs from when it was not available; ``None`` for ``unique: random``, which names none
+    (Unique Asset Cards). Logs from before a random reward's ``None`` was declared hold none: the service
+    refused to append it, so widening the schema needs no new version."""
     state = replace(state, unique_deck=tuple(c for c in state.unique_deck if c != data["card"]))
     return _queue(state, data["seat"], data["card"])
 

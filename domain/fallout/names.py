@@ -4,9 +4,10 @@ and its views' ``names`` (``domain.fallout.view``): one source, so the board and
 Names come from the pack and the public parts of the state only: who plays
 which survivor, what a space, card or quest is called, which enemy an active
 token is. An inactive enemy's token is hidden (Enemies: face-down tokens), so
-it is named by its type. The state may be older or newer than the event it
-names things for (a log is read with the game as it is now, rewinds
-included), so every name falls back to the id.
+it is named by its type. The words read the state right before the event they
+name things for (the service folds the log to it), so an enemy an event kills
+or sends off is still there; a view reads the state it shows. Every name
+still falls back to the id rather than fail.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 The event comes already redacted for the reader (``domain.fallout.view.redact``),
 so a hidden card is ``None`` here and the sentence says "a card"; names come
-from ``domain.fallout.names``. Pending decisions in words are
+from ``domain.fallout.names``, read from the game right before the event (so
+the enemy a fight kills is still on the map to be named, and a seat is called
+by the survivor it played then). Pending decisions in words are
 ``domain.fallout.prompts``.
 """
 
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.fallout.names import Names, capital, counted, listed, plain
+from domain.fallout.names import Names, capital, counted, listed, pack_names, plain
 from domain.fallout.prompts import KINDS, PLAIN, command_words
 from domain.fallout.state import GameState
 from domain.game import Event
@@ -42,7 +44,12 @@ def event(event: Event, seat: int | None, state: GameState) -> str:
 
 @_says("GameSetUp")
 def _set_up(d: dict[str, Any], n: Names) -> str:
-    return f"A game for {counted(d['players'], 'survivor')} is set up: {n.card(d['scenario'])}."
+    # Read against the game before it (no pack yet): the scenario is named from the pack the event sets up.
+    try:
+        scenario = pack_names(d["pack"], None).get(d["scenario"]) if d.get("pack") else None
+    except KeyError:  # a pack this server does not hold
+        scenario = None
+    return f"A game for {counted(d['players'], 'survivor')} is set up: {scenario or n.card(d['scenario'])}."
 
 
 @_says("SurvivorChosen")

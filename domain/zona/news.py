@@ -190,7 +190,8 @@ def step_emission(res: ZonaResolution, frame: dict[str, Any]) -> None:
             res.move("NewsRemoved", old, "timed_slot", "removed")
         if state["timed"] is not None:
             res.emit("TimedNewsPlaced", card=None, target=None)
-        for area, tokens in list(res.state["threats"].items()):
+        # By area, as a state read back from a snapshot (sorted JSON) would walk them: never by insertion order.
+        for area, tokens in sorted(res.state["threats"].items()):
             for token in list(tokens):
                 encounter.discard(res, token, f"area:{area}")
         for spec in card.place:

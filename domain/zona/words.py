@@ -8,8 +8,8 @@ The log's sentences (``event``, ``decision``) are written from an event already
 redacted for the reader (``domain.zona.view.redact``): a find another stalker
 holds reads "hidden" there and "a find" here. The state is read for names
 only (stalkers, areas, item types, threats, cards), which the pack gives
-everyone; it may be older or newer than the event, so each name falls back
-to its id.
+everyone; it is the game right before the event (so a seat is called by the
+stalker it played then), and each name still falls back to its id.
 """
 
 from __future__ import annotations

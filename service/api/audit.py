@@ -6,8 +6,12 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
+from domain import registry
 from service.api.callers import caller, services
 from service.api.schemas import EXAMPLE_GAME_ID, EXAMPLE_HASH, SEED_SOURCE
+
+#: The rules of the first game this server ships, for the example.
+EXAMPLE_RULES = registry.game_module(registry.builtin_names()[0]).rules
 
 blp = Blueprint("audit", __name__, url_prefix="/games", description="Check a game's log and its fairness")
 
@@ -67,7 +71,8 @@ class VerdictSchema(Schema):
     rules = fields.String(
         allow_none=True,
         required=True,
-        metadata={"description": "The rules the game was created under (`fallout/1`); null: before rules versions"},
+        metadata={"description": "The rules the game was created under (`<game>/<version>`); null: before rules "
+                  "versions"},
     )
     rules_here = fields.String(required=True, metadata={"description": "The rules this release plays the game under"})
     upgrades = fields.List(
@@ -87,9 +92,9 @@ class VerdictSchema(Schema):
     )
     decisions = fields.String(
         required=True,
-        metadata={"description": "What was and was not decided again, in words, e.g. `40 recorded under fallout/1, "
-                  "not re-decided by fallout/2 (12 of them reproduced anyway); 80 batches recorded under fallout/2, "
-                  "decided again by fallout/2`"},
+        metadata={"description": "What was and was not decided again, in words, e.g. `40 recorded under <game>/1, "
+                  "not re-decided by <game>/2 (12 of them reproduced anyway); 80 batches recorded under <game>/2, "
+                  "decided again by <game>/2`"},
     )
 
 
@@ -115,13 +120,13 @@ class GameAudit(MethodView):
             "decisions_checked": 71,
             "first_mismatch": None,
             "reason": None,
-            "rules": "fallout/1",
-            "rules_here": "fallout/1",
+            "rules": EXAMPLE_RULES,
+            "rules_here": EXAMPLE_RULES,
             "upgrades": [],
             "decisions_other_rules": 0,
             "decisions_reproduced": 0,
             "refolded": True,
-            "decisions": "71 batches recorded under fallout/1, decided again by fallout/1",
+            "decisions": f"71 batches recorded under {EXAMPLE_RULES}, decided again by {EXAMPLE_RULES}",
         },
     )
     @blp.doc(operationId="getAudit")

@@ -2,9 +2,10 @@
 
 Both show each event as the caller may see it (``service.usecases.redaction``):
 redacted for the caller's seat while the game runs, everything once it is
-over. The export serves events exactly as stored (no upcasting), so with a
-finished game anyone can recompute every hash and run the audit themselves
-(docs/audit.md).
+over, with its words for the caller (``text``, ``service.usecases.words``).
+The export serves events exactly as stored (no upcasting) beside ``redacted``
+and ``text``, which are not stored and not hashed, so with a finished game
+anyone can recompute every hash and run the audit themselves (docs/audit.md).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from service.api.callers import caller, services
-from service.api.schemas import EXAMPLE_EVENT, EXAMPLE_GAME_ID, EXAMPLE_TOLD, MAX_VERSION, EventSchema
+from service.api.schemas import EXAMPLE_GAME_ID, EXAMPLE_TOLD, MAX_VERSION, EventSchema
 
 blp = Blueprint("log", __name__, url_prefix="/games", description="The event log")
 
@@ -61,8 +62,9 @@ class GameExport(MethodView):
     @blp.response(
         200,
         content_type=NDJSON,
-        description="One event per line, oldest first, as stored (redacted for the caller while the game runs)",
-        example=json.dumps(EXAMPLE_EVENT, sort_keys=True) + "\n",
+        description="One event per line, oldest first, as stored (redacted for the caller while the game runs), "
+        "with `redacted` and its words for the caller as `text` beside the stored fields (neither is hashed)",
+        example=json.dumps(EXAMPLE_TOLD, sort_keys=True) + "\n",
     )
     @blp.doc(
         operationId="exportGame",

@@ -44,8 +44,8 @@ class EventSchema(Schema):
     text = fields.String(
         required=True,
         metadata={
-            "description": "The event in plain English as this caller may read it (made when served, never stored; "
-            "not in the export)",
+            "description": "The event in plain English as this caller may read it: made when served, never stored "
+            "nor hashed, from the log up to the event, the caller's seat and whether the game has ended",
             "example": "Bob takes seat 1.",
         },
     )
@@ -66,7 +66,7 @@ EXAMPLE_EVENT = {
     "hash": EXAMPLE_HASH,
     "redacted": False,
 }
-#: An event as the log pages, the stream and the answer to an action serve it: with its words.
+#: An event as the log pages, the stream, the export and the answer to an action serve it: with its words.
 EXAMPLE_TOLD = {**EXAMPLE_EVENT, "text": "Bob takes seat 1."}
 
 

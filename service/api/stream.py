@@ -4,7 +4,9 @@ The first message (``event: state``) is the caller's view now; it carries no
 ``id`` so it never moves a client's Last-Event-ID. Then every event after
 ``Last-Event-ID`` (or ``?after=``; by default after the version of that
 view) arrives as ``event: event`` with ``id:`` its version, redacted for the
-caller exactly as GET /games/{id}/events would show it. A client that
+caller and worded exactly as GET /games/{id}/events would show it (the
+stream keeps the game at its place, ``Queries.follower``, so it words each
+event from the game right before it folding it once). A client that
 reconnects with the last id it saw loses nothing and gets nothing twice.
 
 A stream holds a connection (a greenlet of the gevent worker, no thread:
@@ -217,7 +219,7 @@ def _messages(
 ) -> Iterator[str]:
     yield f"retry: {RETRY_MS}\n\n"
     yield sse("state", first)
-    last = after
+    follower = queries.follower(game_id, seat, after)
     began = time.monotonic()
     quiet_since = spoke = began
     while True:
@@ -231,7 +233,7 @@ def _messages(
             spoke = now
         wait = min(keepalive - (now - spoke), left, POLL_SECONDS)
         try:
-            batch = queries.follow(game_id, seat, last, max(1, int(wait * 1000)))
+            batch = follower.next(max(1, int(wait * 1000)))
         except unavailable:
             # The headers are sent: end the stream cleanly; the client
             # reconnects with Last-Event-ID after `retry` and loses nothing.
@@ -239,6 +241,5 @@ def _messages(
             return
         for event in batch:
             yield sse("event", event, event["version"])
-            last = event["version"]
         if batch:
             quiet_since = spoke = time.monotonic()

@@ -75,6 +75,8 @@ class Acted:
     envelopes: tuple[Envelope, ...] = ()
     #: The game right after the batch (for a duplicate: as it is now).
     after: Loaded[Record] | None = None
+    #: The game the batch was decided on (None for a duplicate), which its words start from.
+    before: Loaded[Record] | None = None
 
 
 class _Recent:
@@ -363,6 +365,7 @@ class Games:
             first_version=result.first_version,
             envelopes=result.envelopes,
             after=now,
+            before=loaded,
         )
 
     def _upgrade(self, game_id: str, loaded: Loaded[Record]) -> Loaded[Record]:

@@ -32,12 +32,27 @@ def now_iso() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def message(game_id: str, kind: str, message_id: str, seat: int, data: dict[str, Any]) -> dict[str, Any]:
-    """The message one seat gets: its id (``webhook-id``) and the JSON body."""
-    return {
-        "id": f"msg_{message_id}-to{seat}",
-        "payload": {"type": kind, "game_id": game_id, "seat": seat, "timestamp": now_iso(), **data},
-    }
+def message(
+    game_id: str, kind: str, message_id: str, seat: int, data: dict[str, Any], events: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The message one seat gets: its id (``webhook-id``) and the JSON body; ``events``: what it is about, told to the seat."""
+    payload = {"type": kind, "game_id": game_id, "seat": seat, "timestamp": now_iso(), **data}
+    if events is not None:
+        payload["events"] = [{"version": e["version"], "type": e["type"], "text": e["text"]} for e in events]
+    return {"id": f"msg_{message_id}-to{seat}", "payload": payload}
+
+
+def about(kind: str, data: dict[str, Any]) -> int | None:
+    """A version of the batch a message is about, whose events it tells in words: the one that
+    began the seat's wait (``your_turn``), ended the game (``game_over``) or made the proposal
+    (``rewind_proposed``); None for a reminder, which is about time."""
+    if kind == "your_turn":
+        return int(data["since"])
+    if kind == "game_over":
+        return int(data["version"])
+    if kind == "rewind_proposed":
+        return int(data["proposal"]["id"])
+    return None
 
 
 # -- what each message says, in words (its ``text``) ------------------------------------

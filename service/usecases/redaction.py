@@ -14,6 +14,12 @@ decides what a seat learns (DESIGN.md, invariant 5):
 A redacted event keeps its stored ``hash`` and ``prev_hash`` so the chain's
 shape stays visible; its hash can be recomputed only once the game is over
 (``redacted`` says which events were changed).
+
+Whether the game is over is judged when the log is read (``record`` is the
+game now), so an event's words (``service.usecases.words``), made from the
+body this hands the reader, depend on the log up to the event, the reader's
+seat, and whether the game has ended at reading: after the end every reader
+reads the unredacted event and its unredacted words.
 """
 
 from __future__ import annotations

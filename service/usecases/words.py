@@ -1,34 +1,130 @@
 """The log and the pending decision in plain English, for the party reading them.
 
 Words are made when an event is served, never stored: the log keeps facts,
-and a sentence is only a reading of one. An event is described from the
-body ``redaction.visible`` made for the reader, so the words can tell no more
-than the event as that reader receives it (DESIGN.md, invariant 5). A game's
-own events are the game module's to word (``Game.describe_event``); the
-service's own events (``META_EVENTS``) are worded here, with the players'
-names from the lobby.
+and a sentence is only a reading of one. An event's words are a function of
+three things only (DESIGN.md, invariant 8):
+
+- the log up to that event: the event is described against the record as
+  folded *just before* it (``Telling``), the world it acted on, so an enemy
+  it kills or a card it discards is still there to be named, and a seat is
+  called by the survivor it played then, not the one it plays when the log is
+  read; what an event brings into the game (a survivor chosen, an enemy
+  placed, the pack set up) it names from its own data;
+- the reader's seat: the event is described from the body
+  ``redaction.visible`` made for the reader, so the words tell no more than
+  the event as that reader receives it (invariant 5);
+- whether the game has ended when it is read: after the end every reader
+  reads every event unredacted, and so its unredacted words.
+
+So the answer to an action, the stream, the log's pages, webhooks and the
+export say the same sentence for the same event, seat and moment of reading
+(while the game runs, or after its end), this year and the next under the
+same release. Every channel words events through ``Telling``, which folds
+the record along the events it words. A game's own events are the game
+module's to word (``Game.describe_event``); the service's own events
+(``META_EVENTS``) are worded here, with the players' names as the lobby had
+them at that event.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from domain.game import SYSTEM, Event
 from events.envelope import Envelope
+from events.schemas import SchemaRegistry
 from service.usecases import genesis
-from service.usecases.record import META_EVENTS, Record
+from service.usecases.record import (
+    BATCH_OPENERS,
+    META_EVENTS,
+    Record,
+    StateAt,
+    apply,
+    declare_events,
+    settle,
+    upcast,
+)
 from service.usecases.redaction import visible
 
+#: The service's own event schemas, to bring an event read as stored (the export) up to date for its words.
+_SERVICE_EVENTS = declare_events(SchemaRegistry())
 
-def told(record: Record, envelope: Envelope, seat: int | None) -> dict[str, Any]:
-    """``envelope`` as ``seat`` may see it (``redaction.visible``), with its sentence as ``text``."""
-    body = visible(record, envelope, seat)
-    body["text"] = sentence(record, body["type"], body["data"], seat)
-    return body
+
+class Telling:
+    """Words for a run of consecutive events, the record folded along them.
+
+    ``record`` is the game right before the first event to be told (``Record()``
+    before version 1); ``now`` the game as it is read, which decides the
+    redaction (everything shows once it is over). ``state_at`` gives the game
+    at an earlier version, for a ``GameRewound`` in the run.
+
+    The record is folded as ``RecordFolder`` folds it, a batch's waits settled
+    when the next batch opens; at the end of a run that stops inside a batch
+    they are not, which no words read (``record`` is for words only).
+    """
+
+    def __init__(self, record: Record, now: Record, state_at: StateAt | None = None):
+        self.record = record
+        self.now = now
+        self.state_at = state_at
+        self._last: Envelope | None = None
+
+    def tell(self, envelopes: Iterable[Envelope], seat: int | None) -> list[dict[str, Any]]:
+        """Each event as ``seat`` may see it, with its sentence as ``text``."""
+        return [told[seat] for told in self.each(envelopes, [seat])]
+
+    def each(
+        self, envelopes: Iterable[Envelope], seats: Iterable[int | None]
+    ) -> Iterator[dict[int | None, dict[str, Any]]]:
+        """Each event as each of ``seats`` may see it, with its words, by seat (the record folded once)."""
+        readers = list(seats)
+        for envelope in envelopes:
+            current = self._upcast(envelope)
+            yield {seat: self._told(envelope, current, seat) for seat in readers}
+            self._step(current)
+
+    def _told(self, envelope: Envelope, current: Envelope, seat: int | None) -> dict[str, Any]:
+        body = visible(self.now, envelope, seat)
+        if current is envelope:
+            data = body["data"]
+        else:  # read as stored (the export): the words read it as the game does now
+            data = visible(self.now, current, seat)["data"]
+        body["text"] = sentence(self.record, current.type, data, seat)
+        return body
+
+    def _upcast(self, envelope: Envelope) -> Envelope:
+        """``envelope`` with its data in its type's current version (for the fold and the words only)."""
+        if envelope.type in META_EVENTS:
+            data = _SERVICE_EVENTS.upcast(envelope.type, envelope.schema_version, envelope.data)[1]
+        else:
+            data = upcast(self.record, envelope)
+        if data is envelope.data:
+            return envelope
+        current = object.__new__(Envelope)
+        current.__dict__.update(envelope.__dict__, data=data)
+        return current
+
+    def _step(self, envelope: Envelope) -> None:
+        last = self._last
+        if last is not None and envelope.type in BATCH_OPENERS:
+            self.record = settle(self.record, last.version, last.timestamp)
+        self.record = apply(self.record, envelope.type, envelope.data, envelope.version, self._state_at)
+        self._last = envelope
+
+    def _state_at(self, version: int) -> Record:
+        if self.state_at is None:
+            raise ValueError("telling a GameRewound needs the state at its version")
+        return self.state_at(version)
+
+
+def told(record: Record, envelope: Envelope, seat: int | None, now: Record | None = None) -> dict[str, Any]:
+    """One event as ``seat`` may see it, with its words: ``record`` is the game right before it, ``now`` as read."""
+    return Telling(record, now if now is not None else record).tell([envelope], seat)[0]
 
 
 def sentence(record: Record, event_type: str, data: dict[str, Any], seat: int | None) -> str:
-    """One event, whose ``data`` is already as ``seat`` may see it, in words."""
+    """One event, whose ``data`` is already as ``seat`` may see it, in words; ``record``: the game right before it."""
     if event_type in META_EVENTS:
         return _meta(record, event_type, data)
     return record.module.describe_event(Event(event_type, data), seat, record.state)
@@ -90,7 +186,13 @@ def _meta(record: Record, event_type: str, data: dict[str, Any]) -> str:
         return f"{who}'s time runs out; {by} plays for it."
     if event_type == "VacationTaken":
         return f"{who} takes {data['days']} days of vacation."
-    return event_type
+    if event_type == "RulesUpgraded":
+        was = data["from"] or "rules from before rules versions"
+        if data["diverged_at"] is None:
+            return f"The game moves from {was} to {data['to']}; every recorded move comes out the same under them."
+        return (f"The game moves from {was} to {data['to']}, which decide version {data['diverged_at']} otherwise; "
+                f"the game keeps its history and goes on from where it stands.")
+    raise KeyError(f"the service has no words for {event_type}")
 
 
 def _capital(text: str) -> str:

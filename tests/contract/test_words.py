@@ -1,10 +1,10 @@
 """Words: every event and every pending decision reads as a sentence, for every seat, hiding what redaction hides.
 
 The service describes an event from the event as ``redact`` hands it to the
-reader (``service.usecases.words``), with the game as it is when the log is
-read, which after a rewind may be earlier than the event: so every event is
-described here for every seat and a spectator, both with the state its
-decision left and with the game's initial state.
+reader (``service.usecases.words``), with the game right before the event
+(the log folded up to it): so every event is described here for every seat
+and a spectator with that state, and, for robustness, with the game's
+initial state too.
 """
 
 from __future__ import annotations
@@ -41,16 +41,24 @@ def _running(game: Game, play: Play) -> Iterator[tuple[Any, list[Event], Any]]:
         yield who, events, after
 
 
+def at_each(game: Game, before: Any, events: list[Event]) -> Iterator[tuple[Event, Any]]:
+    """Each event with the state right before it, the state its words read."""
+    state = before
+    for event in events:
+        yield event, state
+        state = game.evolve(state, event)
+
+
 def test_every_event_reads_as_a_sentence_for_every_seat_and_a_spectator(game: Game, plays: list[Play]):
     """Each event of random play, redacted for each reader, gets a non-empty sentence,
-    described with the state it left and with the initial state (a log read after a rewind)."""
+    described with the state right before it and with the initial state."""
     initial = game.initial_state()
     for play in plays:
-        for _, events, _, after in play.decisions():
-            for event in events:
+        for _, events, before, after in play.decisions():
+            for event, at in at_each(game, before, events):
                 for seat in _readers(play):
                     shown = event if game.is_over(after) else game.redact(event, seat)
-                    for state in (after, initial):
+                    for state in (at, initial):
                         _sentence(game.describe_event(shown, seat, state), f"{play.name}: {event.type} for seat {seat}")
 
 
@@ -99,14 +107,15 @@ def test_the_words_show_a_seat_nothing_another_seat_sees_privately(game: Game, p
     for play in plays[::2]:
         known: dict[Seat | None, set[str]] = {seat: set() for seat in _readers(play)}
         commands = [{}, *(step.command for step in play.steps)]
-        for (who, events, after), command in zip(_running(game, play), commands, strict=False):
+        befores = [before for _, _, before, _ in play.decisions()]
+        for (who, events, after), command, before in zip(_running(game, play), commands, befores, strict=False):
             if who in known:
                 known[who] |= leaves(command)
             views = {seat: leaves(game.view(after, seat)) for seat in _readers(play)}
             for seat in _readers(play):
                 private = set().union(*(views[other] for other in play.seat_range if other != seat))
                 private -= views[seat] | views[None] | vocabulary | known[seat]
-                words = [game.describe_event(game.redact(e, seat), seat, after) for e in events]
+                words = [game.describe_event(game.redact(e, seat), seat, at) for e, at in at_each(game, before, events)]
                 words.append(game.describe_decision(after, seat) or "")
                 for text in words:
                     leaked = sorted(p for p in private if p in text)
@@ -119,21 +128,24 @@ def test_the_words_read_nothing_hidden_from_the_state(game: Game, plays: list[Pl
 
     The state is handed to ``describe_event`` for names only; this is what
     proves it: a sentence that changes when hidden parts change tells them.
+    Each event is described with the state right before it, as the service
+    does, and with a world determinized from that state's view.
     Games without an AI part have no sampler and skip this check.
     """
     if game.ai is None:
         return
     for play in plays:
-        running = list(_running(game, play))
+        running = [(events, before, after) for (_, events, after), (_, _, before, _) in zip(_running(game, play), play.decisions(), strict=False)]
         stride = max(1, len(running) // DETERMINIZED)
-        for n, (_, events, after) in enumerate(running[::stride]):
+        for n, (events, before, after) in enumerate(running[::stride]):
             for seat in play.seat_range:
                 world = game.ai.determinize(game.view(after, seat), seat, Rng(play.seed, f"words-{n}-{seat}"))
                 assert game.describe_decision(world, seat) == game.describe_decision(after, seat), (
                     f"{play.name}: seat {seat}'s prompt depends on what it cannot see"
                 )
-                for event in events:
+                for k, (event, at) in enumerate(at_each(game, before, events)):
+                    world = game.ai.determinize(game.view(at, seat), seat, Rng(play.seed, f"words-{n}-{seat}-{k}"))
                     shown = game.redact(event, seat)
-                    assert game.describe_event(shown, seat, world) == game.describe_event(shown, seat, after), (
+                    assert game.describe_event(shown, seat, world) == game.describe_event(shown, seat, at), (
                         f"{play.name}: {event.type}'s words for seat {seat} depend on what it cannot see"
                     )

@@ -64,7 +64,7 @@ def test_a_snapshot_of_another_format_is_ignored(store: EventStore, raw):
 def test_only_the_newest_snapshots_are_kept_and_an_older_version_still_loads(store: EventStore, raw):
     """Issue 13, footprint: snapshots are bounded per game; a load below them folds from the start."""
     g = store.new_game_id()
-    snapshots, folder = SnapshotStore(raw, keep=3), RecordFolder()
+    snapshots, folder = SnapshotStore(raw, keep=3, sparse=0), RecordFolder()
     store.append(g, 0, [created, NewEvent("CounterSetUp", {"players": 2, "first": 0})])
     store.append(g, 2, [NewEvent("Added", {"seat": v % 2, "amount": 1}) for v in range(10)])
     for k in range(2, 13):
@@ -74,3 +74,18 @@ def test_only_the_newest_snapshots_are_kept_and_an_older_version_still_loads(sto
     old = fold(store, snapshots, folder, g, at=6)
     assert old.from_snapshot == 0 and old.state == fold(store, None, folder, g, at=6).state
     assert fold(store, snapshots, folder, g).from_snapshot == 12
+
+
+def test_further_back_one_snapshot_per_stretch_is_kept_so_an_old_version_folds_little(store: EventStore, raw):
+    """A page of the log far back words its events from the game at its start: that load folds at most a stretch."""
+    g = store.new_game_id()
+    snapshots, folder = SnapshotStore(raw, keep=3, sparse=4), RecordFolder()
+    store.append(g, 0, [created, NewEvent("CounterSetUp", {"players": 2, "first": 0})])
+    store.append(g, 2, [NewEvent("Added", {"seat": v % 2, "amount": 1}) for v in range(10)])
+    for k in range(2, 13):
+        at_k = fold(store, None, folder, g, at=k)
+        snapshots.save(g, k, folder.format, folder.dump(at_k.state), at_k.head_hash)
+    kept = [int(score) for _, score in raw.zrange(f"game:{{{g}}}:snapshots", 0, -1, withscores=True)]
+    assert kept == [2, 4, 8, 10, 11, 12]  # the oldest of 0-3, 4-7 and 8-11, then the newest three
+    old = fold(store, snapshots, folder, g, at=7)
+    assert old.from_snapshot == 4 and old.state == fold(store, None, folder, g, at=7).state

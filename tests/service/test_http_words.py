@@ -33,10 +33,10 @@ def test_every_served_event_carries_its_sentence_for_the_caller(client, games):
     assert own[1] == "A game of counter is created for 2 seats." and own[2] == "The game starts."  # then the setup
     assert not any(secret in text for text in [*other.values(), *spectator.values()])
 
-    # The export is the log as stored, for the audit: no words in it.
-    lines = client.get(table.url("/export"), headers=table.seats[1]).get_data(as_text=True).splitlines()
-    assert lines and not any("text" in json.loads(line) for line in lines)
-    assert not games.store.read(table.game_id)[-1].data.get("text")
+    # The export is the log as stored, each line with its words for the exporter beside the stored fields.
+    lines = [json.loads(line) for line in client.get(table.url("/export"), headers=table.seats[1]).get_data(as_text=True).splitlines()]
+    assert {e["version"]: e["text"] for e in lines} == own
+    assert "text" not in games.store.read(table.game_id)[-1].data
 
 
 def test_the_state_and_the_actions_carry_the_pending_decision_in_words(client, games):

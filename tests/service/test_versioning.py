@@ -79,6 +79,8 @@ def test_a_game_in_progress_crosses_an_upgrade_that_decides_alike(client, games,
     assert len(upgraded) == 1 and upgraded[0].version == before + 1
     assert upgraded[0].data == {"from": "counter/1", "to": "counter/2", "replayed": decided, "diverged_at": None,
                                 "reason": None}
+    told = client.get(table.url(f"/events?after={before}&limit=1")).get_json()["events"][0]
+    assert told["text"] == "The game moves from counter/1 to counter/2; every recorded move comes out the same under them."
     finish(client, table, games)
     assert [e.type for e in _log(games, table)].count("RulesUpgraded") == 1  # once, not on every command
     verdict = client.get(table.url("/audit")).get_json()
@@ -103,6 +105,9 @@ def test_a_game_whose_rules_now_decide_otherwise_keeps_its_history_and_plays_on(
     assert after[: len(recorded)] == recorded  # history kept as it was
     upgrade = next(e for e in after if e.type == "RulesUpgraded")
     assert upgrade.data["diverged_at"] == tick.version and "decide otherwise" in upgrade.data["reason"]
+    told = client.get(table.url(f"/events?after={upgrade.version - 1}&limit=1")).get_json()["events"][0]
+    assert told["text"] == (f"The game moves from counter/1 to counter/2, which decide version {tick.version} "
+                            "otherwise; the game keeps its history and goes on from where it stands.")
     finish(client, table, games)
     verdict = client.get(table.url("/audit")).get_json()
     assert verdict["verdict"] == "partial", verdict

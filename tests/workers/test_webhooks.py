@@ -91,6 +91,12 @@ def test_signed_deliveries_a_retry_after_a_500_and_the_reminder(redis_client, ga
         assert "deadline" in payload
         # In words, for the seat: the pending decision as its prompt says it.
         assert payload["text"] == f"Your turn: Seat {other} must add 1, 2 or 3 to the total of 1 (50 wins)."
+        # And the batch that made it the seat's turn, in the words its log reads.
+        page = client.get(f"/games/{game_id}/events?limit=1000", headers=auth[other]).get_json()["events"]
+        assert payload["events"] == [
+            {"version": e["version"], "type": e["type"], "text": e["text"]}
+            for e in page if version < e["version"] <= payload["since"]
+        ] and payload["events"][0]["text"] == f"Seat {first} acts."
     assert [status for _, _, status in turns] == [500, 200]
     assert turns[0][0]["webhook-id"] == turns[1][0]["webhook-id"]  # the same message, retried
     with pytest.raises(WebhookVerificationError):
@@ -147,6 +153,8 @@ def test_rewind_proposals_and_the_game_over_are_told_too(redis_client, games: Ga
     assert json.loads(told[0][1])["text"] == (
         f"Seat {first} proposes to rewind the game to version {version}; accept or decline."
     )
+    assert json.loads(told[0][1])["events"] == [{"version": proposed.get_json()["proposal"]["id"], "type": "ProposalMade",
+                                                 "text": f"Seat {first} proposes to rewind the game to version {version}."}]
     client.post(table.url(f"/proposals/{proposed.get_json()['proposal']['id']}/decline"), headers=table.seats[first])
     finish(client, table, games)
     wait_until(lambda: {json.loads(r[1])["seat"] for r in receiver.of_kind("game_over") if r[2] == 200} == {0, 1},
@@ -154,4 +162,11 @@ def test_rewind_proposals_and_the_game_over_are_told_too(redis_client, games: Ga
     winner = games.load(table.game_id).state.module.outcome(games.load(table.game_id).state.state).winners[0]
     over = {json.loads(r[1])["text"] for r in receiver.of_kind("game_over")}
     assert over == {f"The game is over: seat {winner} won."}
+    # The batch that ended the game, as each seat's log reads it after the end (unredacted, the seed revealed).
+    ended = client.get(table.url("/events?limit=1000")).get_json()["events"]
+    for _, body, _ in receiver.of_kind("game_over"):
+        events = json.loads(body)["events"]
+        assert events[-1]["type"] == "SeedRevealed" and events[0]["type"] == "CommandAccepted"
+        assert events == [{"version": e["version"], "type": e["type"], "text": e["text"]}
+                          for e in ended if events[0]["version"] <= e["version"]]
     assert all(json.loads(r[1])["type"] != "your_turn" for r in receiver.received)  # not asked for

@@ -11,6 +11,7 @@ from domain.fallout.pack.component_schemas import CardSchema
 from domain.fallout.resolution import Resolution
 from domain.fallout.state import Turn
 from domain.rng import Rng
+from tests.contract.schemas import schemas_of
 from tests.domain.fallout.fixtures import FULL, data, full_game, play, quiet_game, refused, survivor
 
 
@@ -126,6 +127,20 @@ def test_unique_asset_cards_by_name_or_at_random() -> None:
     assert "crown" in state.survivor(0).equipped and "crown" not in state.unique_deck
     state, events = resolve(state, 0, [{"unique": "crown"}])
     assert data(events, "UniqueGained")[0]["card"] in ("lucky_gun", "robo")
+
+
+def test_unique_asset_cards_a_random_one_names_none_asked_and_its_event_is_valid() -> None:
+    """Unique Asset Cards, Results (``unique: random``): a random unique asset is gained, and its UniqueGained
+    records that no card was asked for (``asked`` null), which its declared schema accepts, so the service
+    appends it; a named one records the card asked for."""
+    state, events = resolve(full_game(1), 0, [{"unique": "random"}])
+    gained = data(events, "UniqueGained")
+    assert gained == [{"seat": 0, "card": gained[0]["card"], "asked": None}]
+    assert gained[0]["card"] in ("crown", "lucky_gun", "robo") and gained[0]["card"] not in state.unique_deck
+    schemas_of(FALLOUT).check(events, "unique: random")
+    _, named = resolve(full_game(1), 0, [{"unique": "crown"}])
+    assert data(named, "UniqueGained") == [{"seat": 0, "card": "crown", "asked": "crown"}]
+    schemas_of(FALLOUT).check(named, "unique: crown")
 
 
 def test_unique_asset_cards_a_discarded_one_goes_beside_the_deck_for_good() -> None:

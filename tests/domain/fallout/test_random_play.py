@@ -7,7 +7,8 @@ must be sane (Caps never negative, one card per equipment slot); after every
 command nobody may be stuck, the living must have remaining HP, no survivor
 may hold more than four agenda cards or three inventory cards unless they are
 being asked to discard down, the shop must hold four cards once settled (while
-the assets last), and no seat's view may show another seat's hidden agenda
+the assets last), every event emitted (the setup's, each command's and each
+probe's) must validate against its declared schema, and no seat's view may show another seat's hidden agenda
 cards; every so often a sampled other legal command must be accepted and the
 snapshot must round-trip; at the end the whole log must fold to the live
 state. The full test pack's games must between them use every command.
@@ -34,10 +35,13 @@ from domain.fallout.model import SPECIAL
 from domain.fallout.state import FACE_DOWN, MAX_HP, SHOP_SIZE, GameState, face_down_node
 from domain.game import SYSTEM
 from domain.rng import Rng
+from tests.contract.schemas import schemas_of
 from tests.domain.fallout.bundled_pack import SCENARIOS
 from tests.domain.fallout.fixtures import FULL, MINI
 
 MAX_ROUNDS = 30
+#: Every event the games emit validates against its declared schema, as the service checks it.
+SCHEMAS = schemas_of(FALLOUT)
 
 
 def check_event_invariants(state: GameState) -> None:
@@ -180,6 +184,7 @@ def play_one(
     if seed % 3 == 0:
         options["survivors"] = sorted(pack_named(pack).survivors)[:players]
     log = FALLOUT.setup(options, Rng(f"setup-{seed}"))
+    SCHEMAS.check(log, f"{pack}/{scenario} seed {seed} setup")
     state = FALLOUT.initial_state()
     for event in log:
         state = FALLOUT.evolve(state, event)
@@ -198,7 +203,9 @@ def play_one(
             if n % probe_every == 0 and len(options_now) > 1:
                 # Every listed command must be accepted (the events are thrown away).
                 other = pick.choice(options_now)
-                assert FALLOUT.decide(state, seat, other, Rng(f"probe-{seed}-{n}"))
+                probed = FALLOUT.decide(state, seat, other, Rng(f"probe-{seed}-{n}"))
+                assert probed
+                SCHEMAS.check(probed, f"{pack}/{scenario} seed {seed} v{len(log)} probe by seat", seat, other)
         before = FALLOUT.dump_state(state) if n % (2 * snapshot_every) == 0 else None
         rng = Rng(f"game-{seed}", f"v{len(log)}")
         if sparse:
@@ -207,6 +214,7 @@ def play_one(
         else:
             events, after = FALLOUT.decide(state, seat, command, rng), None
         assert events, (seat, command)
+        SCHEMAS.check(events, f"{pack}/{scenario} seed {seed} v{len(log)} seat", seat, command)
         if used is not None:
             used[command["type"]] += 1
         if before is not None:

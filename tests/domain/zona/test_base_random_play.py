@@ -2,8 +2,9 @@
 
 The invariants are part 1's (``test_random_play.check``) after every command: stamina, fatigue,
 injuries and reputation within bounds, every item card and threat token of the box in exactly one
-place, one seat waited for, every pending decision offered to its seat alone. Two of them cost more
-than a command and are sampled so the 800 games stay cheap (about 50 s of CPU in all): no view names
+place, one seat waited for, every pending decision offered to its seat alone, every event the game
+emits valid against its declared schema (as the service checks it before appending). Two of them
+cost more than a command and are sampled so the 800 games stay cheap (about 50 s of CPU in all): no view names
 another stalker's find (every ``VIEWS`` commands), and the fold of the whole log equals the live state
 (every ``REFOLD``th game). As in part 1, one game in five seat 0 starts the action phase at the power
 plant with two secrets (arranged through the log's own events), so random play also reaches the

@@ -6,7 +6,8 @@ command: stamina, fatigue, injuries and reputation within bounds, every item
 card and every threat token in exactly one place (conserved), exactly one
 seat waited for while the game runs, and every pending decision naming one
 seat with choices only it is offered; now and then, no view names a find
-another stalker holds. At the end the fold of the whole log
+another stalker holds. Every event the game emits (setup's and each
+command's) validates against its declared schema. At the end the fold of the whole log
 equals the live state, and the game is over: a win or the shared loss
 (Zona §"PRZEGRANA", §"ZWYCIĘSTWO").
 """
@@ -20,12 +21,15 @@ from domain.rng import Rng
 from domain.zona.game import ZONA
 from domain.zona.model import REPUTATIONS
 from domain.zona.state import MAX_FATIGUE, MAX_INJURIES
+from tests.contract.schemas import schemas_of
 from tests.domain.zona.fixtures import PACK, all_items, all_tokens, expected_items, expected_tokens, fold
 
 GAMES = 200
 FREE = ("put_on", "take_off", "drop", "use_item")
 ITEMS = frozenset(expected_items())
 TOKENS = frozenset(expected_tokens())
+#: Every event the games emit validates against its declared schema, as the service checks it.
+SCHEMAS = schemas_of(ZONA)
 
 
 def check(state, players, pack=PACK, items=ITEMS, tokens=TOKENS):
@@ -110,6 +114,7 @@ def play_out(seed: int, players: int, variant: dict, pack=PACK, items=ITEMS, tok
     options = ZONA.resolve_options({"pack": pack.name, **variant})
     options["players"] = players
     events = ZONA.setup(options, Rng(f"{tag}setup-{seed}"))
+    SCHEMAS.check(events, f"{pack.name} {players}p {tag}seed {seed} setup")
     state = fold(events)
     pick = Rng(f"{tag}pick-{seed}")
     commands = 0
@@ -125,6 +130,7 @@ def play_out(seed: int, players: int, variant: dict, pack=PACK, items=ITEMS, tok
         steady = [a for a in actions if a["type"] not in FREE]
         command = pick.choice(steady if steady and pick.below(8) else actions)
         new, state = ZONA.decide_and_fold(state, seat, command, Rng(f"{tag}game-{seed}-{commands}"))
+        SCHEMAS.check(new, f"{pack.name} {players}p {tag}seed {seed} command {commands} seat", seat, command)
         events += new
         commands += 1
         check(state, players, pack, items, tokens)
