@@ -175,7 +175,7 @@ class Queries:
         before = acted.before.state if acted.before is not None else None  # a duplicate: loaded at its version
         return {
             "game_id": acted.game_id,
-            "game": record.game,
+            "game": acted.after.state.game,
             "version": acted.version,
             "events": self.told(acted.game_id, acted.envelopes, viewer, acted.after, before),
         }
