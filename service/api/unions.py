@@ -200,9 +200,10 @@ def publish_unions(spec: APISpec, games: Sequence[Game], names: dict[str, tuple[
         command = _command_unions(reg, game, prefix)
         commands.append(ref(command))
         event = _game_events(reg, game, prefix, shared)
-        this = {"type": "string", "enum": [game.name]}
+        this = {"type": "string", "enum": [game.name], "description": "Which game"}
+        create = {**this, "description": "Which game (left out, the server takes the first it ships: name it)"}
         per_game["CreateGame"][game.name] = reg.derive(
-            f"Create{prefix}Game", "CreateGame", f"Create a game of {game.title}", game=this, options=ref(options)
+            f"Create{prefix}Game", "CreateGame", f"Create a game of {game.title}", game=create, options=ref(options)
         )
         per_game["State"][game.name] = reg.derive(
             f"{prefix}State", "State", f"A game of {game.title} as the caller may see it", game=this, view=ref(view)

@@ -87,6 +87,9 @@ def _generated(cache: Path) -> ModuleType:
         generate(document_, building)
         shutil.rmtree(home, ignore_errors=True)
         building.rename(home)
+        for older in cache.iterdir():  # clients of documents gone by
+            if older != home and older.is_dir():
+                shutil.rmtree(older, ignore_errors=True)
     sys.path.insert(0, str(home))
     importlib.import_module(f"{PACKAGE}.models")
     return importlib.import_module(PACKAGE)
