@@ -88,7 +88,7 @@ def play_game(
         winners=list(outcome.winners),
         leaders=[s for s, v in enumerate(standing) if v == top],
         decisions=version - 1,
-        rounds=outcome.progress.get("round"),
+        rounds=outcome.round,
         bot_seconds=dict(seconds),
         bot_decisions=dict(counts),
         finished=module.is_over(state),
