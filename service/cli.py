@@ -31,6 +31,7 @@ from service.usecases.selfplay import read_results, run, summary
 
 
 def main(argv: list[str] | None = None) -> int:
+    wiring.host_games()  # the games the configuration adds, before a choice is checked against them
     parser = argparse.ArgumentParser(prog="holotape", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 

@@ -19,6 +19,7 @@ from domain.fallout import setup as setup_rules
 from domain.fallout.advance import advance
 from domain.fallout.ai import FALLOUT_AI
 from domain.fallout.content import SHELF
+from domain.fallout.determinize import timeout_command as lapsed_turn
 from domain.fallout.examples import Examples, play_example
 from domain.fallout.legal import legal_actions
 from domain.fallout.options import OptionsSchema, resolve_options
@@ -131,6 +132,9 @@ class FalloutGame(Game):
     def legal_actions(self, state: GameState, seat: Seat) -> list[Command]:
         return legal_actions(state, seat)
 
+    def timeout_command(self, state: GameState, seat: Seat) -> Command | None:
+        return lapsed_turn(state, seat)
+
     def view(self, state: GameState, seat: Seat | None) -> dict[str, Any]:
         return view(state, seat)
 
@@ -161,6 +165,7 @@ class FalloutGame(Game):
             over=state.over,
             winners=tuple(state.winners),
             progress={"round": state.round, "phase": state.phase, "result": state.result},
+            round=state.round,
         )
 
     def dump_state(self, state: GameState) -> dict[str, Any]:

@@ -19,7 +19,7 @@ import functools
 from collections import deque
 from typing import Any
 
-from domain.game import Command, Seat
+from domain.game import Command, GameAI, Seat
 from domain.rng import Rng
 from domain.zona import determinize as hidden
 from domain.zona.board import board_for
@@ -143,7 +143,7 @@ def timeout_command(state: State, seat: Seat) -> Command | None:
     return actions[0]
 
 
-class ZonaAI:
+class ZonaAI(GameAI):
     #: Dropping an item, putting on or taking off an outfit: free steps that score nothing by themselves and
     #: that a search seeing no difference could repeat for ever. A bot still drops to make room for a gain
     #: (a decision) and wears what it gains.
@@ -172,9 +172,6 @@ class ZonaAI:
         """The seat's own turn of the action phase, no decision pending (Zona §"AKCJE")."""
         turn = view.get("turn")
         return view.get("pending") is None and not view.get("over") and turn is not None and turn["seat"] == seat
-
-    def timeout_command(self, state: State, seat: Seat) -> Command | None:
-        return timeout_command(state, seat)
 
     def scoring_view(self, state: State, seat: Seat) -> dict[str, Any]:
         """What ``evaluate`` and ``free_choice`` read of the seat's view, quicker to build than all of it."""

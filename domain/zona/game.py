@@ -22,6 +22,7 @@ from domain.rng import Rng
 from domain.zona import actions, flow, items, words
 from domain.zona import setup as setup_rules
 from domain.zona.ai import ZONA_AI
+from domain.zona.ai import timeout_command as lapsed_turn
 from domain.zona.model import FACES
 from domain.zona.pack import PACKS, SHELF, pack_named
 from domain.zona.resolution import ZonaResolution
@@ -156,6 +157,9 @@ class ZonaGame(Game):
     def legal_actions(self, state: State, seat: Seat) -> list[Command]:
         return legal_actions(state, seat)
 
+    def timeout_command(self, state: State, seat: Seat) -> Command | None:
+        return lapsed_turn(state, seat)
+
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
         return view(state, seat)
 
@@ -184,7 +188,8 @@ class ZonaGame(Game):
         if state["phase"] == "new":
             return Outcome(False)
         winners = (state["winner"],) if state.get("winner") is not None else ()
-        return Outcome(bool(state["over"]), winners, {"round": state["round"], "news_left": len(state["decks"]["news"])})
+        progress = {"round": state["round"], "news_left": len(state["decks"]["news"])}
+        return Outcome(bool(state["over"]), winners, progress, round=state["round"])
 
     def dump_state(self, state: State) -> dict[str, Any]:
         return clone(state)

@@ -19,9 +19,10 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
 from domain import registry
 from domain.game import SYSTEM
@@ -88,14 +89,14 @@ def play_game(
         winners=list(outcome.winners),
         leaders=[s for s, v in enumerate(standing) if v == top],
         decisions=version - 1,
-        rounds=outcome.progress.get("round"),
+        rounds=outcome.round,
         bot_seconds=dict(seconds),
         bot_decisions=dict(counts),
         finished=module.is_over(state),
     )
 
 
-def read_results(lines) -> list[GameResult]:
+def read_results(lines: Iterable[str]) -> list[GameResult]:
     """The results a run recorded (``run(record=...)``), one JSON line each."""
     return [GameResult(**json.loads(line)) for line in lines if line.strip()]
 
@@ -106,7 +107,7 @@ def _one(args: tuple[str, list[str], str, dict[str, Any]]) -> GameResult:
 
 def run(
     game: str, bots: list[str], games: int, players: int, options: dict[str, Any], jobs: int = 1,
-    seed: str = "selfplay", progress=None, record=None,
+    seed: str = "selfplay", progress: TextIO | None = None, record: TextIO | None = None,
 ) -> list[GameResult]:
     """Plays the games; ``record``, a text file, gets each game's result as a JSON line as it ends, so a
     long run stopped early still has what it measured (``read_results``)."""
@@ -142,9 +143,9 @@ def run(
 
 
 def summary(results: list[GameResult], bots: list[str]) -> str:
-    seats = defaultdict(int)
-    wins = defaultdict(float)
-    leads = defaultdict(float)
+    seats: defaultdict[str, int] = defaultdict(int)
+    wins: defaultdict[str, float] = defaultdict(float)
+    leads: defaultdict[str, float] = defaultdict(float)
     for r in results:
         for level in r.levels:
             seats[level] += 1

@@ -102,7 +102,7 @@ def test_greedy_answers_its_follow_ups_by_their_result_not_by_the_lapsed_default
             assert answer is not None
             command, after = answer
             assert command in ZONA.legal_actions(state, seat)
-            default = ZONA_AI.timeout_command(state, seat)
+            default = ZONA.timeout_command(state, seat)
             lapsed = ZONA.decide_and_fold(state, seat, default, Rng(seed, f"{compared}-default"))[1]
             mine.append(ZONA_AI.evaluate(ZONA.view(after, seat), seat))
             theirs.append(ZONA_AI.evaluate(ZONA.view(lapsed, seat), seat))

@@ -27,7 +27,7 @@ from marshmallow import Schema, fields, validate
 
 from domain.engine.resolution import Resolution
 from domain.engine.rulebook import Rulebook
-from domain.game import SYSTEM, Event, Game, Outcome, RuleViolation, SeatRange, malformed
+from domain.game import SYSTEM, Event, Game, GameAI, Outcome, RuleViolation, SeatRange, malformed
 from domain.rng import Rng
 
 _COLOURS = ("amber", "cobalt", "ochre", "violet", "saffron", "teal", "crimson", "ivory")
@@ -165,7 +165,7 @@ class CounterView(Schema):
     deck_size = fields.Integer(required=True, metadata={"description": "cards in the face-down deck"})
 
 
-class CounterAI:
+class CounterAI(GameAI):
     """Enough of a bot's knowledge to test the bot plumbing without Fallout."""
 
     #: Redrawing scores nothing, and a search that cannot tell would redraw for ever.
@@ -195,9 +195,6 @@ class CounterAI:
     def free_choice(self, view: dict[str, Any], seat: int) -> bool:
         return True  # the counter never asks a seat to decide anything but its own add
 
-    def timeout_command(self, state: CounterState, seat: int) -> dict[str, Any] | None:
-        waited_on = not state.over and not _tick_due(state) and seat == state.turn
-        return {"type": "add", "amount": 1} if waited_on else None
 
 
 class Counter(Game):
@@ -266,6 +263,10 @@ class Counter(Game):
 
     def evolve(self, state: CounterState, event: Event) -> CounterState:
         return RULES.evolve(state, event)
+
+    def timeout_command(self, state: CounterState, seat: int) -> dict[str, Any] | None:
+        waited_on = not state.over and not _tick_due(state) and seat == state.turn
+        return {"type": "add", "amount": 1} if waited_on else None
 
     def legal_actions(self, state: CounterState, seat: int) -> list[dict[str, Any]]:
         if state.over:

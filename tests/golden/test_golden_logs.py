@@ -17,67 +17,19 @@ For every ended game in ``logs/`` (docs/versioning.md):
 
 from __future__ import annotations
 
-import functools
-import gzip
-import json
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from domain import registry
-from events.envelope import Envelope
 from events.log import walk_chain
 from service.usecases.audit import FAIR, PARTIAL, judge
-from service.usecases.exports import READINGS
 from service.usecases.queries import state_body
 from service.usecases.replay import replay
+from tests.golden.goldens import ENDED, NAMES, golden
 
-LOGS = Path(__file__).resolve().parent / "logs"
 #: What a final state holds that depends on when it was read, not on the log.
 READ_AT = ("clocks",)
-
-
-@dataclass(frozen=True)
-class Golden:
-    name: str
-    meta: dict[str, Any]
-    lines: list[dict[str, Any]]  # the export as served, readings included
-
-    @property
-    def envelopes(self) -> list[Envelope]:
-        return [Envelope(**{k: v for k, v in line.items() if k not in READINGS}) for line in self.lines]
-
-    @property
-    def ended(self) -> bool:
-        return bool(self.meta["ending"]["over"])
-
-    @property
-    def rules(self) -> str | None:
-        return self.lines[0]["data"].get("rules")
-
-    @property
-    def current(self) -> bool:
-        """Recorded under the rules this release plays its game by."""
-        return self.rules == registry.game_module(self.meta["game"]).rules
-
-    @property
-    def secret(self) -> str:
-        return next(line for line in self.lines if line["type"] == "SeedRevealed")["data"]["seed"]
-
-
-@functools.cache
-def golden(name: str) -> Golden:
-    meta = json.loads((LOGS / f"{name}.json").read_text())
-    with gzip.open(LOGS / f"{name}.ndjson.gz", "rt", encoding="utf-8") as export:
-        lines = [json.loads(line) for line in export if line.strip()]
-    return Golden(name, meta, lines)
-
-
-NAMES = sorted(p.name.removesuffix(".json") for p in LOGS.glob("*.json"))
-ENDED = [name for name in NAMES if json.loads((LOGS / f"{name}.json").read_text())["ending"]["over"]]
-
 
 def test_there_are_enough_golden_logs_of_every_kind() -> None:
     """Issue 21: at least 20 logs, 3 or more from earlier releases, both games, solo and multi-seat, a rewind, a fork."""

@@ -13,25 +13,13 @@ from __future__ import annotations
 
 import pytest
 
-from events.encoding import encode
 from events.envelope import Envelope
 from events.snapshots import Loaded, fold_onto
-from events.store import head_key, stream_key
 from service.usecases.record import Record, RecordFolder
 from service.usecases.words import Telling
-from tests.golden.test_golden_logs import ENDED, golden
+from tests.golden.goldens import ENDED, golden, restore
 
 PAGE = 500
-
-
-def _restore(redis_client, envelopes: list[Envelope]) -> None:
-    """Write ``envelopes`` into the store as its appends wrote them (events.store: one entry per version)."""
-    game_id = envelopes[0].game_id
-    pipe = redis_client.pipeline(transaction=False)
-    for envelope in envelopes:
-        pipe.xadd(stream_key(game_id), {"c": encode(envelope)}, id=f"0-{envelope.version}")
-    pipe.hset(head_key(game_id), mapping={"version": envelopes[-1].version, "hash": envelopes[-1].hash})
-    pipe.execute()
 
 
 def _alone(envelopes: list[Envelope], seat: int | None) -> list[str]:
@@ -49,7 +37,7 @@ def _alone(envelopes: list[Envelope], seat: int | None) -> list[str]:
 def test_every_event_reads_alike_from_the_log_alone_the_pages_and_the_export(name: str, redis_client, services) -> None:
     log = golden(name)
     envelopes = log.envelopes
-    _restore(redis_client, envelopes)
+    restore(redis_client, envelopes)
     queries = services.queries
     game_id = envelopes[0].game_id
     for seat in (None, 0):

@@ -6,6 +6,10 @@ its end and one still running, with the plaintext tokens its players hold
 nothing migrated: the ended game audits with 200 and the verdict documented
 for a log from before rules versions, and the running game plays on, its
 first command under this release preceded by ``RulesUpgraded``.
+
+Both ways across an upgrade are also played on golden logs put back in a
+store before their last command: rules that decide alike, and rules that
+decide otherwise.
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ import pytest
 import redis
 
 from domain import registry
+from events.envelope import Envelope
 from service import wiring
 from service.adapters.embedded_redis import EmbeddedRedis
 from service.api import create_app
+from tests.golden.goldens import golden, restore
 from tests.service.conftest import TEST_CONFIG
 
 LEGACY = Path(__file__).resolve().parent / "legacy"
@@ -82,3 +88,41 @@ def test_a_running_game_of_197f728_plays_on_under_this_releases_rules(upgraded) 
     assert log[-1]["version"] > seen + 2  # and it went on
     audit = upgraded.get(f"{url}/audit").get_json()
     assert audit["verdict"] == "pending" and audit["upgrades"][0]["diverged_at"] == 1
+
+
+def _running(name: str, redis_client, games) -> tuple[str, Envelope, list[Envelope]]:
+    """A golden game put back in a store as it stood before its last command (its seed kept as the server keeps it).
+
+    Returns its id, that last command's ``CommandAccepted`` and the events the recording appended after it.
+    """
+    log = golden(name)
+    envelopes = log.envelopes
+    last = max(i for i, e in enumerate(envelopes) if e.type == "CommandAccepted")
+    restore(redis_client, envelopes[:last])
+    games.seeds.keep(envelopes[0].game_id, log.secret)
+    return envelopes[0].game_id, envelopes[last], envelopes[last + 1 :]
+
+
+def test_a_golden_game_crosses_an_upgrade_whose_rules_decide_alike(redis_client, games, monkeypatch) -> None:
+    """The same rules under a new number: RulesUpgraded finds every batch alike, and the game ends as recorded."""
+    name = "fallout-2p-saltmarsh-reach"
+    game_id, command, recorded = _running(name, redis_client, games)
+    module = registry.game_module(golden(name).meta["game"])
+    monkeypatch.setattr(type(module), "rules_version", module.rules_version + 1)
+    acted = games.act(game_id, command.data["seat"], command.data["command"])
+    upgrade = games.store.read(game_id, command.version, command.version)[0]
+    assert upgrade.type == "RulesUpgraded"
+    assert upgrade.data["diverged_at"] is None and upgrade.data["from"] == golden(name).rules
+    assert [(e.type, e.data) for e in acted.envelopes[1:]] == [(e.type, e.data) for e in recorded]
+
+
+def test_a_legacy_golden_game_crosses_an_upgrade_whose_rules_decide_otherwise(redis_client, games) -> None:
+    """197f728's rules dealt this game otherwise than today's can: the game keeps its history and plays on."""
+    name = "legacy-197f728-fallout-3p-bot"
+    game_id, command, _ = _running(name, redis_client, games)
+    kept = games.store.read(game_id)
+    acted = games.act(game_id, command.data["seat"], command.data["command"])
+    assert games.store.read(game_id, 1, len(kept)) == kept
+    upgrade = games.store.read(game_id, command.version, command.version)[0]
+    assert upgrade.type == "RulesUpgraded" and upgrade.data["from"] is None and upgrade.data["diverged_at"] == 1
+    assert acted.version > command.version

@@ -111,7 +111,7 @@ def test_fight_before_a_fight_abilities_are_used_before_the_dice_are_rolled() ->
     state, events = play(state, 0, {"type": "fight", "enemy": rat})
     assert state.pending.kind == "before_fight" and state.roll is None
     assert state.pending.choices == ({"type": "use_in_fight", "card": "war_cry"}, {"type": "roll_dice"})
-    assert FALLOUT.ai.timeout_command(state, 0) == {"type": "roll_dice"}  # a lapsed seat spends nothing
+    assert FALLOUT.timeout_command(state, 0) == {"type": "roll_dice"}  # a lapsed seat spends nothing
     state, events = play(state, 0, {"type": "use_in_fight", "card": "war_cry"}, ScriptedRng(BLANK, BLANK, BLANK))
     assert data(events, "FightBoosted")[0]["rerolls"] == 2 and state.roll.rerolls == 2
     assert "war_cry" in state.survivor(0).exhausted
