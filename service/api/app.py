@@ -94,7 +94,7 @@ class HolotapeApi(Api):
         self.spec.components.schema("StaleVersion", schema=StaleVersionSchema)
         register_responses(self.spec)
 
-    def handle_http_exception(self, error: HTTPException):
+    def handle_http_exception(self, error: HTTPException) -> Response:
         return from_http_exception(error)
 
 
@@ -166,7 +166,7 @@ def _register_rate_limit(app: Flask) -> None:
         )
 
     @app.before_request
-    def rate_limit():
+    def rate_limit() -> Response | None:
         limiter = services().rate_limits
         if limiter is None or not request.path.startswith("/games"):
             return None
@@ -181,7 +181,7 @@ def _register_rate_limit(app: Flask) -> None:
         return None
 
     @app.after_request
-    def count_token(response: Response):
+    def count_token(response: Response) -> Response:
         limiter = services().rate_limits
         authenticated = g.pop("authenticated", None)
         if limiter is None or authenticated is None:
@@ -200,8 +200,8 @@ def _register_idempotency(app: Flask) -> None:
     """Keep the answer to a request that took an Idempotency-Key (service.idempotency)."""
 
     @app.after_request
-    def keep_answer(response):
-        pending = g.pop("idempotent_request", None)
+    def keep_answer(response: Response) -> Response:
+        pending: tuple[str, str] | None = g.pop("idempotent_request", None)  # set by games._begin_idempotent
         if pending is not None:
             requests = services().requests
             try:
@@ -217,8 +217,8 @@ def _register_idempotency(app: Flask) -> None:
         return response
 
     @app.teardown_request
-    def release_key(error):
-        pending = g.pop("idempotent_request", None)
+    def release_key(error: BaseException | None) -> None:
+        pending: tuple[str, str] | None = g.pop("idempotent_request", None)  # set by games._begin_idempotent
         if pending is not None:
             try:
                 services().requests.release(*pending)
@@ -227,7 +227,7 @@ def _register_idempotency(app: Flask) -> None:
 
 
 def _register_problem_handlers(app: Flask, unavailable: tuple[type[Exception], ...]) -> None:
-    def store_unavailable(error: Exception):
+    def store_unavailable(error: Exception) -> Response:
         logger.warning("Redis is unavailable: %s: %s", type(error).__name__, error)
         return unavailable_response()
 
@@ -235,15 +235,15 @@ def _register_problem_handlers(app: Flask, unavailable: tuple[type[Exception], .
         app.register_error_handler(exception, store_unavailable)
 
     @app.errorhandler(RuleViolation)
-    def rule_violation(error: RuleViolation):
+    def rule_violation(error: RuleViolation) -> Response:
         return problem_response(STATUS_OF[error.kind], error.code, error.message, rule=error.rule)
 
     @app.errorhandler(GameNotFound)
-    def game_not_found(error: GameNotFound):
+    def game_not_found(error: GameNotFound) -> Response:
         return problem_response(404, "game_not_found", f"no game {error.game_id}")
 
     @app.errorhandler(ConcurrencyError)
-    def concurrency(error: ConcurrencyError):
+    def concurrency(error: ConcurrencyError) -> Response:
         return problem_response(
             409,
             "version_conflict",
@@ -253,5 +253,5 @@ def _register_problem_handlers(app: Flask, unavailable: tuple[type[Exception], .
         )
 
     @app.errorhandler(IdempotencyConflict)
-    def idempotency(error: IdempotencyConflict):
+    def idempotency(error: IdempotencyConflict) -> Response:
         return problem_response(422, "idempotency_key_reused", str(error))

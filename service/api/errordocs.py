@@ -115,13 +115,15 @@ class ProblemResponses(BasePlugin):
     description and gets the problem's body.
     """
 
-    def operation_helper(self, path=None, operations=None, **kwargs):
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
         for method, operation in (operations or {}).items():
             responses = operation.setdefault("responses", {})
-            for status in _statuses(path or "", method, operation):
+            for met in _statuses(path or "", method, operation):
                 # flask-smorest keys some responses by int, some by str.
-                if status not in responses and str(status) not in responses:
-                    responses[str(status)] = response_name(status)
+                if met not in responses and str(met) not in responses:
+                    responses[str(met)] = response_name(met)
             for key, response in responses.items():
                 status = int(key) if str(key).isdigit() else None
                 if status is None or status < 400 or not isinstance(response, dict):

@@ -37,7 +37,7 @@ EXAMPLE_SEATS = [
 
 
 MIN_CLAIM = 16
-JOIN_KEY = {
+JOIN_KEY: dict[str, Any] = {
     **IDEMPOTENCY_KEY,
     "description": "A secret only you know (a random UUID; 16 characters at least): sending the join again "
     "with it gets the seat it took, with a new token, if the first answer was lost",
@@ -203,8 +203,8 @@ CONTRIBUTION = {
 }
 
 
-def _contribution(**required: bool) -> fields.String:
-    return fields.String(**required, validate=validate.Regexp(genesis.CONTRIBUTION), metadata=CONTRIBUTION)
+def _contribution(*, required: bool = False) -> fields.String:
+    return fields.String(required=required, validate=validate.Regexp(genesis.CONTRIBUTION), metadata=CONTRIBUTION)
 
 
 class JoinSchema(Schema):
@@ -248,7 +248,7 @@ GAME_OPERATIONS = (
 )  # fmt: skip
 
 
-def _links_to(operations: tuple[str, ...], game_id: str) -> dict:
+def _links_to(operations: tuple[str, ...], game_id: str) -> dict[str, Any]:
     """OpenAPI links from a response naming a game to every operation on it."""
     return {
         operation[0].upper() + operation[1:]: {"operationId": operation, "parameters": {"game_id": game_id}}
@@ -277,7 +277,7 @@ class GameCollection(MethodView):
         responses={201: {"links": _links_to(GAME_OPERATIONS, "$response.body#/game_id")}},
         operationId="createGame",
     )
-    def post(self, body: dict[str, Any]):
+    def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a game; the answer holds the creator's token and those of the seats taken now, shown once."""
         seats_count = body["seats"]
         names = body.get("players")
@@ -325,7 +325,7 @@ class GameCollection(MethodView):
     @blp.arguments(GameListArgs, location="query")
     @blp.response(200, GameListSchema, example={"games": [], "next_cursor": None})
     @blp.doc(operationId="listGames")
-    def get(self, args):
+    def get(self, args: dict[str, Any]) -> dict[str, Any]:
         """Find games, newest first: filter by game, scenario, status and open seats; page with `cursor`."""
         return services().index.page(
             game=args.get("game"),
@@ -357,7 +357,7 @@ class GameSummary(MethodView):
         },
     )
     @blp.doc(operationId="getGame")
-    def get(self, game_id: str):
+    def get(self, game_id: str) -> dict[str, Any]:
         """One game's lobby entry: its seats, who sits where, and its status."""
         record = services().games.load(game_id).state  # 404 for no such game
         row = services().index.row(game_id)
@@ -381,7 +381,7 @@ class Seats(MethodView):
         parameters=[JOIN_KEY],
         responses={201: {"links": _links_to(("getState", "listActions", "postAction", "leaveSeat"), "$request.path.game_id")}},
     )
-    def post(self, body, game_id: str):
+    def post(self, body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
         """Take an open seat under a display name; the answer holds the seat's token, shown once.
 
         Send an `Idempotency-Key`: if the answer is lost, the same request with
@@ -401,7 +401,7 @@ class Seats(MethodView):
 class SeatResource(MethodView):
     @blp.response(200, ChangedSchema, example={"game_id": EXAMPLE_GAME_ID, "version": 4})
     @blp.doc(operationId="leaveSeat")
-    def delete(self, game_id: str, seat: int):
+    def delete(self, game_id: str, seat: int) -> dict[str, Any]:
         """Leave your seat (with its token), or remove its player before the start (creator token).
 
         The seat opens again and its token stops working.
@@ -421,7 +421,7 @@ class SeatContribution(MethodView):
     @blp.arguments(GiveContributionSchema, example={"contribution": "9f2c47a1e0b35d86c7e41f0a2b9d3e58"})
     @blp.response(200, ChangedSchema, example={"game_id": EXAMPLE_GAME_ID, "version": 4})
     @blp.doc(operationId="giveContribution")
-    def put(self, body, game_id: str, seat: int):
+    def put(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
         """Give your seat's part of the seed (its token), or replace it, before the start.
 
         For a seat taken at creation, or one that joined without; the last one
@@ -437,7 +437,7 @@ class SeatBot(MethodView):
     @blp.arguments(BotSchema, example={"bot": "greedy"})
     @blp.response(200, ChangedSchema, example={"game_id": EXAMPLE_GAME_ID, "version": 4})
     @blp.doc(operationId="handSeatToBot")
-    def put(self, body, game_id: str, seat: int):
+    def put(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
         """Hand a seat to a bot (creator token): any seat before the start, an open seat after it."""
         creator(game_id)
         return {"game_id": game_id, "version": services().lobby.hand_to_bot(game_id, seat, body["bot"])}
@@ -447,7 +447,7 @@ class SeatBot(MethodView):
 class Start(MethodView):
     @blp.response(200, ChangedSchema, example={"game_id": EXAMPLE_GAME_ID, "version": 5})
     @blp.doc(operationId="startGame")
-    def post(self, game_id: str):
+    def post(self, game_id: str) -> dict[str, Any]:
         """Start the game (creator token) once every seat is taken by a player or a bot."""
         creator(game_id)
         return {"game_id": game_id, "version": services().lobby.start(game_id)}
@@ -457,7 +457,7 @@ class Start(MethodView):
 class Token(MethodView):
     @blp.response(200, RotatedSchema, example={"game_id": EXAMPLE_GAME_ID, "token": EXAMPLE_TOKEN, "seat": 1})
     @blp.doc(operationId="rotateToken")
-    def post(self, game_id: str):
+    def post(self, game_id: str) -> dict[str, Any]:
         """Replace the caller's token with a new one; the old one stops working at once."""
         who = token_holder(game_id)
         holder, token = services().lobby.rotate_token(game_id, who.token or "")

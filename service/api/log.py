@@ -11,6 +11,7 @@ anyone can recompute every hash and run the audit themselves (docs/audit.md).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from flask import Response, stream_with_context
 from flask.views import MethodView
@@ -51,7 +52,7 @@ class GameEvents(MethodView):
         example={"game_id": EXAMPLE_GAME_ID, "version": 5, "events": [EXAMPLE_TOLD], "next_after": None},
     )
     @blp.doc(operationId="getEvents")
-    def get(self, args, game_id: str):
+    def get(self, args: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The event log as the caller may see it, a page at a time."""
         seat = caller(game_id).seat
         return services().queries.events(game_id, seat, args["after"], args["limit"])
@@ -74,7 +75,7 @@ class GameExport(MethodView):
             "that know no NDJSON leave this answer out: read it as text and split it into lines)",
         }}}}},
     )  # fmt: skip
-    def get(self, game_id: str):
+    def get(self, game_id: str) -> Response:
         """The whole log as NDJSON, one event per line, to keep or to audit offline."""
         seat = caller(game_id).seat
         version, events = services().queries.export(game_id, seat)

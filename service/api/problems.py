@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Response, json
 from marshmallow import Schema, fields
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from domain.game import Refusal
 from service.usecases.errors import Kind, Rejection
@@ -234,11 +234,11 @@ def from_http_exception(error: HTTPException) -> Response:
     if status >= 500:
         original = getattr(error, "original_exception", None)
         if original is not None:
-            log.exception("unhandled error", exc_info=original)
+            log.error("unhandled error", exc_info=original)
         return problem_response(status, "internal_error", "internal error")
     data = getattr(error, "data", None) or {}
     headers = dict(data.get("headers") or {})
-    if error.code == 405 and getattr(error, "valid_methods", None):
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:
         headers["Allow"] = ", ".join(error.valid_methods)
     errors = data.get("errors") or data.get("messages")
     detail = data.get("message") or (error.description if error.description else None)

@@ -146,7 +146,7 @@ def sse(event: str, data: Any, id_: int | None = None) -> str:
     return "\n".join(lines) + "\n\n"
 
 
-def _resume_point(args: dict, current: int) -> int:
+def _resume_point(args: dict[str, Any], current: int) -> int:
     header = request.headers.get("Last-Event-ID")
     if header is not None:
         if not header.strip().isdigit() or len(header.strip()) > 12:
@@ -173,7 +173,7 @@ class GameStream(MethodView):
             }
         },
     )
-    def get(self, args, game_id: str):
+    def get(self, args: dict[str, Any], game_id: str) -> Response:
         """Follow the game live (Server-Sent Events), resumable with Last-Event-ID."""
         seat = caller(game_id).seat
         queries = services().queries
