@@ -46,7 +46,7 @@ def preload() -> None:
         seats = [{"seat": s, "kind": "human", "name": None, "bot": None} for s in range(module.seats.min)]
         try:
             genesis.setup_events({"game": name, "options": module.resolve_options({}), "seats": seats}, "preload")
-        except Exception:  # noqa: BLE001 - a game that cannot set up so is still hosted
+        except Exception:  # a game that cannot set up so is still hosted (logged with its traceback)
             log.warning("could not preload %s", name, exc_info=True)
 
 

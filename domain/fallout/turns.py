@@ -32,7 +32,7 @@ def start_turn(res: Resolution, seat: int) -> None:
     res.emit("TurnStarted", seat=seat, round=res.state.round)
     # Scenario: the sheet's rules for the start of a survivor's turn; the
     # engine resolves them (advance) before the survivor acts.
-    from domain.fallout import results  # noqa: PLC0415 - results imports fight, which imports turns
+    from domain.fallout import results  # here, not on top: results imports fight, which imports turns
 
     for raw in reversed(res.scenario.on_turn_start):  # the stack resolves the top first
         rule = fx.parse_scenario_rule(raw)

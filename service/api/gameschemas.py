@@ -50,7 +50,7 @@ def publish_game_schemas(spec: APISpec, games: Sequence[Game]) -> None:
 def _examples(spec: APISpec, games: Sequence[Game]) -> None:
     # apispec offers no public way to change an operation after it is
     # registered; its paths are plain dicts, so they are edited in place.
-    paths: dict[str, Any] = spec._paths  # noqa: SLF001
+    paths: dict[str, Any] = spec._paths
     body = paths["/games/{game_id}/actions"]["post"]["requestBody"]["content"]["application/json"]
     body["schema"] = ref("Command")
     with_examples = [g for g in games if g.examples]

@@ -65,7 +65,7 @@ def service_event_schemas() -> dict[str, Any]:
     """The service's own event types (the lobby, commands, proposals…) and their current schemas."""
     declared = declare_events(SchemaRegistry())
     # SchemaRegistry keeps no public way to its schemas: the service reads its own.
-    return {name: declared._types[name].schema for name in declared.names()}  # noqa: SLF001
+    return {name: declared._types[name].schema for name in declared.names()}
 
 
 class Registrar:

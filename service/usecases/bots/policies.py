@@ -430,7 +430,7 @@ class PlannerBot(_Searching):
             try:
                 after = settle(ai, module, state, seat, action, sub(rng, f"g{i}"), answer=lapsed)
                 values.append(_score(ai, module, after, seat))
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 - not playable in this playout: never chosen
                 values.append(-math.inf)
         baseline = _score(ai, module, state, seat) if free else None
         return _best(ai, actions, values, rng, baseline)
