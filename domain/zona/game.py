@@ -115,6 +115,7 @@ class ZonaGame(Game):
     # 1: the first release that records its rules version; every earlier game is unversioned.
     rules_version = 1
     shelf = SHELF
+    listed_options = ("side", "draft")
     options_schema: ClassVar[type[Schema]] = ZonaOptions
     view_schema: ClassVar[type[Schema]] = ZonaView
     command_schemas: ClassVar[dict[str, type[Schema]]] = RULES.commands
