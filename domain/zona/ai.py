@@ -152,7 +152,7 @@ class ZonaAI(GameAI):
     wander = frozenset({"move"})
     end_turn: str | None = "pass"
     #: The planner plays each candidate through the round's end (the event phase, where secrets are read)
-    #: to the next round, whichever seat it holds (``service.usecases.bots.policies``).
+    #: to the next round, whichever seat it holds (``bots.policies``).
     whole_round_playouts = True
     #: The planner's time per decision when a game's settings name none. A playout of a whole round is mostly
     #: its dice: at the service's 50 ms the planner dealt a world or two a decision and tied greedy over

@@ -16,13 +16,13 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from bots import LEVELS
 from domain import registry
 from service.api.callers import creator, seat_holder, services, token_holder
 from service.api.games import IDEMPOTENCY_KEY, idempotency_key
 from service.api.problems import Problem
 from service.api.schemas import EXAMPLE_GAME_ID, SEED_SOURCE, ChangedSchema, SeatSchema
 from service.usecases import genesis
-from service.usecases.bots import LEVELS
 from service.usecases.index import summary
 from service.usecases.record import BOT, HUMAN, OPEN
 
