@@ -199,6 +199,10 @@ class Game(ABC):
     #: Command types a seat may send while the game is not waiting on it (a
     #: secret redrawn at any time); every other command waits for the seat's turn.
     out_of_turn: ClassVar[frozenset[str]] = frozenset()
+    #: The options the lobby shows in each game's row (``listed``) and lets a
+    #: client filter games by (``GET /games?option=<name>:<value>``): the few
+    #: that tell one table of this game from another.
+    listed_options: ClassVar[tuple[str, ...]] = ()
     #: Real examples for the API document: ``{"options": ..., "view": ..., "actions": [...]}``, and
     #: optionally ``"games"``: more create bodies by name (``{"solo": {"seats": 1, "options": {...}}}``).
     examples: ClassVar[Mapping[str, Any]] = {}

@@ -17,6 +17,7 @@ from typing import Any
 import redis
 import yaml
 
+from bots import LEVELS
 from domain import registry
 from domain.engine.shelf import FROZEN, yaml_files
 from service import wiring
@@ -25,7 +26,6 @@ from service.adapters.embedded_redis import EmbeddedRedis
 from service.api import create_app
 from service.rebuild import rebuild
 from service.usecases.audit import PARTIAL
-from service.usecases.bots import LEVELS
 from service.usecases.exports import BadExport, verify
 from service.usecases.selfplay import read_results, run, summary
 

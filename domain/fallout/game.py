@@ -49,6 +49,7 @@ class FalloutGame(Game):
     # 1: the first release that records its rules version; every earlier game is unversioned.
     rules_version = 1
     shelf = SHELF
+    listed_options = ("scenario",)
     options_schema = OptionsSchema
     view_schema = ViewSchema
     command_schemas = RULES.commands

@@ -10,12 +10,11 @@ from typing import Any
 
 from marshmallow import fields
 
-from domain.game import RuleViolation
+from domain.game import Command, RuleViolation
 from domain.zona import effects, encounter, facilities, harm, items
 from domain.zona.board import board_for
 from domain.zona.pack import pack_named
-from domain.zona.resolution import ZonaResolution
-from domain.zona.rules import RULES
+from domain.zona.resolution import RULES, ZonaResolution
 from domain.zona.state import State, owned_items
 
 RULE_MOVE = 'Zona §"RUCH"'
@@ -146,3 +145,17 @@ def turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
     out += [{"type": "open_facility", "facility": f} for f in facilities.openable(state, seat)]
     out.append({"type": "pass"})
     return out
+
+
+def legal_actions(state: State, seat: int) -> list[Command]:
+    """Every command ``seat`` may send now: the pending decision's choices, or on its turn its actions and
+    the free item commands. The game contract's ``legal_actions``; the AI's lapsed-turn default reads it too."""
+    if state["phase"] == "new" or state["over"]:
+        return []
+    pending = state["pending"]
+    if pending is not None:
+        return [dict(c) for c in pending["choices"]] if pending["seat"] == seat else []
+    turn = state["turn"]
+    if state["phase"] != "action" or turn is None or turn["seat"] != seat or turn["done"]:
+        return []
+    return [*turn_actions(state, seat), *items.own_turn_items(state, seat)]

@@ -22,6 +22,7 @@ from typing import Any
 from domain.game import Command, GameAI, Seat
 from domain.rng import Rng
 from domain.zona import determinize as hidden
+from domain.zona.actions import legal_actions
 from domain.zona.board import board_for
 from domain.zona.pack import pack_named
 from domain.zona.state import MAX_FATIGUE, State
@@ -127,8 +128,6 @@ def evaluate(view: dict[str, Any], seat: Seat) -> float:
 
 
 def timeout_command(state: State, seat: Seat) -> Command | None:
-    from domain.zona.game import legal_actions  # the game module holds its AI: imported when asked
-
     actions = legal_actions(state, seat)
     if not actions:
         return None
@@ -152,7 +151,7 @@ class ZonaAI(GameAI):
     wander = frozenset({"move"})
     end_turn: str | None = "pass"
     #: The planner plays each candidate through the round's end (the event phase, where secrets are read)
-    #: to the next round, whichever seat it holds (``service.usecases.bots.policies``).
+    #: to the next round, whichever seat it holds (``bots.policies``).
     whole_round_playouts = True
     #: The planner's time per decision when a game's settings name none. A playout of a whole round is mostly
     #: its dice: at the service's 50 ms the planner dealt a world or two a decision and tied greedy over

@@ -13,14 +13,13 @@ from typing import Any
 
 from domain.zona import effects, facilities
 from domain.zona.model import EventCard
+from domain.zona.pack import pack_named
 from domain.zona.resolution import ZonaResolution
 from domain.zona.state import State, turn_order
 
 
 def deck_for(state: State, area: str) -> str | None:
     """Green and yellow areas, facilities and the sarcophagus have decks; red areas and bunkers none."""
-    from domain.zona.pack import pack_named
-
     sector = pack_named(state["pack"]).areas[area].sector
     if sector in ("green", "yellow", "sarcophagus"):
         return sector

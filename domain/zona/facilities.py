@@ -13,9 +13,9 @@ from marshmallow import fields
 from domain.game import RuleViolation
 from domain.zona import harm, items
 from domain.zona.board import board_for
+from domain.zona.effects import Address, effect
 from domain.zona.pack import pack_named
-from domain.zona.resolution import ZonaResolution
-from domain.zona.rules import RULES
+from domain.zona.resolution import RULES, ZonaResolution
 from domain.zona.state import MAX_FATIGUE, Draft, State
 
 RULE_OPEN = 'Zona §"OTWARCIE TAJNEGO OBIEKTU"'
@@ -123,3 +123,20 @@ def _must_leave(state: State, data: dict[str, Any]) -> State:
         if s["area"] == data["facility"]:
             s["must_leave"] = True
     return d.new
+
+
+# -- the way to the end, in the effects vocabulary ------------------------------------------
+
+
+@effect("to_power_plant")
+def _to_power_plant(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    """Zona §"GRANICA OBSZARU ELEKTROWNI": only with two secrets of two facilities."""
+    if ready_for_sarcophagus(res.state, seat) and not res.stalker(seat)["dead"]:
+        res.set("StalkerRelocated", seat, area=res.board.power_plant, by="area_action")
+
+
+@effect("to_sarcophagus")
+def _to_sarcophagus(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    """Zona §"SARKOFAG": the power plant's action leads in, one way."""
+    if not res.stalker(seat)["dead"]:
+        res.set("StalkerRelocated", seat, area=res.board.sarcophagus, by="area_action")

@@ -19,14 +19,13 @@ from domain.engine.decisions import Decision, matching_choice, normalized
 from domain.engine.shelf import UnknownPack
 from domain.game import SYSTEM, Command, Event, EventSchema, Game, Outcome, RuleViolation, Seat, SeatRange, malformed
 from domain.rng import Rng
-from domain.zona import actions, flow, items, words
-from domain.zona import setup as setup_rules
+from domain.zona import actions, flow, words
+from domain.zona.actions import legal_actions
 from domain.zona.ai import ZONA_AI
 from domain.zona.ai import timeout_command as lapsed_turn
 from domain.zona.model import FACES
 from domain.zona.pack import PACKS, SHELF, pack_named
-from domain.zona.resolution import ZonaResolution
-from domain.zona.rules import RULES, evolve
+from domain.zona.resolution import RULES, ZonaResolution, evolve
 from domain.zona.state import State, clone, initial_state
 from domain.zona.view import redact, view
 
@@ -115,6 +114,7 @@ class ZonaGame(Game):
     # 1: the first release that records its rules version; every earlier game is unversioned.
     rules_version = 1
     shelf = SHELF
+    listed_options = ("side", "draft")
     options_schema: ClassVar[type[Schema]] = ZonaOptions
     view_schema: ClassVar[type[Schema]] = ZonaView
     command_schemas: ClassVar[dict[str, type[Schema]]] = RULES.commands
@@ -141,7 +141,7 @@ class ZonaGame(Game):
         if options.get("die_faces") is None:
             options["die_faces"] = list(pack.faces)
         defaults = ZonaOptions().load({})
-        return setup_rules.setup({**defaults, **options}, rng)
+        return flow.start({**defaults, **options}, rng)
 
     def decide(self, state: State, seat: Seat | str, command: Command, rng: Rng) -> list[Event]:
         return self.decide_and_fold(state, seat, command, rng)[0]
@@ -196,18 +196,6 @@ class ZonaGame(Game):
 
     def load_state(self, data: dict[str, Any]) -> State:
         return clone(data)
-
-
-def legal_actions(state: State, seat: int) -> list[Command]:
-    if state["phase"] == "new" or state["over"]:
-        return []
-    pending = state["pending"]
-    if pending is not None:
-        return [dict(c) for c in pending["choices"]] if pending["seat"] == seat else []
-    turn = state["turn"]
-    if state["phase"] != "action" or turn is None or turn["seat"] != seat or turn["done"]:
-        return []
-    return [*actions.turn_actions(state, seat), *items.own_turn_items(state, seat)]
 
 
 def _decide(res: ZonaResolution, seat: Seat | str, command: Command) -> None:

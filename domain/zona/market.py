@@ -12,8 +12,8 @@ from typing import Any
 from marshmallow import fields
 
 from domain.zona import encounter, harm, items
-from domain.zona.resolution import ZonaResolution
-from domain.zona.rules import RULES
+from domain.zona.effects import Address, effect
+from domain.zona.resolution import RULES, ZonaResolution
 from domain.zona.state import MARKET_COLUMNS, MARKET_ROWS, Draft, State, owned_items
 
 RULE_MARKET = 'Zona §"TARGOWISKO"'
@@ -268,3 +268,36 @@ def answer_sale(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> N
     else:
         res.move("ItemSold", thing, items.location_of(s, thing), items.discard_target(res.pack, thing), seat)
         items.settle_sixth(res, seat)
+
+
+# -- the market, camping and sales in the effects vocabulary ------------------------------
+
+
+@effect("repair")
+def _repair(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    repair(res, seat, e["repair"])
+
+
+@effect("sell")
+def _sell(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    farm_sale(res, seat, e["sell"])
+
+
+@effect("sell_artifact")
+def _sell_artifact(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    artifact_sale(res, seat, e["sell_artifact"])
+
+
+@effect("camp")
+def _camp(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    camp(res, seat)
+
+
+@effect("market")
+def _market(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    open_market(res, seat, camping=False)
+
+
+@effect("market_refill")
+def _market_refill(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    reset(res)

@@ -14,15 +14,13 @@ from typing import Any
 
 from marshmallow import fields
 
-from domain.game import Event
 from domain.rng import Rng
 from domain.zona import encounter
 from domain.zona.board import side_for
 from domain.zona.model import QUEUES, Pack, Stalker
 from domain.zona.pack import pack_named
-from domain.zona.resolution import ZonaResolution
-from domain.zona.rules import RULES
-from domain.zona.state import MARKET_COLUMNS, MARKET_ROWS, State, initial_state, turn_order
+from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.state import MARKET_COLUMNS, MARKET_ROWS, State, initial_state
 
 RULE_DRAFT = 'Zona §"WYBÓR I PRZYGOTOWANIE SZPERACZY"'
 FACILITY_LOCKS = 4
@@ -99,16 +97,6 @@ def _empty_stalker(seat: int) -> dict[str, Any]:
     return {"seat": seat, "character": None, "area": None, "damage": 0, "fatigue": 1, "reputation": "neutral",
             "roubles": 0, "injuries": [], "backpack": [], "worn": [], "small": [], "sixth": [], "trophies": [],
             "secrets": [], "ability_used": False, "dead": False, "must_leave": False}
-
-
-def setup(options: dict[str, Any], rng: Rng) -> list[Event]:
-    from domain.zona import flow
-
-    res = ZonaResolution(initial_state(), rng)
-    res.emit("GameSetUp", state=initial(options, rng))
-    res.push("draft", order=turn_order(res.state), index=0)
-    flow.run(res)
-    return res.events
 
 
 def draft_choices(state: State, seat: int) -> list[str]:

@@ -14,15 +14,15 @@ from typing import Any
 from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from bots import LEVELS
 from domain import registry
 from service.api.callers import creator, seat_holder, services, token_holder
 from service.api.games import IDEMPOTENCY_KEY, idempotency_key
 from service.api.problems import Problem
 from service.api.schemas import EXAMPLE_GAME_ID, SEED_SOURCE, ChangedSchema, SeatSchema
 from service.usecases import genesis
-from service.usecases.bots import LEVELS
 from service.usecases.index import summary
 from service.usecases.record import BOT, HUMAN, OPEN
 
@@ -154,7 +154,11 @@ class GameSummarySchema(Schema):
     options = fields.Dict(
         required=True, metadata={"description": "The game's options as it resolved them, and the table's settings"}
     )
-    scenario = fields.String(allow_none=True, metadata={"description": "`options.scenario`, for games that have one"})
+    listed = fields.Dict(
+        required=True,
+        metadata={"description": "The options the game shows in the lobby (its `listed_options`, a scenario or a "
+                  "board side, say), as it resolved them; filter by them with `option`"},
+    )
     status = fields.String(required=True, metadata={"description": "lobby, running or ended"})
     version = fields.Integer(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
@@ -164,14 +168,23 @@ class GameSummarySchema(Schema):
     updated_at = fields.String(required=True)
 
 
+#: A listed option of the first game this server ships, for the example.
+_FIRST_LISTED = (registry.game_module(registry.builtin_names()[0]).listed_options or ("option",))[0]
+
+
 class GameListArgs(Schema):
     game = fields.String(
         validate=validate.Length(1, 64),
         metadata={"description": "Only games of this game", "example": registry.builtin_names()[0]},
     )
-    scenario = fields.String(
-        validate=validate.Length(1, 64),
-        metadata={"description": "Only games whose options name this scenario", "example": "a-scenario-id"},
+    option = fields.List(
+        fields.String(validate=validate.Regexp(r"^[a-z][a-z0-9_]{0,63}:.{1,64}$")),
+        metadata={
+            "description": "Only games whose listed option has this value, as `name:value` (repeat for more): a "
+            "string as itself, anything else as JSON (`side:null`). The names a game lists are its summaries' "
+            "`listed` keys",
+            "example": [f"{_FIRST_LISTED}:a-value"],
+        },
     )
     status = fields.String(validate=validate.OneOf(["lobby", "running", "ended"]), metadata={"example": "lobby"})
     open_seats = fields.Integer(
@@ -186,6 +199,16 @@ class GameListArgs(Schema):
             "example": "WyIyMDI2LTExLTIxVDEwOjE1OjAwLjAwMDAwMFoiLCAiM2YyYyJd",
         },
     )
+
+    @validates_schema
+    def _listed(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """Each filtered option is one the game named (or, with no game named, some hosted game) lists."""
+        games = [data["game"]] if data.get("game") in registry.names() else registry.names()
+        listed = {name for game in games for name in registry.game_module(game).listed_options}
+        unknown = sorted({f.split(":", 1)[0] for f in data.get("option", [])} - listed)
+        if unknown:
+            raise ValidationError(f"no listed option {', '.join(unknown)}; the lobby lists {', '.join(sorted(listed))}",
+                                  "option")
 
 
 class GameListSchema(Schema):
@@ -326,10 +349,10 @@ class GameCollection(MethodView):
     @blp.response(200, GameListSchema, example={"games": [], "next_cursor": None})
     @blp.doc(operationId="listGames")
     def get(self, args: dict[str, Any]) -> dict[str, Any]:
-        """Find games, newest first: filter by game, scenario, status and open seats; page with `cursor`."""
+        """Find games, newest first: filter by game, listed options, status and open seats; page with `cursor`."""
         return services().index.page(
             game=args.get("game"),
-            scenario=args.get("scenario"),
+            options=dict(filter.split(":", 1) for filter in args.get("option", [])),
             status=args.get("status"),
             min_open_seats=args.get("open_seats"),
             cursor=args.get("cursor"),
@@ -346,7 +369,7 @@ class GameSummary(MethodView):
             "game_id": EXAMPLE_GAME_ID,
             "game": registry.builtin_names()[0],
             "options": {},
-            "scenario": None,
+            "listed": {},
             "status": "lobby",
             "version": 2,
             "seats": EXAMPLE_SEATS,

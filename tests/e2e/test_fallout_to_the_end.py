@@ -17,10 +17,10 @@ import json
 
 import pytest
 
+from bots import make_bot
 from domain.rng import Rng
 from service import wiring
 from service.usecases.automation import Automation
-from service.usecases.bots import make_bot
 from service.usecases.games import Games
 from tests.conftest import wait_until
 from tests.service.client import Typed

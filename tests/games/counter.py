@@ -204,6 +204,7 @@ class Counter(Game):
     # 3: the target and the winner joined the state.
     state_format = "3"
     rules_version = 1
+    listed_options = ("target",)
     options_schema = CounterOptions
     view_schema = CounterView
     command_schemas = RULES.commands
