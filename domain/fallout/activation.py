@@ -16,16 +16,13 @@ without acting, except those that went face down during this very activation
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import records, string, strings
 from domain.fallout import enemies, fight, loyalty
 from domain.fallout.board import board_of
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import Decision, EnemyState, GameState, SurvivorState, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 RULE = "Activating Enemies"
 

@@ -11,16 +11,12 @@ right and the factions advance.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import integer, string
 from domain.fallout import loyalty, rounds
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import GameState, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import Decision, GameState, replace
 
 RULE = "Agenda Cards"
 MAX_AGENDAS = 4

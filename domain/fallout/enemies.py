@@ -10,17 +10,13 @@ are the first player's decision (Enemies, Killed).
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import boolean, integer, string, strings
 from domain.fallout.content import catalog
 from domain.fallout.model import EnemyToken
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import EnemyState, GameState, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import Decision, EnemyState, GameState, replace
 
 RULE = "Enemies"
 

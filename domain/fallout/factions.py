@@ -11,12 +11,8 @@ instead of becoming inactive and never replaced when killed (``fight``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.fallout import influence
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
+from domain.fallout.rulebook import Resolution
 
 
 def advance(res: Resolution, faction: str, steps: int) -> None:

@@ -10,20 +10,16 @@ other being ranged inflicts one additional hit.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import boolean, integer, string
 from domain.fallout import activation, enemies, items, killed, loyalty, modifiers, turns, vats, xp
 from domain.fallout.board import board_of
 from domain.fallout.content import catalog
 from domain.fallout.model import Card
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import Attackers, Fight, GameState, replace
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import Attackers, Decision, Fight, GameState, replace
 from domain.game import RuleViolation
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
 
 RULE = "Fight"
 RULE_ACTION = "Fight Action"

@@ -26,19 +26,15 @@ longer available to be gained by name, nor at random.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import integer, string, strings
 from domain.fallout import agendas, conditions, killed, results
 from domain.fallout.content import catalog
 from domain.fallout.model import EQUIPPABLE, USABLE, Card
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import MAX_HP, GameState, replace
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import MAX_HP, Decision, GameState, replace
 from domain.game import RuleViolation
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
 
 RULE_EQUIPPING = "Equipping"
 RULE_INVENTORY = "Inventory"

@@ -9,16 +9,12 @@ survivor is eliminated. A survivor killed on their own turn ends it at once.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import boolean, integer, integers, string, strings
 from domain.fallout import items
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import MAX_HP, MAX_RADS, GameState, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import MAX_HP, MAX_RADS, Decision, GameState, replace
 
 RULE = "Killed"
 

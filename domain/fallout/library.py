@@ -11,15 +11,10 @@ the library any more: retrieving it again does nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.engine.shapes import integer, string, strings
 from domain.fallout import conditions, results
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import GameState, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 RULE = "Card Library"
 

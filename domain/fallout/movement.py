@@ -10,17 +10,14 @@ in the order the survivor picks.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import integer, string, strings
 from domain.fallout import enemies, killed, loyalty, turns
 from domain.fallout.board import board_of
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import MOVEMENT_POINTS, Attackers, GameState, replace
 from domain.game import RuleViolation, malformed
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 RULE_MOVE = "Move Action"
 RULE_TERRAIN = "Terrain"

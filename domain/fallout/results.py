@@ -11,17 +11,13 @@ and finish first. Amounts read ``L`` as the entry's level.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import anything, integer, mixed, string
 from domain.fallout import agendas, enemies, factions, fight, items, killed, library, loyalty, shop, traits, xp
 from domain.fallout import effects as fx
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import MAX_HP, GameState, Resolving, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import MAX_HP, Decision, GameState, Resolving, replace
 
 RULE = "Results"
 

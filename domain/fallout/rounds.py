@@ -11,19 +11,17 @@ before the drawn card activates anything.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.engine.shapes import integer, integers, string, strings
 from domain.fallout import activation, conditions, factions, killed, results, turns
 from domain.fallout import effects as fx
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import GameState, RoundEnd, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 RULE = "Rounds"
 RULE_AGENDA = "Agenda Cards"
+
+#: Only the system sends it, whenever ``ready`` says the round end is due or waits to carry on.
+RULES.system_command("round_end", {})
 
 
 def ready(state: GameState) -> bool:

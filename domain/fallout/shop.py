@@ -11,17 +11,13 @@ the asset discards reshuffled when the deck runs out.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import integer, string, strings
 from domain.fallout import conditions, items
 from domain.fallout.content import catalog
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import SHOP_SIZE, GameState, Shopping, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import SHOP_SIZE, Decision, GameState, Shopping, replace
 
 RULE = "Shopping"
 RULE_SHOP = "Shop"

@@ -6,14 +6,9 @@ shows the lock. Losing a trait discards its token, lock or not.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.engine.shapes import boolean, integer, string
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import GameState, trait_key
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 
 def token_for(res: Resolution, side: str) -> tuple[str, int] | None:

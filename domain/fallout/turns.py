@@ -7,17 +7,14 @@ change, so the round end simply moves to before the new first player's turn.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import boolean, integer
 from domain.fallout import conditions
 from domain.fallout import effects as fx
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import GameState, Turn, replace
 from domain.game import RuleViolation
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 RULE_ACTIONS = "Actions"
 RULE_TURNS = "Turns"

@@ -10,16 +10,12 @@ survivor already has becomes a perk choice instead.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import integer, string, strings
 from domain.fallout.model import SPECIAL
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import GameState, Leveling, SurvivorState, replace, with_letter
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import Decision, GameState, Leveling, SurvivorState, replace, with_letter
 
 RULE_XP = "XP"
 RULE_LEVELING = "Leveling Up"
