@@ -39,3 +39,4 @@ from domain.fallout import (  # noqa: F401 - each registers its commands, answer
 from domain.fallout.rulebook import RULES
 
 RULES.check()
+results.check()

@@ -16,7 +16,7 @@ from domain.engine.shapes import integer, string, strings
 from domain.fallout import enemies, killed, loyalty, turns
 from domain.fallout.board import board_of
 from domain.fallout.rulebook import RULES, Resolution
-from domain.fallout.state import MOVEMENT_POINTS, Attackers, GameState, replace
+from domain.fallout.state import MOVEMENT_POINTS, Attackers, GameState, clamp_rads, replace
 from domain.game import RuleViolation, malformed
 
 RULE_MOVE = "Move Action"
@@ -95,7 +95,7 @@ def _move_action(state: GameState, data: dict) -> GameState:
 def _moved(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     survivor = state.survivor(seat)
-    state = state.with_survivor(seat, space=data["to"], rads=killed.clamp_rads(survivor.rads + data["rads"]))
+    state = state.with_survivor(seat, space=data["to"], rads=clamp_rads(survivor.rads + data["rads"]))
     changes: dict[str, Any] = {}
     if state.turn is not None:
         changes["turn"] = replace(state.turn, movement=max(0, state.turn.movement - data["cost"]))
