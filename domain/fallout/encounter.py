@@ -18,20 +18,16 @@ the other outcomes up.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import boolean, integer, mixed, record, string
 from domain.fallout import conditions, loyalty, results, tasks
 from domain.fallout.board import board_of
 from domain.fallout.content import catalog
 from domain.fallout.model import EncounterCard, EncounterOption
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import Encounter, GameState, replace
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import Decision, Encounter, GameState, replace
 from domain.game import RuleViolation
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
 
 RULE = "Encounter Action"
 RULE_CARDS = "Encounter Cards"

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.engine.decisions import matching_choice
-from domain.fallout import evolve as folding
 from domain.fallout import prompts, rounds, trade, words
 from domain.fallout import setup as setup_rules
 from domain.fallout.advance import advance
@@ -23,17 +22,13 @@ from domain.fallout.determinize import timeout_command as lapsed_turn
 from domain.fallout.examples import Examples, play_example
 from domain.fallout.legal import legal_actions
 from domain.fallout.options import OptionsSchema, resolve_options
-from domain.fallout.resolution import Resolution
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.snapshot import dump_state, load_state
 from domain.fallout.state import GameState
 from domain.fallout.view import redact, view
 from domain.fallout.view_schema import ViewSchema
 from domain.game import SYSTEM, Command, Event, Game, GameAI, Outcome, RuleViolation, Seat, SeatRange, malformed
 from domain.rng import Rng
-
-RULES.system_command("round_end", {})
-RULES.check()
 
 #: The one instance the registry hosts (below the class; the examples play it).
 FALLOUT: FalloutGame
@@ -128,7 +123,7 @@ class FalloutGame(Game):
         return res
 
     def evolve(self, state: GameState, event: Event) -> GameState:
-        return folding.evolve(state, event)
+        return RULES.evolve(state, event)
 
     def legal_actions(self, state: GameState, seat: Seat) -> list[Command]:
         return legal_actions(state, seat)

@@ -18,7 +18,7 @@ from domain.fallout.advance import advance
 from domain.fallout.content import catalog, pack_named
 from domain.fallout.game import FALLOUT
 from domain.fallout.model import SPECIAL
-from domain.fallout.resolution import Resolution
+from domain.fallout.rulebook import Resolution
 from domain.fallout.state import GameState, Turn
 from domain.rng import Rng
 from tests.domain.fallout.fixtures import FULL, fold

@@ -8,7 +8,7 @@ from domain.fallout import items, results
 from domain.fallout.content import register_pack
 from domain.fallout.game import FALLOUT
 from domain.fallout.pack.component_schemas import CardSchema
-from domain.fallout.resolution import Resolution
+from domain.fallout.rulebook import Resolution
 from domain.fallout.state import Turn
 from domain.rng import Rng
 from tests.contract.schemas import schemas_of

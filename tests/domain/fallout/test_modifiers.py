@@ -19,7 +19,7 @@ from domain.fallout.content import register_pack
 from domain.fallout.game import FALLOUT
 from domain.fallout.model import Card, Perk, Survivor
 from domain.fallout.pack.component_schemas import CardSchema, PerkSchema
-from domain.fallout.resolution import Resolution
+from domain.fallout.rulebook import Resolution
 from tests.domain.fallout.fixtures import (
     BLANK,
     BODY,
