@@ -131,7 +131,7 @@ class Card:
     armor: int = 0  # apparel
     cost: int | None = None
     value: int | None = None
-    # What the card does when used, in the effects vocabulary (docs/effects.md),
+    # What the card does when used, in the effects vocabulary (docs/fallout-effects.md),
     # as a list of results: aid, drugs and magazines used from the inventory
     # (then discarded); equipped cards exhausted for their ability; a one-time
     # loot event resolved when drawn (then discarded).
@@ -143,7 +143,7 @@ class Card:
     unexhaust_hp: int = 0  # damage suffered to unexhaust it (never paid if it would kill)
     unexhaust_rads: int = 0  # rads suffered to unexhaust it (likewise)
     exhaust: bool | None = None  # using the effects exhausts the card; None: yes for equippable kinds
-    # Modifiers (docs/effects.md, "Modifiers") that hold while the card is held:
+    # Modifiers (docs/fallout-effects.md, "Modifiers") that hold while the card is held:
     # equipped, or beside the board as a character card.
     passive: tuple[dict, ...] = ()
     # "before_fight" / "during_fight": the card is used in its holder's fight,
@@ -168,7 +168,7 @@ class AgendaCard:
     faction: str | None = None  # "star", "spade" or None (neutral)
     text: str = ""
     # Extra influence beyond the card's own one, in the effects vocabulary
-    # (docs/effects.md, "Influence"): evaluated against the live game.
+    # (docs/fallout-effects.md, "Influence"): evaluated against the live game.
     influence: tuple[dict, ...] = ()
 
 
@@ -178,7 +178,7 @@ class Perk:
     name: str
     special: str  # the highlighted letter
     text: str = ""
-    effects: tuple[dict, ...] = ()  # results applied when the perk is used (docs/effects.md)
+    effects: tuple[dict, ...] = ()  # results applied when the perk is used (docs/fallout-effects.md)
     timing: str | None = None  # "before_fight" / "during_fight": effects are modifiers for one fight
 
 
@@ -212,7 +212,7 @@ class Scenario:
     # A special rule of the scenario sheet: results about the game resolved each
     # time the agenda deck runs out, after the factions advance.
     on_deplete: tuple[dict, ...] = ()
-    # The sheet's other special rules (docs/effects.md, "The scenario sheet"):
+    # The sheet's other special rules (docs/fallout-effects.md, "The scenario sheet"):
     # modifiers that hold for every survivor, and results at the start of each
     # survivor's turn / at each round's end, when their condition holds.
     passive: tuple[dict, ...] = ()
@@ -227,7 +227,7 @@ class EncounterOption:
     What is read aloud before the choice: ``label`` (the bold text), and the
     condition and tasks it shows. Everything else is the outcome, read only
     once this option is chosen. Effects are in the vocabulary of
-    docs/effects.md, kept here in their plain (YAML) form.
+    docs/fallout-effects.md, kept here in their plain (YAML) form.
     """
 
     label: str

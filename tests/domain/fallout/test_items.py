@@ -90,7 +90,7 @@ def test_companions_exhaust_for_their_ability_and_camp_unexhausts_with_condition
 
 
 def test_exhaust_unexhaust_costs_in_hp_and_rads_never_paid_with_ones_life() -> None:
-    """Exhaust, Camp Action: an unexhaust cost may be HP or rads (docs/effects.md's Rad Hound: 1 rad); it is paid
+    """Exhaust, Camp Action: an unexhaust cost may be HP or rads (docs/fallout-effects.md's Rad Hound: 1 rad); it is paid
     when the card unexhausts, and a cost that would kill the survivor is not paid: the card stays exhausted."""
     hound = CardSchema().load({
         "id": "rad_hound", "name": "Rad Hound", "kind": "companion", "deck": "asset",

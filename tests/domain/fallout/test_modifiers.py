@@ -1,6 +1,6 @@
 """Character Cards, Fight ("before a fight", "during a fight"), Perk Cards, Tests: modifiers and abilities.
 
-A pack of the full test pack plus the example cards of docs/effects.md
+A pack of the full test pack plus the example cards of docs/fallout-effects.md
 ("Character cards" and "Modifiers"), read from the page itself: passive
 modifiers that hold while a card is held, and timed ones used in a fight.
 """
@@ -35,11 +35,11 @@ from tests.domain.fallout.fixtures import (
     survivor,
 )
 
-DOCS = Path(__file__).parents[3] / "docs" / "effects.md"
+DOCS = Path(__file__).parents[3] / "docs" / "fallout-effects.md"
 
 
 def doc_examples(*sections: str) -> list[Card | Perk]:
-    """The YAML examples of these sections of docs/effects.md, loaded as the pack loader loads cards."""
+    """The YAML examples of these sections of docs/fallout-effects.md, loaded as the pack loader loads cards."""
     found: list[Card | Perk] = []
     for part in DOCS.read_text().split("\n## ")[1:]:
         title, _, body = part.partition("\n")
