@@ -6,7 +6,9 @@ How many cards a survivor holds is public; what they are is not (views and
 ``redact`` show them only to their holder, and a revealed card to all).
 Drawing the last card of the agenda deck depletes it, as at the end of a
 round: the discards become the new deck, the first player passes to the
-right and the factions advance.
+right and the factions advance. A deck that a depletion left empty (every
+other card in hands) is rebuilt from the discards when next drawn from,
+by a result as at the end of a round, without depleting it again.
 """
 
 from __future__ import annotations
@@ -26,11 +28,9 @@ def draw(res: Resolution, seat: int, count: int) -> None:
     for _ in range(count):
         if res.state.over:
             return
+        rebuild(res)
         if not res.state.agenda_deck:
-            if not res.state.agenda_discard:
-                return
-            deplete(res)
-            continue
+            return
         res.emit("AgendaDrawn", seat=seat, card=res.state.agenda_deck[0])
         if not res.state.agenda_deck:
             deplete(res)
@@ -43,6 +43,15 @@ def _draw_result(res: Resolution, seat: int, level: int, r: fx.Draw) -> None:
         draw(res, seat, r.amount.of(level))
     else:
         items.draw(res, seat, r.deck, r.amount.of(level))
+
+
+def rebuild(res: Resolution) -> None:
+    """A deck left empty by a depletion that found every other card in hands is made again from the
+    discards when next drawn from (Component Limitations): a rebuild, not a depletion, so the factions do
+    not advance and the first player keeps the deck. Nothing to do while the deck holds a card."""
+    state = res.state
+    if not state.agenda_deck and state.agenda_discard:
+        res.emit("AgendaDeckReshuffled", order=res.rng.shuffled(list(state.agenda_discard)))
 
 
 def deplete(res: Resolution) -> None:

@@ -42,7 +42,9 @@ class FalloutGame(Game):
     #: fields (or to a record it holds) is a new format.
     state_format = "1"
     # 1: the first release that records its rules version; every earlier game is unversioned.
-    rules_version = 1
+    # 2: a result drawing from an agenda deck a depletion left empty rebuilds it (no second depletion) and
+    #    deals from it (issue 23).
+    rules_version = 2
     shelf = SHELF
     listed_options = ("scenario",)
     options_schema = OptionsSchema

@@ -43,10 +43,7 @@ def step(res: Resolution) -> None:
     state = res.state
     re = state.round_end
     if re is None:
-        if not state.agenda_deck and state.agenda_discard:
-            # Component Limitations: a deck emptied by a depletion that found no
-            # discards is rebuilt from the discards when next drawn from.
-            res.emit("AgendaDeckReshuffled", order=res.rng.shuffled(list(state.agenda_discard)))
+        agendas.rebuild(res)
         if not res.state.agenda_deck:
             finish(res)
             return
