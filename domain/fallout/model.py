@@ -26,6 +26,11 @@ ABILITIES = ("aggressive", "armor", "loot", "radiation", "ranged", "retreat")
 TERRAIN = ("difficult", "irradiated")
 ENCOUNTER_KINDS = ("wasteland", "settlement", "vault84", "vault109")
 TILE_BACKS = ("start", "dangerous", "deadly")
+#: The back of neither kind (Map Tiles): a tile with a face on both sides, only ever
+#: placed face up, with the side the scenario sheet names. Its faces are tiles of
+#: their own (``Pack.tiles``) whose ``back`` is this.
+DOUBLE_SIDED = "double_sided"
+SIDES = ("a", "b")
 FACTIONS = ("star", "spade")
 # Fight: "before a fight" abilities are used before the dice are rolled;
 # "during a fight" ones at any step (in this engine: while the dice are on the table).
@@ -63,10 +68,22 @@ class Space:
 class Tile:
     id: str
     name: str
-    back: str  # one of TILE_BACKS
+    back: str  # one of TILE_BACKS, or DOUBLE_SIDED for a face of a double-sided tile
     spaces: tuple[Space, ...]
     links: tuple[tuple[str, str], ...]  # adjacency inside the tile, by space id
     edges: tuple[tuple[str, str], ...]  # six edges, each (first half, second half)
+
+
+@dataclass(frozen=True)
+class DoubleSidedTile:
+    """A map tile with a face on both sides (Map Tiles): never shuffled face down; a
+    scenario sheet places it face up, with the side it names."""
+
+    id: str
+    faces: tuple[Tile, Tile]  # side "a", side "b" (SIDES)
+
+    def face(self, side: str) -> Tile:
+        return self.faces[SIDES.index(side)]
 
 
 @dataclass(frozen=True)
@@ -76,8 +93,13 @@ class Place:
     id: str
     q: int
     r: int
-    tile: str | None = None  # a tile placed face up at setup
+    # The tile placed face up at setup, a key of ``Pack.tiles``. For a double-sided
+    # tile the sheet names the tile and a side; the loader puts the face of that
+    # side here, and the sheet's words in ``double_sided`` and ``side``.
+    tile: str | None = None
     back: str | None = None  # "dangerous" / "deadly": a random face-down tile
+    side: str | None = None  # one of SIDES: the side of a double-sided tile that is face up
+    double_sided: str | None = None  # the double-sided tile whose face ``tile`` is
 
 
 @dataclass(frozen=True)
@@ -282,7 +304,7 @@ class QuestCard:
 @dataclass(frozen=True)
 class Pack:
     id: str
-    tiles: dict[str, Tile]
+    tiles: dict[str, Tile]  # every tile by id, the faces of double-sided tiles included
     scenarios: dict[str, Scenario]
     enemies: tuple[EnemyToken, ...]
     dice: tuple[Die, Die, Die]
@@ -295,3 +317,4 @@ class Pack:
     spaces: dict[str, Space] = field(default_factory=dict)  # every space of every tile, by id
     encounters: dict[str, EncounterCard] = field(default_factory=dict)
     quests: dict[str, QuestCard] = field(default_factory=dict)
+    double_sided: dict[str, DoubleSidedTile] = field(default_factory=dict)
