@@ -43,7 +43,7 @@ class FalloutGame(Game):
     state_format = "1"
     # 1: the first release that records its rules version; every earlier game is unversioned.
     # 2: a result drawing from an agenda deck a depletion left empty rebuilds it (no second depletion) and
-    #    deals from it (issue 23).
+    #    deals from it; the map has double-sided tiles, laid face up by the scenario sheets (issue 23).
     rules_version = 2
     shelf = SHELF
     listed_options = ("scenario",)
