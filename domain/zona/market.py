@@ -130,7 +130,7 @@ def trade_choices(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, 
 def step_trade(res: ZonaResolution, frame: dict[str, Any]) -> None:
     choices = trade_choices(res, frame)
     if choices == [{"type": "done"}]:
-        res.pop()
+        _close(res, frame)
         return
     res.ask(frame["seat"], "trade", choices, camping=frame["camping"])
 
@@ -169,9 +169,29 @@ def answer_trade(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> 
         card = res.state["market"][choice["row"]][choice["slot"]]
         harm.pay(res, seat, -res.pack.item_type(card).price)
         res.move("ItemBought", card, f"market:{choice['row']}:{choice['slot']}", "hand", seat)
+        if res.state["turn"] is None:
+            _note_purchase(res)
         items.gain(res, seat, card, "hand")
     else:
-        res.pop()
+        _close(res, frame)
+
+
+def _note_purchase(res: ZonaResolution) -> None:
+    """Zona §"TARGOWISKO": the market slides and refills at the end of the buyer's turn, in every phase.
+    The action phase's turn notes its purchases itself (``TurnEnded`` refills); in the event phase a
+    stalker's turn is the reading of their card, so the purchase is noted on the event phase's frame,
+    which refills before the next stalker reads. Where nobody has a turn (a pack's news card that
+    opened the market), the trade's own end is the turn's."""
+    frames = res.state["frames"]
+    depth = next((i for i, f in enumerate(reversed(frames)) if f["kind"] == "event_phase"), 0)
+    if not frames[-1 - depth].get("bought"):
+        res.update(depth=depth, bought=True)
+
+
+def _close(res: ZonaResolution, frame: dict[str, Any]) -> None:
+    res.pop()
+    if frame.get("bought"):
+        slide_and_fill(res)
 
 
 _SHAPES: dict[str, dict[str, fields.Field]] = {

@@ -227,6 +227,31 @@ def test_market_columns_by_reputation_and_slide_after_a_purchase():
     assert state["market"]["junk"][3] not in row
 
 
+def test_a_purchase_in_the_event_phase_slides_and_refills_the_market_when_the_card_is_done():
+    """Zona §"TARGOWISKO": "if the player bought at least 1 item in their turn, at the end of the turn" the
+    row slides left and fills from the right, in every phase: a card that opens the market in the event
+    phase refills it when that stalker's card is done, before the next stalker reads."""
+    from tests.domain.zona.fixtures import events_of
+
+    state = _bare(area="milltown", roubles=5000, reputation="good", fatigue=1)
+    state = with_stalker(state, 1, area="hayfields")
+    state = put(state, "y_caravan", "deck:yellow")
+    state = send(state, 0, {"type": "pass"})
+    state = send(state, 1, {"type": "pass"})
+    assert state["phase"] == "event" and state["pending"]["kind"] == "trade"
+    row = list(state["market"]["junk"])
+    state = choose(state, {"type": "buy", "row": "junk", "slot": 0})
+    while state["pending"]["kind"] != "trade":
+        state = choose(state, state["pending"]["choices"][0])
+    events, state = events_of(state, 0, {"type": "done"})
+    kinds = [e.type for e in events]
+    assert "MarketSlid" in kinds and "MarketFilled" in kinds, kinds
+    read = next(i for i, e in enumerate(events) if e.type == "EventCardDrawn" and e.data["seat"] == 1)
+    assert kinds.index("MarketFilled") < read, "the market waits for a later action phase"
+    after = [e.data for e in events[:read] if e.type in ("MarketSlid", "MarketFilled")]
+    assert [d["thing"] for d in after if d["target"].startswith("market:junk")][:3] == row[1:]
+
+
 def test_camping_rests_by_willpower_then_heal_repair_sell_buy():
     """Zona §"OBOZOWANIE": fatigue down by willpower, heal 1 for 200, repair 1 for 100, sell at value."""
     state = _bare(character="orest", area="waystation", fatigue=5, damage=2, roubles=1000, reputation="neutral")
