@@ -225,7 +225,9 @@ def _stalker(kind: str, d: dict[str, Any], n: Names) -> str:
     if kind == "InjuryTaken":
         return f"{who} is injured ({_listed([_plain(i) for i in d.get('injuries') or []])})."
     if kind == "InjuryHealed":
-        return f"{who} recovers from an injury."
+        before = (n.state.get("stalkers") or [{}] * (d["seat"] + 1))[d["seat"]].get("injuries") or []
+        healed = [a for a in before if a not in (d.get("injuries") or [])]
+        return f"{who} recovers from the injury to {healed[0]}." if healed else f"{who} recovers from an injury."
     if kind == "FatigueChanged":
         return f"{who} {'tires' if change > 0 else 'rests'}: fatigue {d.get('fatigue')}."
     if kind == "ReputationChanged":
@@ -332,6 +334,8 @@ def command_words(command: dict[str, Any], n: Names, context: dict[str, Any]) ->
         return f"{'meet' if kind == 'meet' else 'discard the trophy'} {n.thing(command.get('token'))}"
     if kind == "injure":
         return f"take the injury to {command.get('attribute')}"
+    if kind == "recover":
+        return f"heal the injury to {command.get('attribute')}"
     if kind in ("force", "reroll"):
         return f"{kind} die {int(command.get('die') or 0) + 1}"
     if kind == "buy":
@@ -381,6 +385,7 @@ _ASKED = {
     "threat_met": "which threat to meet",
     "protect": "how to take the harm",
     "injury": "where the injury goes",
+    "heal_injury": "which injury heals",
     "find": "which find to keep",
     "keep": "which card to put back",
     "gain_item": "what to do with {item}",

@@ -81,6 +81,24 @@ def test_healing_removes_damage_tokens():
     assert state["stalkers"][0]["injuries"] == []
 
 
+def test_healing_an_injury_at_the_research_camp_the_player_chooses_which_attribute_recovers():
+    """Zona §"URAZY" / §"AKCJE OBSZARÓW" (Obóz naukowy): paying to "discard an injury token" lets the player
+    choose which of their injuries goes; a lapsed turn heals the one taken first; one injury needs no choice."""
+    from domain.zona.game import ZONA
+
+    state = _bare(area="fieldlab", roubles=1000, damage=0, injuries=["agility", "willpower"])
+    state = send(state, 0, {"type": "area_action"})
+    state = choose(state, {"type": "choose", "option": 0})  # pay 800
+    pending = state["pending"]
+    assert pending["kind"] == "heal_injury" and pending["seat"] == 0
+    assert pending["choices"] == [{"type": "recover", "attribute": "agility"}, {"type": "recover", "attribute": "willpower"}]
+    assert ZONA.timeout_command(state, 0) == {"type": "recover", "attribute": "agility"}
+    healed = choose(state, {"type": "recover", "attribute": "willpower"})
+    assert healed["stalkers"][0]["injuries"] == ["agility"] and healed["stalkers"][0]["roubles"] == 200
+    single = resolve(_bare(injuries=["intellect"]), 0, [{"heal_injury": 1}])
+    assert single["pending"] is None and single["stalkers"][0]["injuries"] == []
+
+
 def test_fourth_injury_kills_and_a_new_stalker_comes_at_the_end_of_the_news_phase():
     """Zona §"ŚMIERĆ": everything discarded; a board not used yet; one of two secrets kept;
     no starting threats for the new stalker."""
