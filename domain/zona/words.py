@@ -346,6 +346,8 @@ def command_words(command: dict[str, Any], n: Names, context: dict[str, Any]) ->
         return f"mark {n.area(command.get('area'))}"
     if kind == "open_facility":
         return f"open {_the(n.area(command.get('facility')))}"
+    if kind == "new_stalker" and command.get("keep"):
+        return f"play {n.stalker(command.get('character'))}, keeping the secret “{n.thing(command['keep'])}”"
     if kind in ("choose_stalker", "new_stalker"):
         return f"play {n.stalker(command.get('character'))}"
     return _plain(kind)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domain.rng import Rng
 from tests.domain.zona.fixtures import (
     PACK,
     accept_tests,
@@ -118,7 +119,7 @@ def test_fourth_injury_kills_and_a_new_stalker_comes_at_the_end_of_the_news_phas
     offered = {c["character"] for c in state["pending"]["choices"]}
     assert not offered & {"mila", "vera"}
     keeps = {c["keep"] for c in state["pending"]["choices"]}
-    assert keeps == {"f_gh1", "f_ss1"}
+    assert keeps == {"f_gh1", "f_ss1", None}
     from tests.domain.zona.fixtures import events_of
 
     events, state = events_of(state, 0, {"type": "new_stalker", "character": "lev", "keep": "f_ss1"})
@@ -126,6 +127,32 @@ def test_fourth_injury_kills_and_a_new_stalker_comes_at_the_end_of_the_news_phas
     lev = state["stalkers"][0]
     assert lev["character"] == "lev" and not lev["dead"] and lev["secrets"] == ["f_ss1"]
     assert lev["area"] == PACK.stalkers["lev"].area and lev["fatigue"] == 1
+
+
+def test_a_dead_stalkers_two_secrets_one_may_be_kept_or_none():
+    """Zona §"ŚMIERĆ": with two secrets discovered the player "may keep 1 of them": each of the two, or
+    neither, with every new board; a lapsed turn keeps the first secret; with one secret nothing is kept."""
+    from domain.zona import setup
+    from domain.zona.game import ZONA
+    from domain.zona.resolution import ZonaResolution
+
+    def reborn(secrets):
+        state = _bare(damage=0, secrets=secrets)
+        state = with_stalker(state, 0, dead=True, area=None)
+        res = ZonaResolution(state, Rng("rebirth"))
+        res.push("rebirth", seat=0)
+        setup.step_rebirth(res, res.frame)
+        return res.state
+
+    state = reborn(["f_gh1", "f_ss1"])
+    choices = state["pending"]["choices"]
+    for character in {c["character"] for c in choices}:
+        assert {c["keep"] for c in choices if c["character"] == character} == {"f_gh1", "f_ss1", None}
+    assert ZONA.timeout_command(state, 0)["keep"] == "f_gh1"
+    fresh = choose(state, next(c for c in choices if c["keep"] is None))
+    assert fresh["stalkers"][0]["secrets"] == []
+    assert "f_gh1" in fresh["discards"]["greenhouse"] and "f_ss1" in fresh["discards"]["signalstation"]
+    assert {c["keep"] for c in reborn(["f_gh1"])["pending"]["choices"]} == {None}
 
 
 def test_fatigue_bounds_overflow_and_no_voluntary_overflow():
