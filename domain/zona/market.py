@@ -1,8 +1,9 @@
 """The market, selling and camping in a bunker.
 
 Zona §"TARGOWISKO" (reputation columns, slide-and-refill at the end of a turn
-with a purchase), §"OBOZOWANIE" (rest by willpower, heal 200, repair 100,
-sell, buy), the bunker actions of §"AKCJE OBSZARÓW" that sell or repair.
+with a purchase, in every phase), §"OBOZOWANIE" (rest by willpower, heal 200,
+repair 100, sell, buy), the bunker actions of §"AKCJE OBSZARÓW" that sell or
+repair, and the abilities that camp or sell (§"ZDOLNOŚĆ").
 """
 
 from __future__ import annotations
@@ -34,6 +35,15 @@ def sale_value(res: ZonaResolution, thing: str) -> int:
     t = res.pack.item_type(thing)
     wear = res.state["wear"].get(thing, 0) if t.use == "consumable" else 0
     return max(0, t.price - 100 * wear)
+
+
+def sale_price(res: ZonaResolution, seat: int, thing: str) -> int:
+    """What selling ``thing`` brings the seat: its value and the stalker's ``haggle`` ability (Zona §"ZDOLNOŚĆ")."""
+    return sale_value(res, thing) + int(_ability(res, seat).get("haggle", 0))
+
+
+def _ability(res: ZonaResolution, seat: int) -> dict[str, Any]:
+    return res.pack.stalkers[res.stalker(seat)["character"]].ability
 
 
 def _is_trophy(res: ZonaResolution, thing: str) -> bool:
@@ -148,9 +158,11 @@ def answer_trade(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> 
     elif kind == "rest":
         willpower = max(0, res.pack.stalkers[s["character"]].attributes["willpower"]
                         - (1 if "willpower" in s["injuries"] else 0))
-        bonus = res.pack.stalkers[s["character"]].ability.get("camp", 0)
+        ability = _ability(res, seat)
         res.update(rested=True)
-        harm.change_fatigue(res, seat, -(willpower + frame["plus"] + bonus), by="camp")
+        harm.change_fatigue(res, seat, -(willpower + frame["plus"] + ability.get("camp", 0)), by="camp")
+        # Zona §"ZDOLNOŚĆ": a stalker who mends heals that much damage free as they rest.
+        harm.heal(res, seat, ability.get("mend", 0))
     elif kind == "heal":
         harm.pay(res, seat, -HEAL_PRICE)
         harm.heal(res, seat, 1)
@@ -159,7 +171,7 @@ def answer_trade(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> 
         _repair_one(res, seat, choice["card"])
     elif kind == "sell":
         thing = choice["thing"]
-        harm.pay(res, seat, sale_value(res, thing))
+        harm.pay(res, seat, sale_price(res, seat, thing))
         if _is_trophy(res, thing):
             encounter.discard(res, thing, f"trophies:{seat}")
         else:
@@ -281,7 +293,7 @@ def answer_sale(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> N
     thing = choice["thing"]
     if frame["once"]:
         res.pop()
-    harm.pay(res, seat, sale_value(res, thing) + frame["bonus"].get(_colour(res, thing) or "", 0))
+    harm.pay(res, seat, sale_price(res, seat, thing) + frame["bonus"].get(_colour(res, thing) or "", 0))
     s = res.stalker(seat)
     if _is_trophy(res, thing):
         encounter.discard(res, thing, f"trophies:{seat}")

@@ -269,6 +269,25 @@ def test_camping_rests_by_willpower_then_heal_repair_sell_buy():
     assert state["stalkers"][0]["roubles"] == 700 + 500 - 100
 
 
+def test_abilities_of_their_own_mending_in_camp_and_haggling_over_sales():
+    """Zona §"ZDOLNOŚĆ": each stalker's ability is unique. Beside the rerolls, protections and the deacon's
+    rest: the field medic heals 1 damage free when she rests in camp (§"OBOZOWANIE"), and the smuggler
+    sells everything, trophies too, for 100 roubles more (§"OBOZOWANIE", §"AKCJE OBSZARÓW")."""
+    medic = _bare(character="nadia", area="waystation", fatigue=3, damage=2, roubles=0, reputation="neutral")
+    medic = choose(send(medic, 0, {"type": "area_action"}), {"type": "rest"})
+    assert medic["stalkers"][0]["damage"] == 1 and medic["stalkers"][0]["roubles"] == 0
+    plain = _bare(character="orest", area="waystation", fatigue=3, damage=2, roubles=0, reputation="neutral")
+    plain = choose(send(plain, 0, {"type": "area_action"}), {"type": "rest"})
+    assert plain["stalkers"][0]["damage"] == 2
+    smuggler = _bare(character="lev", area="waystation", roubles=0, reputation="neutral")
+    smuggler = put(put(smuggler, "kevlar_vest#1", "backpack:0"), "gm_rat#1", "trophies:0")
+    smuggler = choose(send(smuggler, 0, {"type": "area_action"}), {"type": "rest"})
+    smuggler = choose(smuggler, {"type": "sell", "thing": "kevlar_vest#1"})
+    assert smuggler["stalkers"][0]["roubles"] == 500 + 100
+    smuggler = choose(smuggler, {"type": "sell", "thing": "gm_rat#1"})
+    assert smuggler["stalkers"][0]["roubles"] == 600 + PACK.threat("gm_rat#1").loot["trophy"] + 100
+
+
 def test_camping_is_once_a_turn():
     """Zona §"OBOZOWANIE": camping is the bunker's action, so at most once a turn."""
     state = _bare(area="hamlet")
