@@ -288,6 +288,10 @@ def test_a_find_may_be_left_in_its_deck():
     opened = send(state, 0, {"type": "open_facility", "facility": "greenhouse"})
     assert opened["pending"]["kind"] == "find" and {"type": "refuse"} in opened["pending"]["choices"]
     assert ZONA.timeout_command(opened, 0) == {"type": "keep_find", "card": finds[0]}
+    from domain.rng import Rng
+
+    view = ZONA.view(opened, 0)  # a bot samples its world while it looks through the finds
+    assert ZONA.view(ZONA.ai.determinize(view, 0, Rng("w")), 0) == view
     left = choose(opened, {"type": "refuse"})
     assert left["finds"]["greenhouse"] == finds and left["hand"] == []
     assert not any(c in finds for kind in ("backpack", "worn", "small", "sixth") for c in left["stalkers"][0][kind])
