@@ -19,7 +19,7 @@ from typing import Any
 from domain.game import Event
 from domain.zona.model import EventCard, Pack
 from domain.zona.pack import pack_named
-from domain.zona.state import State
+from domain.zona.state import State, mask
 
 _SIMPLE = {
     "heal": "heal {}",
@@ -361,11 +361,15 @@ def decision(state: State, seat: int | None) -> str | None:
     pending = state.get("pending")
     if pending is not None:
         who = n.seat(pending["seat"])
-        context = pending.get("context") or {}
+        # Another seat reads the finds in the choices as its view shows them: hidden (Zona §"ZNALEZISKA").
+        own = seat == pending["seat"]
+        context = mask(pending.get("context") or {}, own)
+        if "card" in context:
+            context = {**context, "item": n.thing(context["card"])}
         asked = _asked(pending["kind"], context, n)
-        if pending["kind"] in _PRIVATE and seat != pending["seat"]:
+        if pending["kind"] in _PRIVATE and not own:
             return f"{who} must choose {asked}."
-        phrases = list(dict.fromkeys(command_words(c, n, context) for c in pending["choices"]))
+        phrases = list(dict.fromkeys(command_words(c, n, context) for c in mask(pending["choices"], own)))
         if len(phrases) > LISTED + 1:
             return f"{who} must choose {asked}: {', '.join(phrases[:LISTED])} or one of {len(phrases) - LISTED} more."
         return f"{who} must choose {asked}: {_listed(phrases, 'or')}."

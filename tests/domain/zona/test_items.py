@@ -62,6 +62,18 @@ def test_backpack_full_asks_to_drop_or_refuse():
     assert "anomaly_probe#1" in state["stalkers"][0]["backpack"] and "torn_map#1" in state["discards"]["junk"]
 
 
+def test_a_find_in_another_stalkers_decision_reads_as_a_find():
+    """Zona §"ZNALEZISKA": finds are looked at alone, so another seat's prompt names none, as its view does."""
+    state = _bare()
+    for card in ("rusty_pipe#1", "rusty_pipe#2", "torn_map#1", "scope_rifle#1", "scope_rifle#2"):
+        state = _gain(state, card)
+    state = _gain(state, "lead_cape#f1")
+    assert state["pending"]["kind"] == "gain_item"
+    assert "Lead Cape" in ZONA.describe_decision(state, 0)
+    for seat in (1, None):
+        assert "Lead Cape" not in ZONA.describe_decision(state, seat) and "a find" in ZONA.describe_decision(state, seat)
+
+
 def test_outfit_worn_by_body_part_and_changed_on_own_turn():
     """Zona §"STRÓJ": no two worn outfits on one body part; wearing one moves the other to the backpack."""
     state = _bare()
