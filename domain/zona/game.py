@@ -118,7 +118,9 @@ class ZonaGame(Game):
     seats = SeatRange(1, 4)
     state_format = "zona-1"
     # 1: the first release that records its rules version; every earlier game is unversioned.
-    rules_version = 1
+    # 2: issue 23's rulings: the market refills after an event-phase purchase, the healed injury and
+    #    a kept find or secret are chosen, every stalker's ability is its own (docs/zona-engine.md).
+    rules_version = 2
     shelf = SHELF
     listed_options = ("side", "draft")
     options_schema: ClassVar[type[Schema]] = ZonaOptions
