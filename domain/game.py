@@ -206,6 +206,11 @@ class Game(ABC):
     #: Real examples for the API document: ``{"options": ..., "view": ..., "actions": [...]}``, and
     #: optionally ``"games"``: more create bodies by name (``{"solo": {"seats": 1, "options": {...}}}``).
     examples: ClassVar[Mapping[str, Any]] = {}
+    #: Every code the game's own rules refuse with (``RuleViolation.code``), by kind, each with a
+    #: short meaning for the API document, which lists them under the kind's status (409, 422).
+    #: The contract suite reads the game's source and its refusals in play, and fails a code
+    #: raised but not declared here (or under another kind), and one declared that nothing raises.
+    refusals: ClassVar[Mapping[Refusal, Mapping[str, str]]] = {}
     #: The bots' part; None: bots play at random.
     ai: GameAI | None = None
     #: The game's content packs and their frozen copies (``domain.engine.shelf``);

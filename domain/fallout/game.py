@@ -22,6 +22,7 @@ from domain.fallout.determinize import timeout_command as lapsed_turn
 from domain.fallout.examples import Examples, play_example
 from domain.fallout.legal import legal_actions
 from domain.fallout.options import OptionsSchema, resolve_options
+from domain.fallout.refusals import REFUSALS
 from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.snapshot import dump_state, load_state
 from domain.fallout.state import GameState
@@ -51,6 +52,7 @@ class FalloutGame(Game):
     view_schema = ViewSchema
     command_schemas = RULES.commands
     event_schemas = RULES.event_schemas()
+    refusals = REFUSALS
     examples = Examples(lambda: play_example(FALLOUT))
     ai: GameAI | None = FALLOUT_AI
 

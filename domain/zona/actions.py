@@ -106,27 +106,28 @@ def pass_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> Non
     res.emit("ActionTaken", seat=seat, action="pass", ends_turn=True)
 
 
-def area_action_refusal(state: State, seat: int) -> str | None:
+def area_action_refusal(state: State, seat: int) -> RuleViolation | None:
+    """Why the stalker cannot take the area's action now, as the refusal to raise, or None."""
     pack = pack_named(state["pack"])
     s = state["stalkers"][seat]
     area = pack.areas[s["area"]]
     if not area.action:
-        return "no_action"
+        return RuleViolation("area_action_no_action", "This area has no action.", rule=RULE_AREA)
     if state["turn"]["area_action"]:
-        return "once_per_turn"
+        return RuleViolation("area_action_once_per_turn", "You took an area's action this turn.", rule=RULE_AREA)
     if area.requires and s["reputation"] not in area.requires:
-        return "reputation"
+        return RuleViolation("area_action_reputation", "Your reputation does not let you take it.", rule=RULE_AREA)
     timed = state["timed"]
     if timed is not None and timed["target"] == area.id and "closed" in (pack.news[timed["card"]].timed or {}):
-        return "closed_by_news"
+        return RuleViolation("area_action_closed_by_news", "A news card closes this area.", rule=RULE_AREA)
     return None
 
 
 @RULES.command("area_action", {})
 def area_action_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> None:
-    refusal = area_action_refusal(res.state, seat)
-    if refusal is not None:
-        raise RuleViolation(f"area_action_{refusal}", "You cannot take this area's action now.", rule=RULE_AREA)
+    refused = area_action_refusal(res.state, seat)
+    if refused is not None:
+        raise refused
     res.emit("ActionTaken", seat=seat, action="area_action")
     effects.run(res, seat, ["area", res.stalker(seat)["area"], "action"])
 

@@ -138,6 +138,24 @@ def answer_injury(res: ZonaResolution, choice: dict[str, Any], decision: Any) ->
 RULES.answer_command("injure", {"attribute": fields.String(required=True)})
 
 
+def step_heal_injury(res: ZonaResolution, frame: dict[str, Any]) -> None:
+    """Zona §"URAZY": which injury token is discarded, in the order they were taken (a lapsed turn takes
+    the first choice: the oldest injury heals)."""
+    res.ask(frame["seat"], "heal_injury",
+            [{"type": "recover", "attribute": a} for a in res.stalker(frame["seat"])["injuries"]])
+
+
+@RULES.answer("heal_injury", rule='Zona §"URAZY"')
+def answer_heal_injury(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> None:
+    seat = res.frame["seat"]
+    res.pop()
+    left = [a for a in res.stalker(seat)["injuries"] if a != choice["attribute"]]
+    res.set("InjuryHealed", seat, injuries=left)
+
+
+RULES.answer_command("recover", {"attribute": fields.String(required=True)})
+
+
 def die(res: ZonaResolution, seat: int) -> None:
     """Zona §"ŚMIERĆ": the fourth injury. Everything the stalker carried is discarded; the
     player comes back with a new stalker at the end of the news phase."""

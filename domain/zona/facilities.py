@@ -95,14 +95,18 @@ def offer_find(res: ZonaResolution, seat: int, facility: str) -> None:
 
 
 def step_find(res: ZonaResolution, frame: dict[str, Any]) -> None:
-    res.ask(frame["seat"], "find", [{"type": "keep_find", "card": c} for c in res.state["finds"][frame["facility"]]],
-            facility=frame["facility"])
+    """The stalker *may* keep one (Zona §"ZNALEZISKA"): each card, or ``refuse`` last (a lapsed turn keeps
+    the first card)."""
+    choices = [{"type": "keep_find", "card": c} for c in res.state["finds"][frame["facility"]]]
+    res.ask(frame["seat"], "find", [*choices, {"type": "refuse"}], facility=frame["facility"])
 
 
 @RULES.answer("find", rule=RULE_FINDS)
 def answer_find(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> None:
     frame = res.frame
     res.pop()
+    if choice["type"] == "refuse":
+        return  # looked through and left: the deck stays as it was
     res.move("FindKept", choice["card"], f"finds:{frame['facility']}", "hand", frame["seat"])
     items.gain(res, frame["seat"], choice["card"], "hand")
 

@@ -24,6 +24,7 @@ STEPS: dict[str, Step] = {
     "test": checks.step_test,
     "damage": damage.step_damage,
     "injury": damage.step_injury,
+    "heal_injury": damage.step_heal_injury,
     "encounter": encounter.step_encounter,
     "arrival": encounter.step_arrival,
     "effects": effects.step_effects,

@@ -25,11 +25,17 @@ from domain.zona.ai import ZONA_AI
 from domain.zona.ai import timeout_command as lapsed_turn
 from domain.zona.model import FACES
 from domain.zona.pack import PACKS, SHELF, pack_named
+from domain.zona.refusals import REFUSALS
 from domain.zona.resolution import RULES, ZonaResolution, evolve
 from domain.zona.state import State, clone, initial_state
 from domain.zona.view import redact, view
 
-TURN_ACTIONS = frozenset({"move", "search", "rest", "pass", "area_action", "open_facility"})
+#: The turn actions, each with the code of its refusal when the seat is not offered it now.
+_CANNOT = {
+    "move": "cannot_move", "search": "cannot_search", "rest": "cannot_rest", "pass": "cannot_pass",
+    "area_action": "cannot_area_action", "open_facility": "cannot_open_facility",
+}  # fmt: skip
+TURN_ACTIONS = frozenset(_CANNOT)
 FREE = frozenset({"put_on", "take_off", "drop", "use_item"})
 
 
@@ -112,13 +118,16 @@ class ZonaGame(Game):
     seats = SeatRange(1, 4)
     state_format = "zona-1"
     # 1: the first release that records its rules version; every earlier game is unversioned.
-    rules_version = 1
+    # 2: issue 23's rulings: the market refills after an event-phase purchase, the healed injury and
+    #    a kept find or secret are chosen, every stalker's ability is its own (docs/zona-engine.md).
+    rules_version = 2
     shelf = SHELF
     listed_options = ("side", "draft")
     options_schema: ClassVar[type[Schema]] = ZonaOptions
     view_schema: ClassVar[type[Schema]] = ZonaView
     command_schemas: ClassVar[dict[str, type[Schema]]] = RULES.commands
     event_schemas: ClassVar[list[EventSchema]] = RULES.event_schemas()
+    refusals = REFUSALS
     ai = ZONA_AI
 
     def resolve_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -231,7 +240,7 @@ def _decide(res: ZonaResolution, seat: Seat | str, command: Command) -> None:
     if state["phase"] != "action" or turn is None or turn["seat"] != seat:
         raise RuleViolation("not_your_turn", "It is not your turn.", rule='Zona §"AKCJE"')
     if kind in TURN_ACTIONS and normalized(command) not in actions.turn_actions(state, seat):
-        raise RuleViolation(f"cannot_{kind}", f"You cannot {kind.replace('_', ' ')} now.", rule=_RULE.get(kind))
+        raise RuleViolation(_CANNOT[kind], f"You cannot {kind.replace('_', ' ')} now.", rule=_RULE.get(kind))
     RULES.actions[kind](res, seat, dict(command))
     flow.run(res)
 

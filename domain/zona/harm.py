@@ -35,9 +35,13 @@ def heal(res: ZonaResolution, seat: int, amount: int) -> None:
 
 
 def heal_injury(res: ZonaResolution, seat: int) -> None:
+    """Zona §"URAZY": an injury token is discarded. With more than one, the player chooses which
+    attribute recovers: a ``heal_injury`` frame, asked by ``damage.py`` as the injuries are."""
     s = res.stalker(seat)
-    if s["injuries"]:
-        res.set("InjuryHealed", seat, injuries=s["injuries"][1:])
+    if len(s["injuries"]) == 1:
+        res.set("InjuryHealed", seat, injuries=[])
+    elif s["injuries"]:
+        res.push("heal_injury", seat=seat)
 
 
 def change_fatigue(res: ZonaResolution, seat: int, change: int, by: str) -> None:

@@ -205,7 +205,8 @@ def step_gain(res: ZonaResolution, frame: dict[str, Any]) -> None:
         _place(res, seat, card, frame["source"])
         res.pop()
         return
-    res.ask(seat, "gain_item", gain_choices(res, seat, card), card=card, item=t.name)
+    # The card only: its name would tell other seats which find it is (the words name it from the card).
+    res.ask(seat, "gain_item", gain_choices(res, seat, card), card=card)
 
 
 def _place(res: ZonaResolution, seat: int, card: str, source: str) -> None:

@@ -167,7 +167,9 @@ def step_rebirth(res: ZonaResolution, frame: dict[str, Any]) -> None:
         living = {s["character"] for s in res.state["stalkers"] if not s["dead"]}
         characters = [c for c in sorted(res.pack.stalkers) if c not in living]
     secrets = res.stalker(seat)["secrets"]
-    keeps: list[str | None] = list(secrets) if len(secrets) >= 2 else [None]
+    # Zona §"ŚMIERĆ": with two secrets the player *may* keep one (either, or neither: last, so a lapsed
+    # turn keeps the first); with one, nothing carries over.
+    keeps: list[str | None] = [*secrets, None] if len(secrets) >= 2 else [None]
     res.ask(seat, "new_stalker", [{"type": "new_stalker", "character": c, "keep": k}
                                   for c in characters for k in keeps])
 

@@ -21,7 +21,7 @@ from events.log import ConcurrencyError, IdempotencyConflict
 from service.api import audit, health, inputs, lobby, log, notify, rewind, stream
 from service.api import games as games_api
 from service.api.callers import bearer, services
-from service.api.errordocs import ProblemResponses, register_responses
+from service.api.errordocs import ProblemResponses, publish_rule_codes, register_responses
 from service.api.gameschemas import publish_game_schemas
 from service.api.problems import (
     STATUS_OF,
@@ -136,7 +136,9 @@ def create_app(
     # The lobby and the table: pages on the API above, outside its document.
     app.register_blueprint(pages)
     hosted = registry.names() if games is None else games
-    publish_game_schemas(api.spec, [registry.game_module(name) for name in hosted])
+    games_hosted = [registry.game_module(name) for name in hosted]
+    publish_game_schemas(api.spec, games_hosted)
+    publish_rule_codes(api.spec, games_hosted)
     _register_rate_limit(app)
     inputs.register(app)
     _register_idempotency(app)

@@ -6,18 +6,25 @@ description and ``x-problem-codes`` list them, and every operation's error
 responses declare ``application/problem+json`` with the ``Problem`` schema
 (``StaleVersion``, with its required ``current_version``, on a 412), whether
 the operation names them itself or they are among those any request of its
-kind may meet. ``ProblemCode`` enumerates every code, for clients to compare
-against. A test fails when a code is raised that the catalogue lacks.
+kind may meet. A game's rules refuse with codes of their own, which each game
+declares by kind (``Game.refusals``): the shared response of the kind's status
+(409, 422) lists each hosted game's in its description and as
+``x-rule-codes`` (``{game: [code, ...]}``). ``ProblemCode`` enumerates every
+code, the service's and the hosted games', for clients to compare against. A
+test fails when a code is raised that the catalogue lacks, and the contract
+suite when a game raises one it does not declare.
 """
 
 from __future__ import annotations
 
 import http
+from collections.abc import Sequence
 from typing import Any
 
 from apispec import APISpec, BasePlugin
 
-from service.api.problems import CATALOG, PROBLEM_JSON, RULE_STATUSES, codes
+from domain.game import Game, Refusal
+from service.api.problems import CATALOG, PROBLEM_JSON, RULE_STATUSES, STATUS_OF, codes
 
 RETRY_AFTER_HEADER = {
     "description": "Seconds to wait before trying again",
@@ -44,6 +51,31 @@ def describe(status: int) -> str:
     if status in RULE_STATUSES:
         lines.append("- or the code of a game's own rule that refuses the command, with `rule` naming its topic")
     return "\n".join(lines)
+
+
+def rule_codes(games: Sequence[Game], status: int) -> dict[str, dict[str, str]]:
+    """Each game's own refusal codes answered with ``status``, with their meanings (``Game.refusals``)."""
+    kinds = [kind for kind in Refusal if STATUS_OF[kind] == status]
+    found = {game.name: {code: meaning for kind in kinds for code, meaning in game.refusals.get(kind, {}).items()}
+             for game in games}  # fmt: skip
+    return {name: dict(sorted(by_code.items())) for name, by_code in found.items() if by_code}
+
+
+def publish_rule_codes(spec: APISpec, games: Sequence[Game]) -> None:
+    """List the hosted games' refusal codes in the shared 409 and 422 responses, and in ``ProblemCode``."""
+    every = set(codes())
+    for status in RULE_STATUSES:
+        by_game = rule_codes(games, status)
+        if not by_game:
+            continue
+        response = spec.components.responses[response_name(status)]
+        response["x-rule-codes"] = {name: list(by_code) for name, by_code in by_game.items()}
+        lines = [response["description"], "", "The codes of each game's rules (`x-rule-codes`):"]
+        for name, by_code in by_game.items():
+            lines += ["", f"**{name}**", "", *(f"- `{code}`: {meaning}" for code, meaning in by_code.items())]
+        response["description"] = "\n".join(lines)
+        every.update(code for by_code in by_game.values() for code in by_code)
+    spec.components.schemas["ProblemCode"]["enum"] = sorted(every)
 
 
 def response_name(status: int) -> str:
@@ -82,8 +114,9 @@ def register_responses(spec: APISpec) -> None:
         {
             "type": "string",
             "enum": codes(),
-            "description": "Every `code` the service itself answers (a game's rules add codes of their own, "
-            "with `rule`): compare a problem's `code` against these",
+            "description": "Every `code` the service answers: its own (each error response's "
+            "`x-problem-codes`) and those of each hosted game's rules, with `rule` (the 409 and 422 responses' "
+            "`x-rule-codes`): compare a problem's `code` against these",
         },
     )
 

@@ -52,7 +52,8 @@ RULE_STATUSES = (STATUS_OF[Refusal.NOT_NOW], STATUS_OF[Refusal.MALFORMED])
 #: document lists each status's codes from here (``service.api.errordocs``) and
 #: docs/api.md's table says the same; tests/service/test_error_codes.py finds
 #: every code the source raises and fails on one that is not here. Besides these,
-#: a game's rules refuse with codes of their own (``RULE_STATUSES``, with ``rule``).
+#: a game's rules refuse with codes of their own (``RULE_STATUSES``, with ``rule``),
+#: which each game declares (``Game.refusals``) and the document lists from there.
 CATALOG: dict[int, dict[str, str]] = {
     400: {
         "bad_if_match": "If-Match is not a version: send the state's ETag",
@@ -162,8 +163,9 @@ class ProblemSchema(Schema):
     code = fields.String(
         required=True,
         metadata={
-            "description": "Stable machine-readable error code: one of those the error response lists "
-            "(`ProblemCode`), or, on a 409 or 422 refusal by a game's rules, the rule's own code with `rule`"
+            "description": "Stable machine-readable error code, one of `ProblemCode`'s: those the error "
+            "response lists (`x-problem-codes`), or, on a 409 or 422 refusal by a game's rules, one of that "
+            "game's (`x-rule-codes`), with `rule`"
         },
     )
     rule = fields.String(metadata={"description": "The Rules Reference topic that applies (a game's refusal)"})

@@ -27,7 +27,7 @@ from marshmallow import Schema, fields, validate
 
 from domain.engine.resolution import Resolution
 from domain.engine.rulebook import Rulebook
-from domain.game import SYSTEM, Event, Game, GameAI, Outcome, RuleViolation, SeatRange, malformed
+from domain.game import SYSTEM, Event, Game, GameAI, Outcome, Refusal, RuleViolation, SeatRange, malformed
 from domain.rng import Rng
 
 _COLOURS = ("amber", "cobalt", "ochre", "violet", "saffron", "teal", "crimson", "ivory")
@@ -210,6 +210,17 @@ class Counter(Game):
     command_schemas = RULES.commands
     event_schemas = RULES.event_schemas()
     out_of_turn = frozenset({"redraw"})
+    refusals = {
+        Refusal.NOT_NOW: {
+            "game_over": "the game is over",
+            "not_yours": "the tick is the system's, every other command a seat's",
+            "tick_pending": "a tick is due: wait for it",
+            "not_your_turn": "it is another seat's turn",
+            "not_a_seat": "only a seat holds a secret",
+            "tick_not_due": "no tick is due",
+        },
+        Refusal.MALFORMED: {"unknown_command": "not a command of the counter", "bad_amount": "add 1, 2 or 3"},
+    }
     examples = {
         "options": {"target": 30},
         "view": {

@@ -5,7 +5,9 @@ its status, each refusal of the application layer or of the shared game
 contract with its kind's status (``STATUS_OF``), each refused JSON body. A code
 added without its line in ``service.api.problems.CATALOG`` fails here; the
 document's lists (``x-problem-codes`` of each shared error response) are made
-from the catalogue, and docs/api.md's table must say the same.
+from the catalogue, and docs/api.md's table must say the same. A game's own
+refusal codes are its declaration's (``Game.refusals``, which the contract
+suite keeps to its rules): the document lists each under its status.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import http
 import re
 from pathlib import Path
 
+from domain import registry
 from domain.game import Refusal
-from service.api.problems import CATALOG, CODES, STATUS_OF, codes
+from service.api.problems import CATALOG, CODES, RULE_STATUSES, STATUS_OF, codes
 from service.cli import openapi_document
 from service.gunicorn_conf import SERVER_CODES
 from service.usecases.errors import Rejection
@@ -89,10 +92,39 @@ def test_the_api_document_lists_every_code_of_each_status():
         for code in response["x-problem-codes"]
     }
     assert listed == catalogued()
-    assert document["components"]["schemas"]["ProblemCode"]["enum"] == codes()
+    assert set(document["components"]["schemas"]["ProblemCode"]["enum"]) >= set(codes())
     for status, by_code in CATALOG.items():
         description = responses[_name(status)]["description"]
         assert all(f"`{code}`" in description for code in by_code), status
+
+
+def declared_by_the_games() -> set[tuple[str, int, str]]:
+    """(game, status, code) for every refusal code each shipped game declares (``Game.refusals``)."""
+    return {
+        (name, STATUS_OF[kind], code)
+        for name in registry.builtin_names()
+        for kind, by_code in registry.game_module(name).refusals.items()
+        for code in by_code
+    }
+
+
+def test_the_api_document_lists_every_code_each_game_declares_under_its_status():
+    document = openapi_document()
+    responses = document["components"]["responses"]
+    declared = declared_by_the_games()
+    assert {name for name, _, _ in declared} == set(registry.builtin_names()), "every shipped game declares codes"
+    assert {status for _, status, _ in declared} <= set(RULE_STATUSES)
+    listed = {
+        (name, status, code)
+        for status in RULE_STATUSES
+        for name, game_codes in responses[_name(status)].get("x-rule-codes", {}).items()
+        for code in game_codes
+    }
+    assert sorted(declared ^ listed) == []
+    for _, status, code in declared:
+        assert f"- `{code}`: " in responses[_name(status)]["description"], (status, code)
+    enum = document["components"]["schemas"]["ProblemCode"]["enum"]
+    assert enum == sorted(set(codes()) | {code for _, _, code in declared})
 
 
 def documented_codes() -> set[tuple[int, str]]:
