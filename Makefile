@@ -45,7 +45,7 @@ browser: $(STAMP)
 screenshots: $(STAMP) browser
 	HOLOTAPE_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/web -k two_seats $(PYTEST_ARGS)
 
-# The layer contracts, types over domain/ and events/, and ruff over everything
+# The layer contracts, types over domain/, bots/, events/, service/ and workers/, and ruff over everything
 # (configured in pyproject.toml).
 lint: $(STAMP) lint-imports
 	$(BIN)/mypy

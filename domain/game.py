@@ -23,7 +23,7 @@ import enum
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from marshmallow import RAISE, Schema, ValidationError
 
@@ -95,8 +95,11 @@ class Outcome:
     over: bool
     #: The seats that won (empty while the game runs, and when everyone lost).
     winners: tuple[Seat, ...] = ()
-    #: How far the game has got, JSON-ready: e.g. ``{"round": 7}``.
+    #: How far the game has got, JSON-ready, in the game's own terms: e.g. ``{"phase": "action"}``.
     progress: Mapping[str, Any] = field(default_factory=dict)
+    #: The round the game is in, for a game played in rounds (the planner's
+    #: whole-round playouts stop at the next one, self-play counts them); None otherwise.
+    round: int | None = None
 
 
 @dataclass(frozen=True)
@@ -113,30 +116,33 @@ class EventSchema:
     upcasters: Mapping[int, Upcaster] = field(default_factory=dict)
 
 
-class GameAI(Protocol):
+class GameAI(ABC):
     """What the bots need to play a game well, besides the contract's core.
 
-    A game without it (``Game.ai is None``) is played at random by every bot
-    level, and a lapsed turn takes ``end_turn``-like defaults (see
-    ``Game.timeout_command``).
-
-    Optionally ``scoring_view(state, seat)``: the parts of ``view(state, seat)``
-    that ``evaluate`` and ``free_choice`` read, for a game whose whole view
-    costs a search too much; bots use it in place of the view where it exists.
-    Optionally ``planner_budget_ms``: the planner's time per decision when a
-    game's settings name none (the service's default otherwise), for a game
-    whose planner needs more worlds to tell its moves apart.
+    A game's AI subclasses this. A game without one (``Game.ai is None``) is
+    played at random by every bot level. Every knob a bot reads is declared
+    here with its default, so a game sets only what it needs.
     """
 
     #: Command types a searching bot never sends of its own accord (outside a
     #: pending decision): moves that score nothing and could go round for ever.
-    never_taken: frozenset[str]
+    never_taken: frozenset[str] = frozenset()
     #: Command types a bot takes when nothing it can do scores better than
     #: standing still: moving on rather than ending its turn at once.
-    wander: frozenset[str]
+    wander: frozenset[str] = frozenset()
     #: The command type that ends a seat's turn, if the game has one.
-    end_turn: str | None
+    end_turn: str | None = None
+    #: The planner's time per decision (ms) when a table's settings name none;
+    #: None: the service's default. For a game whose planner needs more worlds
+    #: to tell its moves apart.
+    planner_budget_ms: float | None = None
+    #: The planner plays each candidate on to the next round (``Outcome.round``),
+    #: whichever seat it holds, every candidate in a world meeting one random
+    #: stream, and greedy's pick stands unless the playouts beat it clearly.
+    #: False: playouts end with the seat's own turn.
+    whole_round_playouts: bool = False
 
+    @abstractmethod
     def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> Any:
         """A complete state consistent with what ``seat`` sees in ``view``.
 
@@ -144,26 +150,26 @@ class GameAI(Protocol):
         can see is kept, so ``view(determinize(v, seat, rng), seat) == v`` and
         the seat's legal actions are the same. Bots search such states only.
         """
-        ...
 
+    @abstractmethod
     def evaluate(self, view: dict[str, Any], seat: Seat) -> float:
         """How good ``view`` looks for ``seat``; higher is better, a win above all."""
-        ...
 
+    @abstractmethod
     def standing(self, view: dict[str, Any], seat: Seat) -> float:
         """How well ``seat`` stands in ``view`` with the game's end set aside
         (self-play's "leads": who stood best when everyone lost)."""
-        ...
 
+    @abstractmethod
     def free_choice(self, view: dict[str, Any], seat: Seat) -> bool:
         """True when ``seat`` chooses freely in ``view`` (its own turn), not
         answering a pending decision."""
-        ...
 
-    def timeout_command(self, state: Any, seat: Seat) -> Command | None:
-        """What a lapsed play-by-post deadline sends for ``seat`` under ``pass``:
-        skip the rest of its turn, or a pending decision's documented default."""
-        ...
+    def scoring_view(self, state: Any, seat: Seat) -> dict[str, Any] | None:
+        """The parts of ``view(state, seat)`` that ``evaluate`` and ``free_choice``
+        read, for a game whose whole view costs a search too much; None (the
+        default): bots score the whole view."""
+        return None
 
 
 class Game(ABC):
@@ -193,9 +199,18 @@ class Game(ABC):
     #: Command types a seat may send while the game is not waiting on it (a
     #: secret redrawn at any time); every other command waits for the seat's turn.
     out_of_turn: ClassVar[frozenset[str]] = frozenset()
+    #: The options the lobby shows in each game's row (``listed``) and lets a
+    #: client filter games by (``GET /games?option=<name>:<value>``): the few
+    #: that tell one table of this game from another.
+    listed_options: ClassVar[tuple[str, ...]] = ()
     #: Real examples for the API document: ``{"options": ..., "view": ..., "actions": [...]}``, and
     #: optionally ``"games"``: more create bodies by name (``{"solo": {"seats": 1, "options": {...}}}``).
     examples: ClassVar[Mapping[str, Any]] = {}
+    #: Every code the game's own rules refuse with (``RuleViolation.code``), by kind, each with a
+    #: short meaning for the API document, which lists them under the kind's status (409, 422).
+    #: The contract suite reads the game's source and its refusals in play, and fails a code
+    #: raised but not declared here (or under another kind), and one declared that nothing raises.
+    refusals: ClassVar[Mapping[Refusal, Mapping[str, str]]] = {}
     #: The bots' part; None: bots play at random.
     ai: GameAI | None = None
     #: The game's content packs and their frozen copies (``domain.engine.shelf``);
@@ -333,17 +348,9 @@ class Game(ABC):
 
     # -- play by post --------------------------------------------------------------
 
+    @abstractmethod
     def timeout_command(self, state: Any, seat: Seat) -> Command | None:
-        """What a lapsed deadline sends for ``seat`` under ``pass``.
-
-        The game's AI decides when it has one; otherwise the seat's first legal
-        action of a usual "I am done" type, else its first legal action.
-        """
-        if self.ai is not None:
-            return self.ai.timeout_command(state, seat)
-        actions = self.legal_actions(state, seat)
-        for kind in ("end_turn", "pass", "keep_dice", "done"):
-            for action in actions:
-                if action.get("type") == kind:
-                    return action
-        return actions[0] if actions else None
+        """What a lapsed play-by-post deadline sends for ``seat`` under ``pass``
+        (docs/play-by-post.md): skip the rest of its turn, or a pending
+        decision's documented default; None when the game does not wait on ``seat``.
+        Bots answer with it too where searching would not tell the options apart."""

@@ -1,20 +1,24 @@
 """Which game modules this server hosts, by name.
 
-Modules load lazily so that importing the registry never pulls in a game's
-content pack until someone plays that game.
+The games this project ships are imported here, plainly: the registry is the
+one place in ``domain/`` that knows them all (the service, the workers and the
+bots ask it, and never name a game). Importing a game reads none of its
+content packs; a pack is read on first use.
+
+Hosting more games is the deployment's business, not the domain's: the
+service's wiring registers the modules its configuration names
+(``HOLOTAPE_GAMES``, ``service.wiring.host_games``), and tests register games
+of their own with ``register``.
 """
 
 from __future__ import annotations
 
-import importlib
-import os
-
+from domain.fallout.game import FALLOUT
 from domain.game import Game
+from domain.zona.game import ZONA
 
-_BUILTIN = {
-    "fallout": ("domain.fallout.game", "FALLOUT"),
-    "zona": ("domain.zona.game", "ZONA"),
-}
+#: The games this server ships, in the order it lists them (the first is the default).
+_BUILTIN: dict[str, Game] = {FALLOUT.name: FALLOUT, ZONA.name: ZONA}
 _extra: dict[str, Game] = {}
 
 
@@ -22,17 +26,8 @@ class UnknownGame(KeyError):
     pass
 
 
-def _from_environment() -> None:
-    # HOLOTAPE_GAMES="package.module:ATTR,..." hosts more games, in the API
-    # and in every worker alike (the workers are separate processes).
-    for spec in filter(None, os.environ.get("HOLOTAPE_GAMES", "").split(",")):
-        module_path, _, attribute = spec.strip().partition(":")
-        module = getattr(importlib.import_module(module_path), attribute)
-        _extra.setdefault(module.name, module)
-
-
 def register(module: Game) -> None:
-    """Host another game module (tests use this for a tiny game of their own)."""
+    """Host another game module (a deployment's own, or a test's)."""
     _extra[module.name] = module
 
 
@@ -42,16 +37,11 @@ def builtin_names() -> list[str]:
 
 
 def names() -> list[str]:
-    _from_environment()
     return sorted({*_BUILTIN, *_extra})
 
 
 def game_module(name: str) -> Game:
-    if name not in _extra and name not in _BUILTIN:
-        _from_environment()
-    if name in _extra:
-        return _extra[name]
-    if name not in _BUILTIN:
+    found = _extra.get(name) or _BUILTIN.get(name)
+    if found is None:
         raise UnknownGame(name)
-    module_path, attribute = _BUILTIN[name]
-    return getattr(importlib.import_module(module_path), attribute)
+    return found

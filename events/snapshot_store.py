@@ -57,7 +57,7 @@ def snapshots_key(game_id: str) -> str:
 
 
 class SnapshotStore:
-    def __init__(self, client: redis.Redis, keep: int = KEEP, sparse: int = SPARSE):
+    def __init__(self, client: redis.Redis | redis.RedisCluster, keep: int = KEEP, sparse: int = SPARSE):
         self.redis = client
         self.keep = keep
         self.sparse = sparse

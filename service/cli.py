@@ -17,6 +17,7 @@ from typing import Any
 import redis
 import yaml
 
+from bots import LEVELS
 from domain import registry
 from domain.engine.shelf import FROZEN, yaml_files
 from service import wiring
@@ -25,12 +26,12 @@ from service.adapters.embedded_redis import EmbeddedRedis
 from service.api import create_app
 from service.rebuild import rebuild
 from service.usecases.audit import PARTIAL
-from service.usecases.bots import LEVELS
 from service.usecases.exports import BadExport, verify
 from service.usecases.selfplay import read_results, run, summary
 
 
 def main(argv: list[str] | None = None) -> int:
+    wiring.host_games()  # the games the configuration adds, before a choice is checked against them
     parser = argparse.ArgumentParser(prog="holotape", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 

@@ -20,8 +20,14 @@ from __future__ import annotations
 import json
 import logging
 import os
+from typing import TYPE_CHECKING
 
 from gunicorn import util
+
+if TYPE_CHECKING:
+    import socket
+
+    from gunicorn.workers.base import Worker
 
 worker_class = "gevent"
 workers = int(os.environ.get("HOLOTAPE_WORKERS") or 2)
@@ -53,7 +59,7 @@ SERVER_CODES = {
 }
 
 
-def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
+def write_problem(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
     """gunicorn's error answer as problem+json, like every other error of the API."""
     code = SERVER_CODES.get(status_int, "bad_request")
     body = json.dumps(
@@ -90,5 +96,5 @@ class SlowClientCut(logging.Filter):
         return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
 
 
-def post_worker_init(worker) -> None:
+def post_worker_init(worker: Worker) -> None:
     worker.log.error_log.addFilter(SlowClientCut())

@@ -7,17 +7,26 @@ the workers (``workers.jobs``), the command line and the tests call
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 
 import redis
 from redis.cluster import RedisCluster
 
+from domain import registry
 from events.log import NotDurable
 from events.projections import RowProjection
 from events.schemas import SchemaRegistry
 from events.snapshot_store import SnapshotStore
 from events.store import EventStore
-from service.adapters.config import UNAVAILABLE, events_client, has_replicas, queue_client, redis_client
+from service.adapters.config import (
+    UNAVAILABLE,
+    events_client,
+    extra_games,
+    has_replicas,
+    queue_client,
+    redis_client,
+)
 from service.adapters.followups import RqFollowUps
 from service.adapters.idempotency import IdempotentRequests
 from service.adapters.ratelimit import RateLimiter
@@ -69,6 +78,13 @@ class RedisHealth:
             return False
 
 
+def host_games() -> None:
+    """Register the game modules the configuration names beside the ones this server ships (``HOLOTAPE_GAMES``)."""
+    for spec in extra_games():
+        module_path, _, attribute = spec.partition(":")
+        registry.register(getattr(importlib.import_module(module_path), attribute))
+
+
 def build(
     client: redis.Redis | None = None,
     *,
@@ -85,6 +101,7 @@ def build(
     ``events`` names the event store's own (a cluster, say). Follow-ups are rq
     jobs on the queue server unless given.
     """
+    host_games()
     if client is None:
         client = redis_client()
         events = events if events is not None else events_client()

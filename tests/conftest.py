@@ -41,6 +41,9 @@ TEST_GAMES = "tests.games.counter:COUNTER"
 
 registry.register(COUNTER)
 
+#: The client generated from the API document, and its fixtures (``generated``, ``typed``…), for any test.
+pytest_plugins = ["tests.service.client"]
+
 
 def xdist_worker() -> int | None:
     """This process's number among pytest-xdist's workers (``gw3``: 3), None when xdist is not running it."""

@@ -17,7 +17,7 @@ import yaml
 from domain import registry
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("domain", "events", "service", "workers", "tests")
+SOURCES = ("domain", "bots", "events", "service", "workers", "tests")
 MAX_LINES = 600
 
 

@@ -25,6 +25,7 @@ from rq import Queue, SimpleWorker
 from rq.job import Job
 
 from domain import registry
+from service import wiring
 from service.adapters.config import QUEUE_NAME, queue_client
 from service.adapters.sweeper import SWEEP_SECONDS
 from service.usecases import genesis
@@ -39,12 +40,13 @@ LOG_LEVEL = (os.environ.get("HOLOTAPE_LOG_LEVEL") or "INFO").upper()
 
 def preload() -> None:
     """Import every hosted game and set one up once, which loads its default content."""
+    wiring.host_games()
     for name in registry.names():
         module = registry.game_module(name)
         seats = [{"seat": s, "kind": "human", "name": None, "bot": None} for s in range(module.seats.min)]
         try:
             genesis.setup_events({"game": name, "options": module.resolve_options({}), "seats": seats}, "preload")
-        except Exception:  # noqa: BLE001 - a game that cannot set up so is still hosted
+        except Exception:  # a game that cannot set up so is still hosted (logged with its traceback)
             log.warning("could not preload %s", name, exc_info=True)
 
 

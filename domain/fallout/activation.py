@@ -16,16 +16,13 @@ without acting, except those that went face down during this very activation
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import records, string, strings
 from domain.fallout import enemies, fight, loyalty
 from domain.fallout.board import board_of
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import Decision, EnemyState, GameState, SurvivorState, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 RULE = "Activating Enemies"
 
@@ -118,7 +115,7 @@ def act(res: Resolution, enemy_id: str) -> None:
                 seat, "order_attacks", [{"type": "order_attacks", "enemy": e} for e in group], cause="activation"
             )
         else:
-            fight_enemy(res, enemy_id, seat)
+            fight.activated(res, enemy_id, seat)
         return
     mover = actor
     plan = move_plan(state, mover)
@@ -138,13 +135,6 @@ def act(res: Resolution, enemy_id: str) -> None:
     move_enemy(res, mover.id, spaces[0])
 
 
-def fight_enemy(res: Resolution, enemy_id: str, seat: int) -> None:
-    enemy = res.state.enemy(enemy_id)
-    assert enemy is not None
-    at_range = enemy.space != res.state.survivor(seat).space
-    fight.start(res, seat, enemy_id, "activation", at_range)
-
-
 def move_enemy(res: Resolution, enemy_id: str, to: str) -> None:
     state = res.state
     enemy = state.enemy(enemy_id)
@@ -158,10 +148,6 @@ def move_enemy(res: Resolution, enemy_id: str, to: str) -> None:
         if here:
             target = min(here, key=lambda s: _priority(res.state, s))
             fight.start(res, target.seat, enemy_id, "aggressive", at_range=False)
-
-
-def answer_order(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
-    fight_enemy(res, command["enemy"], decision.seat)
 
 
 @RULES.answer("activation_order", "Rounds", commands={"activate_enemy": {"enemy": string()}})

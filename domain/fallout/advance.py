@@ -35,7 +35,7 @@ from domain.fallout import (
     vats,
     xp,
 )
-from domain.fallout.resolution import Resolution
+from domain.fallout.rulebook import Resolution
 from domain.fallout.state import GameState
 from domain.game import SYSTEM
 

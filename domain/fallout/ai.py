@@ -13,7 +13,7 @@ from domain.fallout import determinize as hidden
 from domain.fallout.model import SPECIAL
 from domain.fallout.state import GameState
 from domain.fallout.view import scoring_view as seat_view
-from domain.game import Command, Seat
+from domain.game import GameAI, Seat
 from domain.rng import Rng
 
 #: The score of a won game, and of a lost one (far beyond any position).
@@ -50,7 +50,7 @@ def evaluate(view: dict[str, Any], seat: Seat) -> float:
     return standing(view, seat)
 
 
-class FalloutAI:
+class FalloutAI(GameAI):
     #: Opening a trade (putting one together and cancelling it scores nothing
     #: and can go round for ever), taking back a declared loyalty, and swapping
     #: equipment at the start of a turn (free, so a search that sees no
@@ -77,8 +77,6 @@ class FalloutAI:
     def free_choice(self, view: dict[str, Any], seat: Seat) -> bool:
         return view.get("pending") is None
 
-    def timeout_command(self, state: GameState, seat: Seat) -> Command | None:
-        return hidden.timeout_command(state, seat)
 
 
 FALLOUT_AI = FalloutAI()

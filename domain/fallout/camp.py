@@ -8,16 +8,13 @@ tokens do not count). Unexhausting pays costs and checks companions
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import integer, strings
 from domain.fallout import items, loyalty, traits, turns
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import CAMP_RECOVERY, MAX_HP, WELL_RESTED, GameState, replace
 from domain.game import RuleViolation
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 RULE = "Camp Action"
 

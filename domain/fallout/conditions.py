@@ -1,4 +1,4 @@
-"""Conditions (docs/effects.md): whether one survivor meets one, on the live game.
+"""Conditions (docs/fallout-effects.md): whether one survivor meets one, on the live game.
 
 Encounter options, quest requirements, companions' recruit and keep
 conditions and agenda cards' influence all ask the same questions about a

@@ -18,44 +18,43 @@ the other outcomes up.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import boolean, integer, mixed, record, string
 from domain.fallout import conditions, loyalty, results, tasks
 from domain.fallout.board import board_of
 from domain.fallout.content import catalog
 from domain.fallout.model import EncounterCard, EncounterOption
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import Encounter, GameState, replace
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import Decision, Encounter, GameState, replace
 from domain.game import RuleViolation
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
 
 RULE = "Encounter Action"
 RULE_CARDS = "Encounter Cards"
 RULE_ICONS = "Encounter Icons"
 
 
-def problem(state: GameState, seat: int) -> tuple[str, str, str] | None:
-    """Why the survivor cannot encounter now: (code, message, rule), or None."""
+def problem(state: GameState, seat: int) -> RuleViolation | None:
+    """Why the survivor cannot encounter now, as the refusal to raise, or None.
+
+    Each code is written out where the refusal is built, so the contract suite
+    reads it from the source (``FalloutGame.refusals`` declares them all)."""
     turn = state.turn
     s = state.survivor(seat)
     if turn is None or turn.actions <= 0:
-        return "no_actions_left", "Both actions of this turn are spent.", "Actions"
+        return RuleViolation("no_actions_left", "Both actions of this turn are spent.", rule="Actions")
     if s.space is None:
-        return "not_on_map", "You are not on the map.", RULE
+        return RuleViolation("not_on_map", "You are not on the map.", rule=RULE)
     icon = board_of(state).spaces[s.space].encounter
     if icon is None:
-        return "no_encounter_icon", "There is no encounter icon in your space.", RULE
+        return RuleViolation("no_encounter_icon", "There is no encounter icon in your space.", rule=RULE)
     if not state.encounter_decks.get(icon.kind):
-        return "no_encounter_deck", f"There is no {icon.kind} encounter deck (yet).", RULE_ICONS
+        return RuleViolation("no_encounter_deck", f"There is no {icon.kind} encounter deck (yet).", rule=RULE_ICONS)
     if turn.encountered:
         # Actions: every action may be repeated in a turn "except for the encounter action".
-        return "already_encountered", "You already took the encounter action this turn.", "Actions"
+        return RuleViolation("already_encountered", "You already took the encounter action this turn.", rule="Actions")
     if loyalty.blocked(state, seat):
-        return "enemy_in_space", "You cannot encounter in a space with a face-up enemy.", RULE
+        return RuleViolation("enemy_in_space", "You cannot encounter in a space with a face-up enemy.", rule=RULE)
     return None
 
 
@@ -65,9 +64,9 @@ def allowed(state: GameState, seat: int) -> bool:
 
 @RULES.command("encounter", {})
 def encounter_command(res: Resolution, seat: int, command: dict[str, Any]) -> None:
-    why = problem(res.state, seat)
-    if why is not None:
-        raise RuleViolation(why[0], why[1], rule=why[2])
+    refused = problem(res.state, seat)
+    if refused is not None:
+        raise refused
     state = res.state
     space = state.survivor(seat).space
     assert space is not None

@@ -10,17 +10,15 @@ are the first player's decision (Enemies, Killed).
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import boolean, integer, string, strings
+from domain.fallout import effects as fx
+from domain.fallout import results
 from domain.fallout.content import catalog
 from domain.fallout.model import EnemyToken
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import EnemyState, GameState, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import Decision, EnemyState, GameState, Resolving, replace
 
 RULE = "Enemies"
 
@@ -83,6 +81,17 @@ def place_drawn(res: Resolution, enemy_type: str, space: str, active: bool, reas
         "EnemyPlaced", enemy=enemy_id, type=enemy_type, token=token, space=space, active=active, reason=reason
     )
     return enemy_id
+
+
+@results.about_game(fx.PlaceEnemy)
+def _place_result(res: Resolution, entry: Resolving, r: fx.PlaceEnemy) -> None:
+    """In the space the result names; without one, in the space of the survivor resolving it."""
+    space = r.space
+    if space is None:
+        seat = results.resolver(res, entry)
+        space = None if seat is None else res.state.survivor(seat).space
+    if space is not None:
+        place_drawn(res, r.type, space, r.active, reason="result")
 
 
 # -- replacing a killed enemy --------------------------------------------------

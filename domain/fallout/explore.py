@@ -8,18 +8,14 @@ at a time, on spaces of the explorer's choice on that tile.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import integer, string, strings
 from domain.fallout import enemies, turns
 from domain.fallout.board import board_of
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import GameState, Placing, face_down_node, replace
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import Decision, GameState, Placing, face_down_node, replace
 from domain.game import RuleViolation, malformed
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
 
 RULE = "Explore Action"
 

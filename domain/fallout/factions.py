@@ -11,12 +11,11 @@ instead of becoming inactive and never replaced when killed (``fight``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from domain.fallout import influence
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
+from domain.engine.shapes import integer, integers, string
+from domain.fallout import effects as fx
+from domain.fallout import influence, results
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import GameState, Resolving, replace
 
 
 def advance(res: Resolution, faction: str, steps: int) -> None:
@@ -52,3 +51,25 @@ def place_token(res: Resolution, faction: str, space: str) -> None:
                 active=True, reason="faction_token", faction=faction,
             )
             return
+
+
+@results.about_game(fx.Power)
+def _power_result(res: Resolution, entry: Resolving, r: fx.Power) -> None:
+    advance(res, r.faction, r.steps)
+
+
+@results.about_game(fx.PlaceFactionToken)
+def _token_result(res: Resolution, entry: Resolving, r: fx.PlaceFactionToken) -> None:
+    place_token(res, r.faction, r.space)
+
+
+@RULES.fold(
+    "FactionsAdvanced",
+    {
+        "faction": string(optional=True),
+        "power": integers(),
+        "steps": integer(optional=True),
+    },
+)
+def _advanced(state: GameState, data: dict) -> GameState:
+    return replace(state, power=tuple(data["power"]))

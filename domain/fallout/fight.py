@@ -10,20 +10,17 @@ other being ranged inflicts one additional hit.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import boolean, integer, string
-from domain.fallout import activation, enemies, items, killed, loyalty, modifiers, turns, vats, xp
+from domain.fallout import effects as fx
+from domain.fallout import enemies, items, killed, loyalty, modifiers, results, turns, vats, xp
 from domain.fallout.board import board_of
 from domain.fallout.content import catalog
 from domain.fallout.model import Card
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import Attackers, Fight, GameState, replace
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import Attackers, Decision, Fight, GameState, clamp_hp, clamp_rads, replace
 from domain.game import RuleViolation
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
 
 RULE = "Fight"
 RULE_ACTION = "Fight Action"
@@ -141,7 +138,7 @@ def resolve(res: Resolution) -> None:
     damage = (enemy_hits - canceled) * lvl
     rads = lvl if damage > 0 and "radiation" in token.abilities else 0
     survivor = state.survivor(fight.seat)
-    survives = killed.clamp_hp(survivor.hp - damage) > killed.clamp_rads(survivor.rads + rads)
+    survives = clamp_hp(survivor.hp - damage) > clamp_rads(survivor.rads + rads)
     hits = needed = 0
     if survives:
         hits = sum(1 for a in vats.areas(pack, roll.faces) if a & token.vulnerable)
@@ -168,6 +165,14 @@ def resolve(res: Resolution) -> None:
             res.emit("EnemyRetreated", enemy=enemy.id)
 
 
+def activated(res: Resolution, enemy_id: str, seat: int) -> None:
+    """An activating enemy fights the survivor it chose: across a space when it stands in another."""
+    enemy = res.state.enemy(enemy_id)
+    assert enemy is not None
+    at_range = enemy.space != res.state.survivor(seat).space
+    start(res, seat, enemy_id, "activation", at_range)
+
+
 def kill(res: Resolution, seat: int, enemy_id: str) -> None:
     """The survivor killed the enemy, in a fight or outside one (Killed): Loot draws, XP = its level."""
     state = res.state
@@ -184,6 +189,36 @@ def kill(res: Resolution, seat: int, enemy_id: str) -> None:
     if "loot" in token.abilities:
         draw_loot(res, seat)
     xp.gain(res, seat, lvl)
+
+
+def target(res: Resolution, seat: int, enemy_id: str, doing: str) -> None:
+    """A result's enemy, outside the fight action: killed at once (Killed), or fought without an action."""
+    if doing == "kill":
+        kill(res, seat, enemy_id)
+    else:
+        start(res, seat, enemy_id, "result", at_range=False)
+
+
+@results.about_survivor(fx.KillEnemy, fx.FightEnemy)
+def _enemy_result(res: Resolution, seat: int, level: int, r: fx.KillEnemy | fx.FightEnemy) -> None:
+    """An active enemy of the type in the survivor's space (never one of the faction they are loyal to);
+    with several, the survivor picks."""
+    doing = "kill" if isinstance(r, fx.KillEnemy) else "fight"
+    survivor = res.state.survivor(seat)
+    found = [
+        e.id for e in sorted(res.state.enemies, key=lambda e: enemies.enemy_sort_key(e.id))
+        if e.active and not e.drawn and e.space == survivor.space and survivor.space is not None
+        and r.type in ("any", e.type) and not loyalty.ignores(res.state, seat, e)
+    ]
+    if len(found) == 1:
+        target(res, seat, found[0], doing)
+    elif found:
+        res.request(seat, "target_enemy", [{"type": "choose_enemy", "enemy": e} for e in found], doing=doing)
+
+
+@RULES.answer("target_enemy", results.RULE, commands={"choose_enemy": {"enemy": string()}})
+def answer_target(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
+    target(res, decision.seat, command["enemy"], decision.context["doing"])
 
 
 def draw_loot(res: Resolution, seat: int) -> None:
@@ -218,7 +253,8 @@ def next_attacker(res: Resolution) -> None:
 @RULES.answer("order_attacks", "Activating Enemies", commands={"order_attacks": {"enemy": string()}})
 def answer_order(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
     if decision.context.get("cause") == "activation":
-        activation.answer_order(res, command, decision)
+        # The survivor an activation's enemies would all fight orders them (Activating Enemies).
+        activated(res, command["enemy"], decision.seat)
         return
     attackers = res.state.attackers
     assert attackers is not None
@@ -264,8 +300,8 @@ def _resolved(state: GameState, data: dict) -> GameState:
     survivor = state.survivor(seat)
     state = state.with_survivor(
         seat,
-        hp=killed.clamp_hp(survivor.hp - data["damage"]),
-        rads=killed.clamp_rads(survivor.rads + data["rads"]),
+        hp=clamp_hp(survivor.hp - data["damage"]),
+        rads=clamp_rads(survivor.rads + data["rads"]),
     )
     return replace(state, fight=None, roll=None)
 

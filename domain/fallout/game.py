@@ -13,26 +13,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.engine.decisions import matching_choice
-from domain.fallout import evolve as folding
 from domain.fallout import prompts, rounds, trade, words
 from domain.fallout import setup as setup_rules
 from domain.fallout.advance import advance
 from domain.fallout.ai import FALLOUT_AI
 from domain.fallout.content import SHELF
+from domain.fallout.determinize import timeout_command as lapsed_turn
 from domain.fallout.examples import Examples, play_example
 from domain.fallout.legal import legal_actions
 from domain.fallout.options import OptionsSchema, resolve_options
-from domain.fallout.resolution import Resolution
-from domain.fallout.rulebook import RULES
+from domain.fallout.refusals import REFUSALS
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.snapshot import dump_state, load_state
 from domain.fallout.state import GameState
 from domain.fallout.view import redact, view
 from domain.fallout.view_schema import ViewSchema
 from domain.game import SYSTEM, Command, Event, Game, GameAI, Outcome, RuleViolation, Seat, SeatRange, malformed
 from domain.rng import Rng
-
-RULES.system_command("round_end", {})
-RULES.check()
 
 #: The one instance the registry hosts (below the class; the examples play it).
 FALLOUT: FalloutGame
@@ -46,12 +43,16 @@ class FalloutGame(Game):
     #: fields (or to a record it holds) is a new format.
     state_format = "1"
     # 1: the first release that records its rules version; every earlier game is unversioned.
-    rules_version = 1
+    # 2: a result drawing from an agenda deck a depletion left empty rebuilds it (no second depletion) and
+    #    deals from it; the map has double-sided tiles, laid face up by the scenario sheets (issue 23).
+    rules_version = 2
     shelf = SHELF
+    listed_options = ("scenario",)
     options_schema = OptionsSchema
     view_schema = ViewSchema
     command_schemas = RULES.commands
     event_schemas = RULES.event_schemas()
+    refusals = REFUSALS
     examples = Examples(lambda: play_example(FALLOUT))
     ai: GameAI | None = FALLOUT_AI
 
@@ -126,10 +127,13 @@ class FalloutGame(Game):
         return res
 
     def evolve(self, state: GameState, event: Event) -> GameState:
-        return folding.evolve(state, event)
+        return RULES.evolve(state, event)
 
     def legal_actions(self, state: GameState, seat: Seat) -> list[Command]:
         return legal_actions(state, seat)
+
+    def timeout_command(self, state: GameState, seat: Seat) -> Command | None:
+        return lapsed_turn(state, seat)
 
     def view(self, state: GameState, seat: Seat | None) -> dict[str, Any]:
         return view(state, seat)
@@ -161,6 +165,7 @@ class FalloutGame(Game):
             over=state.over,
             winners=tuple(state.winners),
             progress={"round": state.round, "phase": state.phase, "result": state.result},
+            round=state.round,
         )
 
     def dump_state(self, state: GameState) -> dict[str, Any]:

@@ -13,15 +13,11 @@ influence (the excess advance counted) win; otherwise everyone loses.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.fallout import conditions
 from domain.fallout import effects as fx
 from domain.fallout.content import catalog
+from domain.fallout.rulebook import Resolution
 from domain.fallout.state import GameState
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 RULE = "Influence"
 #: Influence is counted after every step: each card's entries are parsed once.

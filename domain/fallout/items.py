@@ -26,24 +26,29 @@ longer available to be gained by name, nor at random.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import integer, string, strings
-from domain.fallout import agendas, conditions, killed, results
+from domain.fallout import conditions, results
+from domain.fallout import effects as fx
 from domain.fallout.content import catalog
 from domain.fallout.model import EQUIPPABLE, USABLE, Card
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import MAX_HP, GameState, replace
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import (
+    INVENTORY_SIZE,
+    MAX_AGENDAS,
+    MAX_HP,
+    Decision,
+    GameState,
+    clamp_hp,
+    clamp_rads,
+    replace,
+)
 from domain.game import RuleViolation
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
 
 RULE_EQUIPPING = "Equipping"
 RULE_INVENTORY = "Inventory"
 RULE_ITEMS = "Items"
-INVENTORY_SIZE = 3
 
 
 def card(state: GameState, card_id: str) -> Card:
@@ -130,7 +135,7 @@ def over_limit(state: GameState) -> tuple[int, str] | None:
         s = state.survivor(seat)
         if len(s.inventory) > INVENTORY_SIZE:
             return seat, "inventory"
-        if len(s.agendas) > agendas.MAX_AGENDAS:
+        if len(s.agendas) > MAX_AGENDAS:
             return seat, "agendas"
     return None
 
@@ -238,6 +243,23 @@ def unexhaust_all(res: Resolution, seat: int) -> None:
         res.emit("CardsUnexhausted", seat=seat, cards=back, paid=s.caps - caps, **extra)
     for c in lost:
         discard(res, seat, c, "companion_condition")
+
+
+@results.about_survivor(fx.GainUnique)
+def _unique_result(res: Resolution, seat: int, level: int, r: fx.GainUnique) -> None:
+    gain_unique(res, seat, r.card)
+
+
+@results.about_survivor(fx.LoseItem)
+def _lose_result(res: Resolution, seat: int, level: int, r: fx.LoseItem) -> None:
+    s = res.state.survivor(seat)
+    if r.card in s.equipped + s.inventory:
+        discard(res, seat, r.card, "lost")
+
+
+@results.about_survivor(fx.Unexhaust)
+def _unexhaust_result(res: Resolution, seat: int, level: int, r: fx.Unexhaust) -> None:
+    unexhaust_all(res, seat)
 
 
 # -- folds -------------------------------------------------------------------
@@ -361,5 +383,5 @@ def _unexhausted(state: GameState, data: dict) -> GameState:
     back = set(data["cards"])
     return state.with_survivor(
         seat, exhausted=tuple(c for c in s.exhausted if c not in back), caps=max(0, s.caps - data["paid"]),
-        hp=killed.clamp_hp(s.hp - data.get("hp", 0)), rads=killed.clamp_rads(s.rads + data.get("rads", 0)),
+        hp=clamp_hp(s.hp - data.get("hp", 0)), rads=clamp_rads(s.rads + data.get("rads", 0)),
     )

@@ -9,26 +9,15 @@ survivor is eliminated. A survivor killed on their own turn ends it at once.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import boolean, integer, integers, string, strings
-from domain.fallout import items
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import MAX_HP, MAX_RADS, GameState, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
+from domain.fallout import effects as fx
+from domain.fallout import items, results
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import MAX_HP, Decision, GameState, replace
 
 RULE = "Killed"
-
-
-def clamp_hp(value: int) -> int:
-    return max(0, min(MAX_HP, value))
-
-
-def clamp_rads(value: int) -> int:
-    return max(0, min(MAX_RADS, value))
 
 
 def check(res: Resolution, seat: int) -> bool:
@@ -55,6 +44,16 @@ def check(res: Resolution, seat: int) -> bool:
             # Killed: the agenda deck passes to the survivor on the right.
             res.emit("FirstPlayerPassed", seat=right_of(res.state, seat))
     return True
+
+
+@results.about_survivor(fx.SufferDamage, fx.SufferRads)
+def _suffer(res: Resolution, seat: int, level: int, r: fx.SufferDamage | fx.SufferRads) -> None:
+    """Damage or rads from a result: none off the map; then HP <= rads is checked."""
+    if res.state.survivor(seat).on_map:
+        damage = r.amount.of(level) if isinstance(r, fx.SufferDamage) else 0
+        rads = r.amount.of(level) if isinstance(r, fx.SufferRads) else 0
+        res.emit("SurvivorHurt", seat=seat, damage=damage, rads=rads)
+        check(res, seat)
 
 
 def right_of(state: GameState, seat: int) -> int:

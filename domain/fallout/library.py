@@ -11,15 +11,11 @@ the library any more: retrieving it again does nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.engine.shapes import integer, string, strings
 from domain.fallout import conditions, results
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import GameState, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
+from domain.fallout import effects as fx
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import GameState, Resolving, replace
 
 RULE = "Card Library"
 
@@ -47,6 +43,16 @@ def stage(res: Resolution, number: int, seat: int | None) -> None:
     if quest.on_stage:
         space = res.state.survivor(seat).space if seat is not None else None
         results.push(res, seat, quest_id, "quest", conditions.level_at(res.state, space), quest.on_stage)
+
+
+@results.about_game(fx.Add)
+def _add_result(res: Resolution, entry: Resolving, r: fx.Add) -> None:
+    add(res, r.number)
+
+
+@results.about_game(fx.Stage)
+def _stage_result(res: Resolution, entry: Resolving, r: fx.Stage) -> None:
+    stage(res, r.number, results.resolver(res, entry))
 
 
 @RULES.fold("LibraryCardUnavailable", {"number": integer()})

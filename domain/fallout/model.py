@@ -26,6 +26,11 @@ ABILITIES = ("aggressive", "armor", "loot", "radiation", "ranged", "retreat")
 TERRAIN = ("difficult", "irradiated")
 ENCOUNTER_KINDS = ("wasteland", "settlement", "vault84", "vault109")
 TILE_BACKS = ("start", "dangerous", "deadly")
+#: The back of neither kind (Map Tiles): a tile with a face on both sides, only ever
+#: placed face up, with the side the scenario sheet names. Its faces are tiles of
+#: their own (``Pack.tiles``) whose ``back`` is this.
+DOUBLE_SIDED = "double_sided"
+SIDES = ("a", "b")
 FACTIONS = ("star", "spade")
 # Fight: "before a fight" abilities are used before the dice are rolled;
 # "during a fight" ones at any step (in this engine: while the dice are on the table).
@@ -63,10 +68,22 @@ class Space:
 class Tile:
     id: str
     name: str
-    back: str  # one of TILE_BACKS
+    back: str  # one of TILE_BACKS, or DOUBLE_SIDED for a face of a double-sided tile
     spaces: tuple[Space, ...]
     links: tuple[tuple[str, str], ...]  # adjacency inside the tile, by space id
     edges: tuple[tuple[str, str], ...]  # six edges, each (first half, second half)
+
+
+@dataclass(frozen=True)
+class DoubleSidedTile:
+    """A map tile with a face on both sides (Map Tiles): never shuffled face down; a
+    scenario sheet places it face up, with the side it names."""
+
+    id: str
+    faces: tuple[Tile, Tile]  # side "a", side "b" (SIDES)
+
+    def face(self, side: str) -> Tile:
+        return self.faces[SIDES.index(side)]
 
 
 @dataclass(frozen=True)
@@ -76,8 +93,13 @@ class Place:
     id: str
     q: int
     r: int
-    tile: str | None = None  # a tile placed face up at setup
+    # The tile placed face up at setup, a key of ``Pack.tiles``. For a double-sided
+    # tile the sheet names the tile and a side; the loader puts the face of that
+    # side here, and the sheet's words in ``double_sided`` and ``side``.
+    tile: str | None = None
     back: str | None = None  # "dangerous" / "deadly": a random face-down tile
+    side: str | None = None  # one of SIDES: the side of a double-sided tile that is face up
+    double_sided: str | None = None  # the double-sided tile whose face ``tile`` is
 
 
 @dataclass(frozen=True)
@@ -131,7 +153,7 @@ class Card:
     armor: int = 0  # apparel
     cost: int | None = None
     value: int | None = None
-    # What the card does when used, in the effects vocabulary (docs/effects.md),
+    # What the card does when used, in the effects vocabulary (docs/fallout-effects.md),
     # as a list of results: aid, drugs and magazines used from the inventory
     # (then discarded); equipped cards exhausted for their ability; a one-time
     # loot event resolved when drawn (then discarded).
@@ -143,7 +165,7 @@ class Card:
     unexhaust_hp: int = 0  # damage suffered to unexhaust it (never paid if it would kill)
     unexhaust_rads: int = 0  # rads suffered to unexhaust it (likewise)
     exhaust: bool | None = None  # using the effects exhausts the card; None: yes for equippable kinds
-    # Modifiers (docs/effects.md, "Modifiers") that hold while the card is held:
+    # Modifiers (docs/fallout-effects.md, "Modifiers") that hold while the card is held:
     # equipped, or beside the board as a character card.
     passive: tuple[dict, ...] = ()
     # "before_fight" / "during_fight": the card is used in its holder's fight,
@@ -168,7 +190,7 @@ class AgendaCard:
     faction: str | None = None  # "star", "spade" or None (neutral)
     text: str = ""
     # Extra influence beyond the card's own one, in the effects vocabulary
-    # (docs/effects.md, "Influence"): evaluated against the live game.
+    # (docs/fallout-effects.md, "Influence"): evaluated against the live game.
     influence: tuple[dict, ...] = ()
 
 
@@ -178,7 +200,7 @@ class Perk:
     name: str
     special: str  # the highlighted letter
     text: str = ""
-    effects: tuple[dict, ...] = ()  # results applied when the perk is used (docs/effects.md)
+    effects: tuple[dict, ...] = ()  # results applied when the perk is used (docs/fallout-effects.md)
     timing: str | None = None  # "before_fight" / "during_fight": effects are modifiers for one fight
 
 
@@ -212,7 +234,7 @@ class Scenario:
     # A special rule of the scenario sheet: results about the game resolved each
     # time the agenda deck runs out, after the factions advance.
     on_deplete: tuple[dict, ...] = ()
-    # The sheet's other special rules (docs/effects.md, "The scenario sheet"):
+    # The sheet's other special rules (docs/fallout-effects.md, "The scenario sheet"):
     # modifiers that hold for every survivor, and results at the start of each
     # survivor's turn / at each round's end, when their condition holds.
     passive: tuple[dict, ...] = ()
@@ -227,7 +249,7 @@ class EncounterOption:
     What is read aloud before the choice: ``label`` (the bold text), and the
     condition and tasks it shows. Everything else is the outcome, read only
     once this option is chosen. Effects are in the vocabulary of
-    docs/effects.md, kept here in their plain (YAML) form.
+    docs/fallout-effects.md, kept here in their plain (YAML) form.
     """
 
     label: str
@@ -282,7 +304,7 @@ class QuestCard:
 @dataclass(frozen=True)
 class Pack:
     id: str
-    tiles: dict[str, Tile]
+    tiles: dict[str, Tile]  # every tile by id, the faces of double-sided tiles included
     scenarios: dict[str, Scenario]
     enemies: tuple[EnemyToken, ...]
     dice: tuple[Die, Die, Die]
@@ -295,3 +317,4 @@ class Pack:
     spaces: dict[str, Space] = field(default_factory=dict)  # every space of every tile, by id
     encounters: dict[str, EncounterCard] = field(default_factory=dict)
     quests: dict[str, QuestCard] = field(default_factory=dict)
+    double_sided: dict[str, DoubleSidedTile] = field(default_factory=dict)

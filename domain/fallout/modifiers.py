@@ -12,18 +12,15 @@ fight its modifiers (``FightBoosted``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import boolean, integer, string
 from domain.fallout import conditions
 from domain.fallout import effects as fx
 from domain.fallout.content import catalog
 from domain.fallout.model import Card
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import GameState, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 RULE = "Fight"
 #: Each card's passive modifiers parsed once (see ``fx.Memo``).

@@ -10,17 +10,14 @@ in the order the survivor picks.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import integer, string, strings
 from domain.fallout import enemies, killed, loyalty, turns
 from domain.fallout.board import board_of
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import MOVEMENT_POINTS, Attackers, GameState, replace
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import MOVEMENT_POINTS, Attackers, GameState, clamp_rads, replace
 from domain.game import RuleViolation, malformed
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 RULE_MOVE = "Move Action"
 RULE_TERRAIN = "Terrain"
@@ -98,7 +95,7 @@ def _move_action(state: GameState, data: dict) -> GameState:
 def _moved(state: GameState, data: dict) -> GameState:
     seat = data["seat"]
     survivor = state.survivor(seat)
-    state = state.with_survivor(seat, space=data["to"], rads=killed.clamp_rads(survivor.rads + data["rads"]))
+    state = state.with_survivor(seat, space=data["to"], rads=clamp_rads(survivor.rads + data["rads"]))
     changes: dict[str, Any] = {}
     if state.turn is not None:
         changes["turn"] = replace(state.turn, movement=max(0, state.turn.movement - data["cost"]))

@@ -9,16 +9,13 @@ Gaining perks is part of leveling up (``xp``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import integer, string
 from domain.fallout import conditions, results
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import GameState, replace
 from domain.game import RuleViolation
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 RULE = "Perk Cards"
 

@@ -14,18 +14,15 @@ right; a quest not trashed stays staged and can be completed again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import boolean, integer, string
 from domain.fallout import conditions, loyalty, results, tasks
 from domain.fallout import effects as fx
 from domain.fallout.content import catalog
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import GameState, Questing, replace
 from domain.game import RuleViolation
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 RULE = "Quest Action"
 RULE_CARDS = "Quest Cards"

@@ -7,23 +7,74 @@ time, so a result that needs a decision (shopping, discarding down, choosing
 a perk after leveling up) waits for it and the next result follows; results
 that bring their own results (a loot event drawn, a quest staged) go on top
 and finish first. Amounts read ``L`` as the entry's level.
+
+What each kind of result does is registered by the rule module that owns it,
+where it defines it (``about_game``, ``about_survivor``): drawing loot in
+``items``, XP in ``xp``, a fight in ``fight``. This module only keeps the
+stack and hands each result to its handler, so every module may push a bar
+and none needs to import the modules the bar's results reach.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, TypeVar, get_args
 
 from domain.engine.shapes import anything, integer, mixed, string
-from domain.fallout import agendas, enemies, factions, fight, items, killed, library, loyalty, shop, traits, xp
 from domain.fallout import effects as fx
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import MAX_HP, GameState, Resolving, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import MAX_HP, GameState, Resolving, clamp_hp, clamp_rads, replace
 
 RULE = "Results"
+
+#: A result about the game: ``(resolution, the stack entry resolving it, the parsed result)``.
+GameResult = Callable[[Resolution, Resolving, Any], None]
+#: A result about the survivor resolving it: ``(resolution, seat, the entry's level, the parsed result)``.
+SurvivorResult = Callable[[Resolution, int, int, Any], None]
+G = TypeVar("G", bound=GameResult)
+V = TypeVar("V", bound=SurvivorResult)
+
+_ABOUT_GAME: dict[type, GameResult] = {}
+_ABOUT_SURVIVOR: dict[type, SurvivorResult] = {}
+
+
+class ResultsError(Exception):
+    """A kind of result registered twice, or one with nobody to apply it."""
+
+
+def _register(table: dict[type, Any], kinds: tuple[type, ...], handler: Any) -> None:
+    for kind in kinds:
+        if kind in _ABOUT_GAME or kind in _ABOUT_SURVIVOR:
+            raise ResultsError(f"result {kind.__name__} registered twice")
+        table[kind] = handler
+
+
+def about_game(*kinds: type) -> Callable[[G], G]:
+    """Register who applies these results, whoever resolves them (even no seat, at setup)."""
+
+    def register(handler: G) -> G:
+        _register(_ABOUT_GAME, kinds, handler)
+        return handler
+
+    return register
+
+
+def about_survivor(*kinds: type) -> Callable[[V], V]:
+    """Register who applies these results to the survivor resolving them; nobody's (setup, the
+    scenario sheet) or an eliminated survivor's do nothing."""
+
+    def register(handler: V) -> V:
+        _register(_ABOUT_SURVIVOR, kinds, handler)
+        return handler
+
+    return register
+
+
+def check() -> None:
+    """Every kind of result of the vocabulary (``fx.Result``) has its handler."""
+    missing = sorted(k.__name__ for k in get_args(fx.Result) if k not in _ABOUT_GAME and k not in _ABOUT_SURVIVOR)
+    if missing:
+        raise ResultsError(f"results nobody applies: {missing}")
 
 
 def push(res: Resolution, seat: int | None, source: str, origin: str, level: int, bar: Any) -> None:
@@ -42,26 +93,14 @@ def step(res: Resolution) -> None:
     apply(res, top, fx.parse_result(raw))
 
 
-def target(res: Resolution, seat: int, enemy_id: str, doing: str) -> None:
-    """A result's enemy, outside the fight action: killed at once (Killed), or fought without an action."""
-    if doing == "kill":
-        fight.kill(res, seat, enemy_id)
-    else:
-        fight.start(res, seat, enemy_id, "result", at_range=False)
-
-
-@RULES.answer("target_enemy", "Results", commands={"choose_enemy": {"enemy": string()}})
-def answer_target(res: Resolution, command: dict[str, Any], decision: Decision) -> None:
-    target(res, decision.seat, command["enemy"], decision.context["doing"])
-
-
 def settle(res: Resolution) -> None:
     """Resolve the whole stack at once: only for results no seat decides on (setup)."""
     while res.state.resolving and res.state.pending is None:
         step(res)
 
 
-def _seat(res: Resolution, entry: Resolving) -> int | None:
+def resolver(res: Resolution, entry: Resolving) -> int | None:
+    """The survivor a result is about: the entry's seat, unless there is none or they were eliminated."""
     seat = entry.seat
     if seat is None or res.state.survivor(seat).eliminated:
         return None
@@ -69,103 +108,76 @@ def _seat(res: Resolution, entry: Resolving) -> int | None:
 
 
 def apply(res: Resolution, entry: Resolving, r: fx.Result) -> None:
-    level = entry.level
-    # Results about the game, whoever resolves them.
-    if isinstance(r, fx.Add):
-        library.add(res, r.number)
+    game = _ABOUT_GAME.get(type(r))
+    if game is not None:
+        game(res, entry, r)
         return
-    if isinstance(r, fx.Stage):
-        library.stage(res, r.number, _seat(res, entry))
-        return
-    if isinstance(r, fx.Power):
-        factions.advance(res, r.faction, r.steps)
-        return
-    if isinstance(r, fx.Trash):
-        res.emit("CardTrashed", card=entry.source, origin=entry.origin)
-        return
-    if isinstance(r, fx.PlaceMarker):
-        # A quest's markers pair with its card; the setup's and the scenario rules' with the scenario sheet.
-        if entry.origin in ("quest", "setup", "scenario"):
-            res.emit("MarkerPlaced", quest=entry.source, space=r.space)
-        return
-    if isinstance(r, fx.RemoveMarker):
-        res.emit("MarkersRemoved", quest=entry.source)
-        return
-    if isinstance(r, fx.PlaceFactionToken):
-        factions.place_token(res, r.faction, r.space)
-        return
-    if isinstance(r, fx.PlaceEnemy) and r.space is not None:
-        enemies.place_drawn(res, r.type, r.space, r.active, reason="result")
-        return
-    # Results about the survivor resolving them.
-    seat = _seat(res, entry)
+    seat = resolver(res, entry)
     if seat is None:
         return
+    _ABOUT_SURVIVOR[type(r)](res, seat, entry.level, r)
+
+
+# -- the results that only change what this module folds ------------------------
+
+
+@about_game(fx.Trash)
+def _trash(res: Resolution, entry: Resolving, r: fx.Trash) -> None:
+    res.emit("CardTrashed", card=entry.source, origin=entry.origin)
+
+
+@about_game(fx.PlaceMarker)
+def _place_marker(res: Resolution, entry: Resolving, r: fx.PlaceMarker) -> None:
+    # A quest's markers pair with its card; the setup's and the scenario rules' with the scenario sheet.
+    if entry.origin in ("quest", "setup", "scenario"):
+        res.emit("MarkerPlaced", quest=entry.source, space=r.space)
+
+
+@about_game(fx.RemoveMarker)
+def _remove_marker(res: Resolution, entry: Resolving, r: fx.RemoveMarker) -> None:
+    res.emit("MarkersRemoved", quest=entry.source)
+
+
+@about_survivor(fx.GainCaps)
+def _gain_caps(res: Resolution, seat: int, level: int, r: fx.GainCaps) -> None:
+    if r.amount.of(level):
+        res.emit("CapsGained", seat=seat, amount=r.amount.of(level))
+
+
+@about_survivor(fx.LoseCaps)
+def _lose_caps(res: Resolution, seat: int, level: int, r: fx.LoseCaps) -> None:
+    paid = min(res.state.survivor(seat).caps, r.amount.of(level))
+    if paid:
+        res.emit("CapsPaid", seat=seat, amount=paid, reason="result")
+
+
+@about_survivor(fx.RecoverHP)
+def _recover(res: Resolution, seat: int, level: int, r: fx.RecoverHP) -> None:
+    amount = min(r.amount.of(level), MAX_HP - res.state.survivor(seat).hp)
+    if amount:
+        res.emit("SurvivorRecovered", seat=seat, hp=amount, rads=0)
+
+
+@about_survivor(fx.RemoveRads)
+def _remove_rads(res: Resolution, seat: int, level: int, r: fx.RemoveRads) -> None:
+    amount = min(r.amount.of(level), res.state.survivor(seat).rads)
+    if amount:
+        res.emit("SurvivorRecovered", seat=seat, hp=0, rads=amount)
+
+
+@about_survivor(fx.MoveSurvivor)
+def _move(res: Resolution, seat: int, level: int, r: fx.MoveSurvivor) -> None:
     survivor = res.state.survivor(seat)
-    if isinstance(r, fx.Become):
-        traits.gain(res, seat, r.trait)
-    elif isinstance(r, fx.LoseTrait):
-        traits.lose(res, seat, r.trait)
-    elif isinstance(r, fx.GainXP):
-        xp.gain(res, seat, r.amount.of(level))
-    elif isinstance(r, fx.GainCaps):
-        if r.amount.of(level):
-            res.emit("CapsGained", seat=seat, amount=r.amount.of(level))
-    elif isinstance(r, fx.LoseCaps):
-        paid = min(survivor.caps, r.amount.of(level))
-        if paid:
-            res.emit("CapsPaid", seat=seat, amount=paid, reason="result")
-    elif isinstance(r, fx.Draw):
-        if r.deck == "agenda":
-            agendas.draw(res, seat, r.amount.of(level))
-        else:
-            items.draw(res, seat, r.deck, r.amount.of(level))
-    elif isinstance(r, fx.Shop):
-        shop.open_shop(res, seat, r.amount.of(level))
-    elif isinstance(r, fx.GainUnique):
-        items.gain_unique(res, seat, r.card)
-    elif isinstance(r, (fx.SufferDamage, fx.SufferRads)):
-        if survivor.on_map:
-            damage = r.amount.of(level) if isinstance(r, fx.SufferDamage) else 0
-            rads = r.amount.of(level) if isinstance(r, fx.SufferRads) else 0
-            res.emit("SurvivorHurt", seat=seat, damage=damage, rads=rads)
-            killed.check(res, seat)
-    elif isinstance(r, fx.RecoverHP):
-        amount = min(r.amount.of(level), MAX_HP - survivor.hp)
-        if amount:
-            res.emit("SurvivorRecovered", seat=seat, hp=amount, rads=0)
-    elif isinstance(r, fx.RemoveRads):
-        amount = min(r.amount.of(level), survivor.rads)
-        if amount:
-            res.emit("SurvivorRecovered", seat=seat, hp=0, rads=amount)
-    elif isinstance(r, fx.MoveSurvivor):
-        if survivor.on_map:
-            # Placed by a result: no movement point, no terrain, no aggressive enemy set off.
-            res.emit("SurvivorMoved", seat=seat, **{"from": survivor.space}, to=r.space, cost=0, rads=0,
-                     attackers=[])
-    elif isinstance(r, fx.PlaceEnemy):
-        if survivor.space is not None:
-            enemies.place_drawn(res, r.type, survivor.space, r.active, reason="result")
-    elif isinstance(r, (fx.KillEnemy, fx.FightEnemy)):
-        doing = "kill" if isinstance(r, fx.KillEnemy) else "fight"
-        targets = [
-            e.id for e in sorted(res.state.enemies, key=lambda e: enemies.enemy_sort_key(e.id))
-            if e.active and not e.drawn and e.space == survivor.space and survivor.space is not None
-            and r.type in ("any", e.type) and not loyalty.ignores(res.state, seat, e)
-        ]
-        if len(targets) == 1:
-            target(res, seat, targets[0], doing)
-        elif targets:
-            res.request(seat, "target_enemy", [{"type": "choose_enemy", "enemy": e} for e in targets], doing=doing)
-    elif isinstance(r, fx.LoseItem):
-        if r.card in survivor.equipped + survivor.inventory:
-            items.discard(res, seat, r.card, "lost")
-    elif isinstance(r, fx.GainMovement):
-        turn = res.state.turn
-        if turn is not None and turn.seat == seat:
-            res.emit("MovementGained", seat=seat, points=r.points)
-    elif isinstance(r, fx.Unexhaust):
-        items.unexhaust_all(res, seat)
+    if survivor.on_map:
+        # Placed by a result: no movement point, no terrain, no aggressive enemy set off.
+        res.emit("SurvivorMoved", seat=seat, **{"from": survivor.space}, to=r.space, cost=0, rads=0, attackers=[])
+
+
+@about_survivor(fx.GainMovement)
+def _gain_movement(res: Resolution, seat: int, level: int, r: fx.GainMovement) -> None:
+    turn = res.state.turn
+    if turn is not None and turn.seat == seat:
+        res.emit("MovementGained", seat=seat, points=r.points)
 
 
 # -- folds -------------------------------------------------------------------
@@ -215,7 +227,7 @@ def _caps_paid(state: GameState, data: dict) -> GameState:
 def _hurt(state: GameState, data: dict) -> GameState:
     s = state.survivor(data["seat"])
     return state.with_survivor(
-        data["seat"], hp=killed.clamp_hp(s.hp - data["damage"]), rads=killed.clamp_rads(s.rads + data["rads"])
+        data["seat"], hp=clamp_hp(s.hp - data["damage"]), rads=clamp_rads(s.rads + data["rads"])
     )
 
 
@@ -223,7 +235,7 @@ def _hurt(state: GameState, data: dict) -> GameState:
 def _recovered(state: GameState, data: dict) -> GameState:
     s = state.survivor(data["seat"])
     return state.with_survivor(
-        data["seat"], hp=killed.clamp_hp(s.hp + data["hp"]), rads=killed.clamp_rads(s.rads - data["rads"])
+        data["seat"], hp=clamp_hp(s.hp + data["hp"]), rads=clamp_rads(s.rads - data["rads"])
     )
 
 

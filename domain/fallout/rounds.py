@@ -6,24 +6,23 @@ not among them: it is discarded into the new discard pile after it activates),
 the deck passes to the right and its holder becomes the first player, and
 both factions advance one space (solo: only the weaker one, unless they are
 tied). A faction on the final space ends the game (``factions.check_end``)
-before the drawn card activates anything.
+before the drawn card activates anything (``agendas.deplete``, which a result
+drawing the last agenda card runs too).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from domain.engine.shapes import integer, integers, string, strings
-from domain.fallout import activation, conditions, factions, killed, results, turns
+from domain.engine.shapes import integer, string, strings
+from domain.fallout import activation, agendas, conditions, factions, results, turns
 from domain.fallout import effects as fx
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import GameState, RoundEnd, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 RULE = "Rounds"
 RULE_AGENDA = "Agenda Cards"
+
+#: Only the system sends it, whenever ``ready`` says the round end is due or waits to carry on.
+RULES.system_command("round_end", {})
 
 
 def ready(state: GameState) -> bool:
@@ -44,10 +43,7 @@ def step(res: Resolution) -> None:
     state = res.state
     re = state.round_end
     if re is None:
-        if not state.agenda_deck and state.agenda_discard:
-            # Component Limitations: a deck emptied by a depletion that found no
-            # discards is rebuilt from the discards when next drawn from.
-            res.emit("AgendaDeckReshuffled", order=res.rng.shuffled(list(state.agenda_discard)))
+        agendas.rebuild(res)
         if not res.state.agenda_deck:
             finish(res)
             return
@@ -55,7 +51,7 @@ def step(res: Resolution) -> None:
         types = res.catalog.agendas[card].activation
         res.emit("AgendaRevealed", seat=res.state.first_player, card=card, activation=list(types))
         if not res.state.agenda_deck:
-            deplete(res)
+            agendas.deplete(res)
         return
     if re.types:
         activation.step(res)
@@ -88,27 +84,6 @@ def finish(res: Resolution) -> None:
     turns.start_turn(res, nxt)
 
 
-def deplete(res: Resolution) -> None:
-    state = res.state
-    order = res.rng.shuffled(list(state.agenda_discard))
-    res.emit("AgendaDeckReshuffled", order=order)
-    res.emit("FirstPlayerPassed", seat=killed.right_of(state, state.first_player))
-    power = list(state.power)
-    if state.players == 1 and len(set(power)) > 1:
-        weakest = power.index(min(power))
-        power[weakest] += 1
-    else:
-        power = [p + 1 for p in power]
-    res.emit("FactionsAdvanced", power=power)
-    # A faction on (or past) the final space: survivors with enough influence
-    # still win, otherwise everyone loses (Faction Power Track).
-    factions.check_end(res)
-    if not res.state.over:
-        # The scenario sheet's own rule for this moment: results about the game, no seat decides.
-        results.push(res, None, res.scenario.id, "scenario", 1, res.scenario.on_deplete)
-        results.settle(res)
-
-
 @RULES.fold("AgendaRevealed", {"activation": strings(), "card": string(), "seat": integer()})
 def _revealed(state: GameState, data: dict) -> GameState:
     return replace(
@@ -123,19 +98,3 @@ def _revealed(state: GameState, data: dict) -> GameState:
 def _discarded(state: GameState, data: dict) -> GameState:
     return replace(state, agenda_discard=state.agenda_discard + (data["card"],), round_end=None)
 
-
-@RULES.fold("AgendaDeckReshuffled", {"order": strings(hidden=True)})
-def _reshuffled(state: GameState, data: dict) -> GameState:
-    return replace(state, agenda_deck=tuple(data["order"]), agenda_discard=())
-
-
-@RULES.fold(
-    "FactionsAdvanced",
-    {
-        "faction": string(optional=True),
-        "power": integers(),
-        "steps": integer(optional=True),
-    },
-)
-def _advanced(state: GameState, data: dict) -> GameState:
-    return replace(state, power=tuple(data["power"]))

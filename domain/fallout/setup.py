@@ -9,17 +9,18 @@ first player (step 7), each choice a pending decision.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import integer, integers, record, records, rows, string, strings
-from domain.fallout import library, resolution, results, turns
+from domain.fallout import library, results, turns
 from domain.fallout.content import DEFAULT_PACK, catalog, pack_named
 from domain.fallout.model import ENCOUNTER_KINDS, ENEMY_TYPES, Pack
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import (
     MAX_HP,
     SHOP_SIZE,
     STARTING_CAPS,
+    Decision,
     EnemyState,
     GameState,
     PlaceState,
@@ -29,10 +30,6 @@ from domain.fallout.state import (
 )
 from domain.game import RuleViolation, malformed
 from domain.rng import Rng
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
 
 RULE = "Complete Setup"
 
@@ -68,7 +65,7 @@ def setup(options: dict[str, Any], rng: Rng) -> list:
         if len(set(chosen)) != players:
             raise _bad("duplicate_survivor", "Each seat plays a different survivor.")
 
-    res = resolution.Resolution(GameState(), rng)
+    res = Resolution(GameState(), rng)
     res.emit("GameSetUp", **_deal(pack, pack_id, scenario_id, players, rng))
     starting_effects(res)
     if chosen is None:

@@ -11,17 +11,14 @@ the asset discards reshuffled when the deck runs out.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import integer, string, strings
-from domain.fallout import conditions, items
+from domain.fallout import conditions, items, results
+from domain.fallout import effects as fx
 from domain.fallout.content import catalog
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import SHOP_SIZE, GameState, Shopping, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import SHOP_SIZE, Decision, GameState, Shopping, replace
 
 RULE = "Shopping"
 RULE_SHOP = "Shop"
@@ -37,6 +34,11 @@ def _top_asset(res: Resolution) -> str | None:
 
 def open_shop(res: Resolution, seat: int, interactions: int) -> None:
     res.emit("ShopOpened", seat=seat, interactions=interactions, card=_top_asset(res))
+
+
+@results.about_survivor(fx.Shop)
+def _shop_result(res: Resolution, seat: int, level: int, r: fx.Shop) -> None:
+    open_shop(res, seat, r.amount.of(level))
 
 
 def choices(state: GameState, seat: int) -> list[dict[str, Any]]:

@@ -27,10 +27,23 @@ MOVEMENT_POINTS = 2
 CAMP_RECOVERY = 3
 STARTING_CAPS = 3
 SHOP_SIZE = 4
+#: Cards a survivor may hold beyond what is equipped (Inventory), and agenda cards in hand (Agenda Cards).
+INVENTORY_SIZE = 3
+MAX_AGENDAS = 4
 WELL_RESTED = "well_rested"
 
 #: The node an enemy occupies while it stands on a face-down tile.
 FACE_DOWN = "place:"
+
+
+def clamp_hp(value: int) -> int:
+    """The red peg stays on the HP track."""
+    return max(0, min(MAX_HP, value))
+
+
+def clamp_rads(value: int) -> int:
+    """The green peg stays on the HP track."""
+    return max(0, min(MAX_RADS, value))
 
 
 def face_down_node(place_id: str) -> str:

@@ -1,4 +1,4 @@
-"""What each survivor has done so far, counted for cards (docs/effects.md, "Measures").
+"""What each survivor has done so far, counted for cards (docs/fallout-effects.md, "Measures").
 
 Cards may ask how much XP a survivor has gained, how many enemies they have
 killed, how many quest objectives they have completed and how many tiles

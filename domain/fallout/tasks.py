@@ -12,16 +12,13 @@ survivor is assumed to score 3 hits.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import boolean, integer, records, string
 from domain.fallout import conditions, enemies, fight, vats
 from domain.fallout import effects as fx
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import Attempt, GameState, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 SOLO_PARTNER_HITS = 3
 

@@ -18,18 +18,14 @@ seat but the two trading.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import boolean, integer, string, strings
 from domain.fallout import loyalty
 from domain.fallout.board import board_of
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import GameState, Trade, replace
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import Decision, GameState, Trade, replace
 from domain.game import RuleViolation
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
 
 RULE = "Camp Action"
 #: The steps of putting a trade together, each a command with its fields.

@@ -6,14 +6,11 @@ shows the lock. Losing a trait discards its token, lock or not.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.engine.shapes import boolean, integer, string
-from domain.fallout.rulebook import RULES
+from domain.fallout import effects as fx
+from domain.fallout import results
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import GameState, trait_key
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 
 def token_for(res: Resolution, side: str) -> tuple[str, int] | None:
@@ -47,6 +44,16 @@ def lose(res: Resolution, seat: int, side: str) -> None:
         if trait_key(held) == key:
             res.emit("TraitLost", seat=seat, token=token_id, trait=held)
             return
+
+
+@results.about_survivor(fx.Become)
+def _become(res: Resolution, seat: int, level: int, r: fx.Become) -> None:
+    gain(res, seat, r.trait)
+
+
+@results.about_survivor(fx.LoseTrait)
+def _lose_trait(res: Resolution, seat: int, level: int, r: fx.LoseTrait) -> None:
+    lose(res, seat, r.trait)
 
 
 @RULES.fold("TraitGained", {"flipped": boolean(), "seat": integer(), "token": string(), "trait": string()})

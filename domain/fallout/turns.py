@@ -7,17 +7,14 @@ change, so the round end simply moves to before the new first player's turn.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import boolean, integer
-from domain.fallout import conditions
+from domain.fallout import conditions, results
 from domain.fallout import effects as fx
-from domain.fallout.rulebook import RULES
+from domain.fallout.rulebook import RULES, Resolution
 from domain.fallout.state import GameState, Turn, replace
 from domain.game import RuleViolation
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
 
 RULE_ACTIONS = "Actions"
 RULE_TURNS = "Turns"
@@ -32,8 +29,6 @@ def start_turn(res: Resolution, seat: int) -> None:
     res.emit("TurnStarted", seat=seat, round=res.state.round)
     # Scenario: the sheet's rules for the start of a survivor's turn; the
     # engine resolves them (advance) before the survivor acts.
-    from domain.fallout import results  # noqa: PLC0415 - results imports fight, which imports turns
-
     for raw in reversed(res.scenario.on_turn_start):  # the stack resolves the top first
         rule = fx.parse_scenario_rule(raw)
         if conditions.holds(res.state, seat, rule.condition):

@@ -12,17 +12,13 @@ result comes back as a ``TestResolved`` event carrying the caller's ``then``.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import boolean, integer, integers, record, string
 from domain.fallout import modifiers, traits
 from domain.fallout.model import Pack
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import WELL_RESTED, GameState, Roll, Test, replace
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import WELL_RESTED, Decision, GameState, Roll, Test, replace
 
 RULE_DICE = "V.A.T.S. Dice"
 RULE_TESTS = "Tests"

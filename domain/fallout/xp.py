@@ -10,16 +10,14 @@ survivor already has becomes a perk choice instead.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.engine.shapes import integer, string, strings
+from domain.fallout import effects as fx
+from domain.fallout import results
 from domain.fallout.model import SPECIAL
-from domain.fallout.rulebook import RULES
-from domain.fallout.state import GameState, Leveling, SurvivorState, replace, with_letter
-
-if TYPE_CHECKING:
-    from domain.fallout.resolution import Resolution
-    from domain.fallout.state import Decision
+from domain.fallout.rulebook import RULES, Resolution
+from domain.fallout.state import Decision, GameState, Leveling, SurvivorState, replace, with_letter
 
 RULE_XP = "XP"
 RULE_LEVELING = "Leveling Up"
@@ -47,6 +45,11 @@ def gain(res: Resolution, seat: int, amount: int) -> None:
     survivor = res.state.survivor(seat)
     peg, levels = move_peg(survivor.letters, survivor.xp, amount)
     res.emit("XPGained", seat=seat, amount=amount, peg=peg, levels=levels)
+
+
+@results.about_survivor(fx.GainXP)
+def _gain_result(res: Resolution, seat: int, level: int, r: fx.GainXP) -> None:
+    gain(res, seat, r.amount.of(level))
 
 
 def level_up(res: Resolution) -> None:

@@ -10,12 +10,11 @@ from typing import Any
 
 from marshmallow import fields
 
-from domain.game import RuleViolation
+from domain.game import Command, RuleViolation
 from domain.zona import effects, encounter, facilities, harm, items
 from domain.zona.board import board_for
 from domain.zona.pack import pack_named
-from domain.zona.resolution import ZonaResolution
-from domain.zona.rules import RULES
+from domain.zona.resolution import RULES, ZonaResolution
 from domain.zona.state import State, owned_items
 
 RULE_MOVE = 'Zona §"RUCH"'
@@ -107,27 +106,28 @@ def pass_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> Non
     res.emit("ActionTaken", seat=seat, action="pass", ends_turn=True)
 
 
-def area_action_refusal(state: State, seat: int) -> str | None:
+def area_action_refusal(state: State, seat: int) -> RuleViolation | None:
+    """Why the stalker cannot take the area's action now, as the refusal to raise, or None."""
     pack = pack_named(state["pack"])
     s = state["stalkers"][seat]
     area = pack.areas[s["area"]]
     if not area.action:
-        return "no_action"
+        return RuleViolation("area_action_no_action", "This area has no action.", rule=RULE_AREA)
     if state["turn"]["area_action"]:
-        return "once_per_turn"
+        return RuleViolation("area_action_once_per_turn", "You took an area's action this turn.", rule=RULE_AREA)
     if area.requires and s["reputation"] not in area.requires:
-        return "reputation"
+        return RuleViolation("area_action_reputation", "Your reputation does not let you take it.", rule=RULE_AREA)
     timed = state["timed"]
     if timed is not None and timed["target"] == area.id and "closed" in (pack.news[timed["card"]].timed or {}):
-        return "closed_by_news"
+        return RuleViolation("area_action_closed_by_news", "A news card closes this area.", rule=RULE_AREA)
     return None
 
 
 @RULES.command("area_action", {})
 def area_action_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> None:
-    refusal = area_action_refusal(res.state, seat)
-    if refusal is not None:
-        raise RuleViolation(f"area_action_{refusal}", "You cannot take this area's action now.", rule=RULE_AREA)
+    refused = area_action_refusal(res.state, seat)
+    if refused is not None:
+        raise refused
     res.emit("ActionTaken", seat=seat, action="area_action")
     effects.run(res, seat, ["area", res.stalker(seat)["area"], "action"])
 
@@ -146,3 +146,17 @@ def turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
     out += [{"type": "open_facility", "facility": f} for f in facilities.openable(state, seat)]
     out.append({"type": "pass"})
     return out
+
+
+def legal_actions(state: State, seat: int) -> list[Command]:
+    """Every command ``seat`` may send now: the pending decision's choices, or on its turn its actions and
+    the free item commands. The game contract's ``legal_actions``; the AI's lapsed-turn default reads it too."""
+    if state["phase"] == "new" or state["over"]:
+        return []
+    pending = state["pending"]
+    if pending is not None:
+        return [dict(c) for c in pending["choices"]] if pending["seat"] == seat else []
+    turn = state["turn"]
+    if state["phase"] != "action" or turn is None or turn["seat"] != seat or turn["done"]:
+        return []
+    return [*turn_actions(state, seat), *items.own_turn_items(state, seat)]

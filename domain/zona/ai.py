@@ -19,9 +19,10 @@ import functools
 from collections import deque
 from typing import Any
 
-from domain.game import Command, Seat
+from domain.game import Command, GameAI, Seat
 from domain.rng import Rng
 from domain.zona import determinize as hidden
+from domain.zona.actions import legal_actions
 from domain.zona.board import board_for
 from domain.zona.pack import pack_named
 from domain.zona.state import MAX_FATIGUE, State
@@ -127,8 +128,6 @@ def evaluate(view: dict[str, Any], seat: Seat) -> float:
 
 
 def timeout_command(state: State, seat: Seat) -> Command | None:
-    from domain.zona.game import legal_actions  # the game module holds its AI: imported when asked
-
     actions = legal_actions(state, seat)
     if not actions:
         return None
@@ -143,7 +142,7 @@ def timeout_command(state: State, seat: Seat) -> Command | None:
     return actions[0]
 
 
-class ZonaAI:
+class ZonaAI(GameAI):
     #: Dropping an item, putting on or taking off an outfit: free steps that score nothing by themselves and
     #: that a search seeing no difference could repeat for ever. A bot still drops to make room for a gain
     #: (a decision) and wears what it gains.
@@ -152,7 +151,7 @@ class ZonaAI:
     wander = frozenset({"move"})
     end_turn: str | None = "pass"
     #: The planner plays each candidate through the round's end (the event phase, where secrets are read)
-    #: to the next round, whichever seat it holds (``service.usecases.bots.policies``).
+    #: to the next round, whichever seat it holds (``bots.policies``).
     whole_round_playouts = True
     #: The planner's time per decision when a game's settings name none. A playout of a whole round is mostly
     #: its dice: at the service's 50 ms the planner dealt a world or two a decision and tied greedy over
@@ -172,9 +171,6 @@ class ZonaAI:
         """The seat's own turn of the action phase, no decision pending (Zona §"AKCJE")."""
         turn = view.get("turn")
         return view.get("pending") is None and not view.get("over") and turn is not None and turn["seat"] == seat
-
-    def timeout_command(self, state: State, seat: Seat) -> Command | None:
-        return timeout_command(state, seat)
 
     def scoring_view(self, state: State, seat: Seat) -> dict[str, Any]:
         """What ``evaluate`` and ``free_choice`` read of the seat's view, quicker to build than all of it."""

@@ -4,23 +4,22 @@ Zona §"WYDARZENIA", §"KARTY WYDARZEŃ", §"WYDARZENIA ZIEŁONEGO SEKTORA I Ż�
 SEKTORA" (three sections, "other area", reshuffled), §"WYDARZENIA TAJNEGO
 OBIEKTU" (paragraphs: continue / mission failed / the secret),
 §"WYDARZENIA SARKOFAGU" (the ending wins; the last card discarded loses all),
-§"ZWYCIĘSTWO".
+§"ZWYCIĘSTWO", §"TARGOWISKO" (a stalker who bought while reading ends their turn with a refill).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from domain.zona import effects, facilities
+from domain.zona import effects, facilities, market
 from domain.zona.model import EventCard
+from domain.zona.pack import pack_named
 from domain.zona.resolution import ZonaResolution
 from domain.zona.state import State, turn_order
 
 
 def deck_for(state: State, area: str) -> str | None:
     """Green and yellow areas, facilities and the sarcophagus have decks; red areas and bunkers none."""
-    from domain.zona.pack import pack_named
-
     sector = pack_named(state["pack"]).areas[area].sector
     if sector in ("green", "yellow", "sarcophagus"):
         return sector
@@ -34,6 +33,11 @@ def start_phase(res: ZonaResolution) -> None:
 
 
 def step_phase(res: ZonaResolution, frame: dict[str, Any]) -> None:
+    if frame.get("bought"):
+        # Zona §"TARGOWISKO": the stalker who just read bought from the market: their turn is over.
+        res.update(bought=False)
+        market.slide_and_fill(res)
+        return
     if frame["index"] >= len(frame["order"]):
         res.pop()
         return

@@ -17,8 +17,8 @@ from typing import Any
 from marshmallow import fields
 
 from domain.zona import harm, items
-from domain.zona.resolution import ZonaResolution
-from domain.zona.rules import RULES
+from domain.zona.effects import Address, effect
+from domain.zona.resolution import RULES, ZonaResolution
 from domain.zona.state import MAX_FATIGUE, State, owned_items
 
 RULE = 'Zona §"WYKONYWANIE TESTÓW"'
@@ -30,6 +30,14 @@ def start(res: ZonaResolution, seat: int, attribute: str, difficulty: int, again
     """``stage`` names an encounter's test (``detect``, ``confront``): some items work in one only."""
     res.push("test", seat=seat, attribute=attribute, difficulty=difficulty, against=against, stage=stage, dice=[],
              forced=False, used=[], plus=0, cancel=0, ability=False, step="roll")
+
+
+@effect("test")
+def _test(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    """A test in an effect list: the list's frame takes the ``pass`` or ``fail`` branch when it is settled."""
+    spec = e["test"]
+    res.update(test_at=at)
+    start(res, seat, spec["attribute"], spec["difficulty"], spec.get("against"))
 
 
 def faces(state: State) -> list[str]:

@@ -84,8 +84,8 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> State:
     hand = list(view["hand"])
     seen.update(hand)
     own_pending = view["pending"] if view["pending"] and view["pending"]["seat"] == seat else None
-    own_find_choices = [c["card"] for c in own_pending["choices"]] if own_pending and own_pending["kind"] == "find" \
-        else []
+    own_find_choices = [c["card"] for c in own_pending["choices"] if c["type"] == "keep_find"] \
+        if own_pending and own_pending["kind"] == "find" else []
     # Finds the seat knows by name that are not in its keeping: the one it is gaining from the hand.
     own_strings = _strings([f for f in table["frames"] if f.get("seat") == seat]) | _strings(own_pending or {})
     known_finds = {c for c in own_strings if is_find(c)}

@@ -13,9 +13,10 @@ from typing import Any
 from marshmallow import fields
 
 from domain.zona import checks, harm, items
+from domain.zona.effects import Address, effect
 from domain.zona.model import queue_of
-from domain.zona.resolution import ZonaResolution
-from domain.zona.rules import RULES
+from domain.zona.pack import pack_named
+from domain.zona.resolution import RULES, ZonaResolution
 from domain.zona.state import State, owned_items
 
 RULE_BOARD = 'Zona §"ŻETONY ZAGROŻEŃ NA PLANSZY"'
@@ -145,10 +146,8 @@ def loot(res: ZonaResolution, seat: int, token: str) -> None:
     for _ in range(spawn):
         place(res, threat.kind, threat.colour, area)
     if "artifact" in threat.loot:
-        from domain.zona import effects
-
         count = int(threat.loot.get("count", 1))
-        effects.take(res, seat, f"{threat.loot['artifact']}_artifact", count, count)
+        items.take(res, seat, f"{threat.loot['artifact']}_artifact", count, count)
 
 
 @RULES.answer("flee", rule='Zona §"2. WYKRYCIE"')
@@ -182,8 +181,6 @@ RULES.answer_command("discard_trophy", {"token": fields.String(required=True)})
 
 def highest_detection(state: State, tokens: list[str]) -> list[str]:
     """Zona §"WARIANT GRY SOLO": the automated Voice picks the hardest to detect."""
-    from domain.zona.pack import pack_named
-
     pack = pack_named(state["pack"])
     best = max(pack.threat(t).detect for t in tokens)
     return [t for t in tokens if pack.threat(t).detect == best]
@@ -226,3 +223,40 @@ RULES.answer_command("meet", {"token": fields.String(required=True)})
 def met(res: ZonaResolution, seat: int, token: str, area: str, no_flee: bool = False) -> None:
     res.move("ThreatDrawn", token, f"area:{area}", "in_play", seat)
     start(res, seat, token, no_flee)
+
+
+# -- threats in the effects vocabulary ---------------------------------------------------
+
+
+@effect("encounter")
+def _encounter(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    """Zona §"SPOTKANIA": a token from the bottom of its queue, met at once."""
+    token = draw(res, e["encounter"]["kind"], e["encounter"]["colour"], "in_play")
+    if token is not None:
+        start(res, seat, token)
+
+
+@effect("threat_encounter")
+def _threat_encounter(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    spec = e["threat_encounter"]
+    token = draw(res, spec["kind"], spec["colour"], "in_play")
+    if token is not None:
+        start(res, seat, token, no_flee=spec.get("no_flee", False))
+
+
+@effect("threat_pair")
+def _threat_pair(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    area = res.stalker(seat)["area"]
+    placed = [t for kind in ("mutant", "anomaly")
+              if (t := draw(res, kind, e["threat_pair"]["colour"], f"area:{area}")) is not None]
+    if len(placed) == 1:
+        met(res, seat, placed[0], area)
+    elif placed:
+        res.push("arrival", seat=seat, area=area, chooser=seat, tokens=placed)
+
+
+@effect("place_threat")
+def _place_threat(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    spec = e["place_threat"]
+    area = res.stalker(seat)["area"] if spec["area"] == "here" else spec["area"]
+    place(res, spec["kind"], spec["colour"], area)

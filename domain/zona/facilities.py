@@ -13,9 +13,9 @@ from marshmallow import fields
 from domain.game import RuleViolation
 from domain.zona import harm, items
 from domain.zona.board import board_for
+from domain.zona.effects import Address, effect
 from domain.zona.pack import pack_named
-from domain.zona.resolution import ZonaResolution
-from domain.zona.rules import RULES
+from domain.zona.resolution import RULES, ZonaResolution
 from domain.zona.state import MAX_FATIGUE, Draft, State
 
 RULE_OPEN = 'Zona §"OTWARCIE TAJNEGO OBIEKTU"'
@@ -95,14 +95,18 @@ def offer_find(res: ZonaResolution, seat: int, facility: str) -> None:
 
 
 def step_find(res: ZonaResolution, frame: dict[str, Any]) -> None:
-    res.ask(frame["seat"], "find", [{"type": "keep_find", "card": c} for c in res.state["finds"][frame["facility"]]],
-            facility=frame["facility"])
+    """The stalker *may* keep one (Zona §"ZNALEZISKA"): each card, or ``refuse`` last (a lapsed turn keeps
+    the first card)."""
+    choices = [{"type": "keep_find", "card": c} for c in res.state["finds"][frame["facility"]]]
+    res.ask(frame["seat"], "find", [*choices, {"type": "refuse"}], facility=frame["facility"])
 
 
 @RULES.answer("find", rule=RULE_FINDS)
 def answer_find(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> None:
     frame = res.frame
     res.pop()
+    if choice["type"] == "refuse":
+        return  # looked through and left: the deck stays as it was
     res.move("FindKept", choice["card"], f"finds:{frame['facility']}", "hand", frame["seat"])
     items.gain(res, frame["seat"], choice["card"], "hand")
 
@@ -123,3 +127,20 @@ def _must_leave(state: State, data: dict[str, Any]) -> State:
         if s["area"] == data["facility"]:
             s["must_leave"] = True
     return d.new
+
+
+# -- the way to the end, in the effects vocabulary ------------------------------------------
+
+
+@effect("to_power_plant")
+def _to_power_plant(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    """Zona §"GRANICA OBSZARU ELEKTROWNI": only with two secrets of two facilities."""
+    if ready_for_sarcophagus(res.state, seat) and not res.stalker(seat)["dead"]:
+        res.set("StalkerRelocated", seat, area=res.board.power_plant, by="area_action")
+
+
+@effect("to_sarcophagus")
+def _to_sarcophagus(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    """Zona §"SARKOFAG": the power plant's action leads in, one way."""
+    if not res.stalker(seat)["dead"]:
+        res.set("StalkerRelocated", seat, area=res.board.sarcophagus, by="area_action")

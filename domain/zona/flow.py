@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.zona import cards, checks, effects, encounter, facilities, harm, items, market, news, setup
+from domain.game import Event
+from domain.rng import Rng
+from domain.zona import cards, checks, choices, damage, effects, encounter, facilities, items, market, news, setup
 from domain.zona.resolution import ZonaResolution
-from domain.zona.state import turn_order
+from domain.zona.state import initial_state, turn_order
 
 Step = Callable[[ZonaResolution, dict[str, Any]], None]
 
@@ -20,13 +22,14 @@ STEPS: dict[str, Step] = {
     "draft": setup.step_draft,
     "rebirth": setup.step_rebirth,
     "test": checks.step_test,
-    "damage": harm.step_damage,
-    "injury": harm.step_injury,
+    "damage": damage.step_damage,
+    "injury": damage.step_injury,
+    "heal_injury": damage.step_heal_injury,
     "encounter": encounter.step_encounter,
     "arrival": encounter.step_arrival,
     "effects": effects.step_effects,
-    "choice": effects.step_choice,
-    "keep": effects.step_keep,
+    "choice": choices.step_choice,
+    "keep": items.step_keep,
     "gain": items.step_gain,
     "sixth": items.step_sixth,
     "trade": market.step_trade,
@@ -42,6 +45,15 @@ STEPS: dict[str, Step] = {
 
 #: A guard against a step that makes no progress (a bug, never a rule).
 MAX_STEPS = 100_000
+
+
+def start(options: dict[str, Any], rng: Rng) -> list[Event]:
+    """A new game: the table set (``setup.initial``), then the stalkers' draft, run to its first decision."""
+    res = ZonaResolution(initial_state(), rng)
+    res.emit("GameSetUp", state=setup.initial(options, rng))
+    res.push("draft", order=turn_order(res.state), index=0)
+    run(res)
+    return res.events
 
 
 def run(res: ZonaResolution) -> None:

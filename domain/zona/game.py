@@ -19,17 +19,23 @@ from domain.engine.decisions import Decision, matching_choice, normalized
 from domain.engine.shelf import UnknownPack
 from domain.game import SYSTEM, Command, Event, EventSchema, Game, Outcome, RuleViolation, Seat, SeatRange, malformed
 from domain.rng import Rng
-from domain.zona import actions, flow, items, words
-from domain.zona import setup as setup_rules
+from domain.zona import actions, flow, words
+from domain.zona.actions import legal_actions
 from domain.zona.ai import ZONA_AI
+from domain.zona.ai import timeout_command as lapsed_turn
 from domain.zona.model import FACES
 from domain.zona.pack import PACKS, SHELF, pack_named
-from domain.zona.resolution import ZonaResolution
-from domain.zona.rules import RULES, evolve
+from domain.zona.refusals import REFUSALS
+from domain.zona.resolution import RULES, ZonaResolution, evolve
 from domain.zona.state import State, clone, initial_state
 from domain.zona.view import redact, view
 
-TURN_ACTIONS = frozenset({"move", "search", "rest", "pass", "area_action", "open_facility"})
+#: The turn actions, each with the code of its refusal when the seat is not offered it now.
+_CANNOT = {
+    "move": "cannot_move", "search": "cannot_search", "rest": "cannot_rest", "pass": "cannot_pass",
+    "area_action": "cannot_area_action", "open_facility": "cannot_open_facility",
+}  # fmt: skip
+TURN_ACTIONS = frozenset(_CANNOT)
 FREE = frozenset({"put_on", "take_off", "drop", "use_item"})
 
 
@@ -112,12 +118,16 @@ class ZonaGame(Game):
     seats = SeatRange(1, 4)
     state_format = "zona-1"
     # 1: the first release that records its rules version; every earlier game is unversioned.
-    rules_version = 1
+    # 2: issue 23's rulings: the market refills after an event-phase purchase, the healed injury and
+    #    a kept find or secret are chosen, every stalker's ability is its own (docs/zona-engine.md).
+    rules_version = 2
     shelf = SHELF
+    listed_options = ("side", "draft")
     options_schema: ClassVar[type[Schema]] = ZonaOptions
     view_schema: ClassVar[type[Schema]] = ZonaView
     command_schemas: ClassVar[dict[str, type[Schema]]] = RULES.commands
     event_schemas: ClassVar[list[EventSchema]] = RULES.event_schemas()
+    refusals = REFUSALS
     ai = ZONA_AI
 
     def resolve_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -140,7 +150,7 @@ class ZonaGame(Game):
         if options.get("die_faces") is None:
             options["die_faces"] = list(pack.faces)
         defaults = ZonaOptions().load({})
-        return setup_rules.setup({**defaults, **options}, rng)
+        return flow.start({**defaults, **options}, rng)
 
     def decide(self, state: State, seat: Seat | str, command: Command, rng: Rng) -> list[Event]:
         return self.decide_and_fold(state, seat, command, rng)[0]
@@ -155,6 +165,9 @@ class ZonaGame(Game):
 
     def legal_actions(self, state: State, seat: Seat) -> list[Command]:
         return legal_actions(state, seat)
+
+    def timeout_command(self, state: State, seat: Seat) -> Command | None:
+        return lapsed_turn(state, seat)
 
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
         return view(state, seat)
@@ -184,25 +197,14 @@ class ZonaGame(Game):
         if state["phase"] == "new":
             return Outcome(False)
         winners = (state["winner"],) if state.get("winner") is not None else ()
-        return Outcome(bool(state["over"]), winners, {"round": state["round"], "news_left": len(state["decks"]["news"])})
+        progress = {"round": state["round"], "news_left": len(state["decks"]["news"])}
+        return Outcome(bool(state["over"]), winners, progress, round=state["round"])
 
     def dump_state(self, state: State) -> dict[str, Any]:
         return clone(state)
 
     def load_state(self, data: dict[str, Any]) -> State:
         return clone(data)
-
-
-def legal_actions(state: State, seat: int) -> list[Command]:
-    if state["phase"] == "new" or state["over"]:
-        return []
-    pending = state["pending"]
-    if pending is not None:
-        return [dict(c) for c in pending["choices"]] if pending["seat"] == seat else []
-    turn = state["turn"]
-    if state["phase"] != "action" or turn is None or turn["seat"] != seat or turn["done"]:
-        return []
-    return [*actions.turn_actions(state, seat), *items.own_turn_items(state, seat)]
 
 
 def _decide(res: ZonaResolution, seat: Seat | str, command: Command) -> None:
@@ -238,7 +240,7 @@ def _decide(res: ZonaResolution, seat: Seat | str, command: Command) -> None:
     if state["phase"] != "action" or turn is None or turn["seat"] != seat:
         raise RuleViolation("not_your_turn", "It is not your turn.", rule='Zona §"AKCJE"')
     if kind in TURN_ACTIONS and normalized(command) not in actions.turn_actions(state, seat):
-        raise RuleViolation(f"cannot_{kind}", f"You cannot {kind.replace('_', ' ')} now.", rule=_RULE.get(kind))
+        raise RuleViolation(_CANNOT[kind], f"You cannot {kind.replace('_', ' ')} now.", rule=_RULE.get(kind))
     RULES.actions[kind](res, seat, dict(command))
     flow.run(res)
 

@@ -1,7 +1,11 @@
-"""Items: where a stalker keeps them, using and wearing them out, gaining and dropping.
+"""Items: where a stalker keeps them, using and wearing them out, gaining, taking from a deck and dropping.
 
 Zona §"PRZEDMIOTY", §"MAŁE PRZEDMIOTY", §"STRÓJ", §"PLECAK", §"6. MIEJSCE",
-§"UPUSZCZANIE PRZEDMIOTÓW", §"UŻYWANIE I USZKADZANIE PRZEDMIOTÓW", §"USZKADZANIE".
+§"UPUSZCZANIE PRZEDMIOTÓW", §"UŻYWANIE I USZKADZANIE PRZEDMIOTÓW", §"USZKADZANIE",
+§"ODDZIAŁYWANIE", §"NAGRODY".
+
+An artifact's emanation hurts through ``harm`` (which needs no item); the
+protection window that uses items against damage is ``damage.py``, above this.
 """
 
 from __future__ import annotations
@@ -11,9 +15,11 @@ from typing import Any
 from marshmallow import fields
 
 from domain.game import RuleViolation
+from domain.zona import effects, harm
+from domain.zona.effects import Address, effect
 from domain.zona.model import ItemType, Pack
-from domain.zona.resolution import ZonaResolution
-from domain.zona.rules import RULES
+from domain.zona.pack import pack_named
+from domain.zona.resolution import RULES, ZonaResolution
 from domain.zona.state import BACKPACK_SLOTS, MAX_FATIGUE, State, owned_items
 
 RULE_USE = 'Zona §"UŻYWANIE I USZKADZANIE PRZEDMIOTÓW"'
@@ -114,8 +120,6 @@ def use(res: ZonaResolution, seat: int, card: str, purpose: str, shield: str | N
         return
     if t.emanation is None:
         return
-    from domain.zona import harm  # harm uses items for protection; this one call goes the other way
-
     if t.emanation.get("fatigue"):
         harm.change_fatigue(res, seat, t.emanation["fatigue"] * times, by="emanation")
     if t.emanation.get("discard") == "trophy" and res.stalker(seat)["trophies"]:
@@ -201,7 +205,8 @@ def step_gain(res: ZonaResolution, frame: dict[str, Any]) -> None:
         _place(res, seat, card, frame["source"])
         res.pop()
         return
-    res.ask(seat, "gain_item", gain_choices(res, seat, card), card=card, item=t.name)
+    # The card only: its name would tell other seats which find it is (the words name it from the card).
+    res.ask(seat, "gain_item", gain_choices(res, seat, card), card=card)
 
 
 def _place(res: ZonaResolution, seat: int, card: str, source: str) -> None:
@@ -247,13 +252,69 @@ for _answer in ("stow", "wear", "refuse"):
 RULES.answer_command("drop", {"card": fields.String(required=True)})
 
 
+# -- taking cards from an item deck ---------------------------------------------------------
+
+
+def take(res: ZonaResolution, seat: int, deck: str, count: int, keep: int) -> None:
+    """Zona §"NAGRODY": the top cards of the deck (its discards reshuffled when it runs out)."""
+    drawn = 0
+    for _ in range(count):
+        if not res.state["decks"][deck]:
+            pile = res.state["discards"].get(deck, [])
+            if not pile:
+                break
+            res.emit("DeckShuffled", deck=deck, order=res.rng.shuffled(pile))
+        card = res.state["decks"][deck][0]
+        res.move("ItemDrawn", card, f"deck:{deck}", "hand", seat)
+        drawn += 1
+    if drawn > keep:
+        res.push("keep", seat=seat, keep=keep)
+    else:
+        for card in list(res.state["hand"]):
+            gain(res, seat, card, "hand")
+
+
+def step_keep(res: ZonaResolution, frame: dict[str, Any]) -> None:
+    hand = res.state["hand"]
+    if len(hand) > frame["keep"]:
+        res.ask(frame["seat"], "keep", [{"type": "put_back", "card": c} for c in hand])
+        return
+    res.pop()
+    for card in list(hand):
+        gain(res, frame["seat"], card, "hand")
+
+
+@RULES.answer("keep", rule='Zona §"NAGRODY"')
+def answer_keep(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> None:
+    card = choice["card"]
+    res.move("ItemDiscarded", card, "hand", discard_target(res.pack, card), decision.seat)
+
+
+RULES.answer_command("put_back", {"card": fields.String(required=True)})
+
+
+@effect("take")
+def _take(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    spec = e["take"]
+    count = spec.get("count", 1)
+    take(res, seat, spec["deck"], count, spec.get("keep", count))
+
+
+@effect("damage_item")
+def _damage_item(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    """Zona §"USZKADZANIE": one of the stalker's items, chosen when there are several (``choices.py`` answers)."""
+    choices = [{"type": "damage_item", "card": c} for c in damageable(res, seat)]
+    if len(choices) == 1:
+        wear_out(res, seat, choices[0]["card"], "damaged")
+    elif choices:
+        res.push("choice", seat=seat, chooser=seat, decision="damage_item", choices=choices, labels=[])
+
+
 # -- commands of one's own turn (not actions) -------------------------------------------
 
 
 def own_turn_items(state: State, seat: int) -> list[dict[str, Any]]:
     """Wearing, taking off, dropping and using heal / rest items: free on one's own turn."""
-    from domain.zona.pack import pack_named
-
     pack = pack_named(state["pack"])
     s = state["stalkers"][seat]
     out: list[dict[str, Any]] = []
@@ -301,8 +362,6 @@ def take_off_command(res: ZonaResolution, seat: int, command: dict[str, Any]) ->
 
 @RULES.command("use_item", {"card": fields.String(required=True), "shield": fields.String(), "via": fields.String()})
 def use_item_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> None:
-    from domain.zona import effects, harm
-
     _own(res, seat, command)
     t = res.pack.item_type(command["card"])
     if t.use_at is not None:

@@ -1,8 +1,9 @@
 """The market, selling and camping in a bunker.
 
 Zona §"TARGOWISKO" (reputation columns, slide-and-refill at the end of a turn
-with a purchase), §"OBOZOWANIE" (rest by willpower, heal 200, repair 100,
-sell, buy), the bunker actions of §"AKCJE OBSZARÓW" that sell or repair.
+with a purchase, in every phase), §"OBOZOWANIE" (rest by willpower, heal 200,
+repair 100, sell, buy), the bunker actions of §"AKCJE OBSZARÓW" that sell or
+repair, and the abilities that camp or sell (§"ZDOLNOŚĆ").
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from typing import Any
 from marshmallow import fields
 
 from domain.zona import encounter, harm, items
-from domain.zona.resolution import ZonaResolution
-from domain.zona.rules import RULES
+from domain.zona.effects import Address, effect
+from domain.zona.resolution import RULES, ZonaResolution
 from domain.zona.state import MARKET_COLUMNS, MARKET_ROWS, Draft, State, owned_items
 
 RULE_MARKET = 'Zona §"TARGOWISKO"'
@@ -34,6 +35,15 @@ def sale_value(res: ZonaResolution, thing: str) -> int:
     t = res.pack.item_type(thing)
     wear = res.state["wear"].get(thing, 0) if t.use == "consumable" else 0
     return max(0, t.price - 100 * wear)
+
+
+def sale_price(res: ZonaResolution, seat: int, thing: str) -> int:
+    """What selling ``thing`` brings the seat: its value and the stalker's ``haggle`` ability (Zona §"ZDOLNOŚĆ")."""
+    return sale_value(res, thing) + int(_ability(res, seat).get("haggle", 0))
+
+
+def _ability(res: ZonaResolution, seat: int) -> dict[str, Any]:
+    return res.pack.stalkers[res.stalker(seat)["character"]].ability
 
 
 def _is_trophy(res: ZonaResolution, thing: str) -> bool:
@@ -130,7 +140,7 @@ def trade_choices(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, 
 def step_trade(res: ZonaResolution, frame: dict[str, Any]) -> None:
     choices = trade_choices(res, frame)
     if choices == [{"type": "done"}]:
-        res.pop()
+        _close(res, frame)
         return
     res.ask(frame["seat"], "trade", choices, camping=frame["camping"])
 
@@ -148,9 +158,11 @@ def answer_trade(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> 
     elif kind == "rest":
         willpower = max(0, res.pack.stalkers[s["character"]].attributes["willpower"]
                         - (1 if "willpower" in s["injuries"] else 0))
-        bonus = res.pack.stalkers[s["character"]].ability.get("camp", 0)
+        ability = _ability(res, seat)
         res.update(rested=True)
-        harm.change_fatigue(res, seat, -(willpower + frame["plus"] + bonus), by="camp")
+        harm.change_fatigue(res, seat, -(willpower + frame["plus"] + ability.get("camp", 0)), by="camp")
+        # Zona §"ZDOLNOŚĆ": a stalker who mends heals that much damage free as they rest.
+        harm.heal(res, seat, ability.get("mend", 0))
     elif kind == "heal":
         harm.pay(res, seat, -HEAL_PRICE)
         harm.heal(res, seat, 1)
@@ -159,7 +171,7 @@ def answer_trade(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> 
         _repair_one(res, seat, choice["card"])
     elif kind == "sell":
         thing = choice["thing"]
-        harm.pay(res, seat, sale_value(res, thing))
+        harm.pay(res, seat, sale_price(res, seat, thing))
         if _is_trophy(res, thing):
             encounter.discard(res, thing, f"trophies:{seat}")
         else:
@@ -169,9 +181,29 @@ def answer_trade(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> 
         card = res.state["market"][choice["row"]][choice["slot"]]
         harm.pay(res, seat, -res.pack.item_type(card).price)
         res.move("ItemBought", card, f"market:{choice['row']}:{choice['slot']}", "hand", seat)
+        if res.state["turn"] is None:
+            _note_purchase(res)
         items.gain(res, seat, card, "hand")
     else:
-        res.pop()
+        _close(res, frame)
+
+
+def _note_purchase(res: ZonaResolution) -> None:
+    """Zona §"TARGOWISKO": the market slides and refills at the end of the buyer's turn, in every phase.
+    The action phase's turn notes its purchases itself (``TurnEnded`` refills); in the event phase a
+    stalker's turn is the reading of their card, so the purchase is noted on the event phase's frame,
+    which refills before the next stalker reads. Where nobody has a turn (a pack's news card that
+    opened the market), the trade's own end is the turn's."""
+    frames = res.state["frames"]
+    depth = next((i for i, f in enumerate(reversed(frames)) if f["kind"] == "event_phase"), 0)
+    if not frames[-1 - depth].get("bought"):
+        res.update(depth=depth, bought=True)
+
+
+def _close(res: ZonaResolution, frame: dict[str, Any]) -> None:
+    res.pop()
+    if frame.get("bought"):
+        slide_and_fill(res)
 
 
 _SHAPES: dict[str, dict[str, fields.Field]] = {
@@ -261,10 +293,43 @@ def answer_sale(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> N
     thing = choice["thing"]
     if frame["once"]:
         res.pop()
-    harm.pay(res, seat, sale_value(res, thing) + frame["bonus"].get(_colour(res, thing) or "", 0))
+    harm.pay(res, seat, sale_price(res, seat, thing) + frame["bonus"].get(_colour(res, thing) or "", 0))
     s = res.stalker(seat)
     if _is_trophy(res, thing):
         encounter.discard(res, thing, f"trophies:{seat}")
     else:
         res.move("ItemSold", thing, items.location_of(s, thing), items.discard_target(res.pack, thing), seat)
         items.settle_sixth(res, seat)
+
+
+# -- the market, camping and sales in the effects vocabulary ------------------------------
+
+
+@effect("repair")
+def _repair(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    repair(res, seat, e["repair"])
+
+
+@effect("sell")
+def _sell(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    farm_sale(res, seat, e["sell"])
+
+
+@effect("sell_artifact")
+def _sell_artifact(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    artifact_sale(res, seat, e["sell_artifact"])
+
+
+@effect("camp")
+def _camp(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    camp(res, seat)
+
+
+@effect("market")
+def _market(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    open_market(res, seat, camping=False)
+
+
+@effect("market_refill")
+def _market_refill(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    reset(res)

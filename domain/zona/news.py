@@ -13,9 +13,9 @@ from typing import Any
 from marshmallow import fields
 
 from domain.zona import effects, encounter, harm, items, market
+from domain.zona.effects import Address, effect
 from domain.zona.model import OPEN_GROUND
-from domain.zona.resolution import ZonaResolution
-from domain.zona.rules import RULES
+from domain.zona.resolution import RULES, ZonaResolution
 from domain.zona.state import MAX_FATIGUE, owned_items, turn_order
 
 RULE_NEWS = 'Zona §"WIEŚCI"'
@@ -120,6 +120,12 @@ def voice_chooses_area(res: ZonaResolution, purpose: str, data: dict[str, Any]) 
 
 def voice_places(res: ZonaResolution, kind: str, colour: str, spread: bool = False) -> None:
     voice_chooses_area(res, "threat", {"kind": kind, "colour": colour, "spread": spread})
+
+
+@effect("place_threats")
+def _place_threats(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
+    for spec in reversed(e["place_threats"]):
+        voice_places(res, spec["kind"], spec["colour"], bool(spec.get("spread")))
 
 
 def step_voice_area(res: ZonaResolution, frame: dict[str, Any]) -> None:

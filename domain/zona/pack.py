@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import yaml
 
-from domain.engine.shelf import Shelf, UnknownPack
+from domain.engine.shelf import Shelf, UnknownPack, split
 from domain.zona.model import (
     ATTRIBUTES,
     COLOURS,
@@ -106,8 +106,10 @@ def _guard(p: Problems, where: str, build: Callable[..., T], *args: Any) -> T | 
         return None
 
 
-def load(files: dict[str, Any], name: str) -> Pack:
-    """A Pack from the parsed YAML ``files`` (by stem), or PackError with every problem."""
+def load(files: dict[str, Any], name: str, as_shipped: bool = False) -> Pack:
+    """A Pack from the parsed YAML ``files`` (by stem), or PackError with every problem. ``as_shipped``:
+    a frozen copy, read as the games played with it read it: the checks added after it shipped are
+    skipped (every stalker's ability its own, since rules zona/2)."""
     p = Problems()
     seen: dict[str, set[str]] = {}
     board = files.get("board") or {}
@@ -193,6 +195,8 @@ def load(files: dict[str, Any], name: str) -> Pack:
         if stalker is None:
             continue
         _check_stalker(stalker, at, areas, items, p)
+        if not as_shipped:
+            _ability_unique(stalker, stalkers, at, p)
         stalkers[stalker.id] = stalker
     if len(stalkers) < 9:
         p.add("stalkers.yaml", "at least 9 stalkers: two to draft for each of 4 players, and one to replace the dead")
@@ -467,8 +471,28 @@ def _check_stalker(s: Stalker, at: str, areas: dict[str, Area], items: dict[str,
             p.add(at, f"a starting threat goes on open ground, not {t.area!r}")
     if len(s.equipment) != 4 or not all(items.get(e, None) and items[e].kind == "starting" for e in s.equipment):
         p.add(at, "four starting items of kind starting")
-    if s.ability and next(iter(s.ability)) not in ("reroll", "protect", "camp"):
-        p.add(at, "ability is reroll, protect or camp")
+    if len(s.ability) != 1 or not _ability_reads(*next(iter(s.ability.items()))):
+        p.add(at, "ability is one of reroll: <attribute>, protect: <damage type>, camp, mend or haggle: <a number>")
+
+
+#: The stalkers' abilities (Zona §"ZDOLNOŚĆ"; docs/zona-engine.md): a free reroll of one attribute per
+#: test, one damage of a type stopped once a round; and by a number: fatigue rested more (``camp``) and
+#: damage healed free (``mend``) when camping, roubles more for each sale (``haggle``).
+NAMED_ABILITIES: dict[str, tuple[str, ...]] = {"reroll": ATTRIBUTES, "protect": DAMAGE_TYPES}
+COUNTED_ABILITIES = ("camp", "mend", "haggle")
+
+
+def _ability_reads(kind: str, value: Any) -> bool:
+    if kind in COUNTED_ABILITIES:
+        return isinstance(value, int) and not isinstance(value, bool) and value > 0
+    return value in NAMED_ABILITIES.get(kind, ())
+
+
+def _ability_unique(s: Stalker, before: dict[str, Stalker], at: str, p: Problems) -> None:
+    """Zona §"ZDOLNOŚĆ": each stalker has a unique ability."""
+    for other in before.values():
+        if other.ability == s.ability:
+            p.add(at, f"ability {s.ability} is {other.id}'s too: each stalker's is its own")
 
 
 def _threat(r: dict[str, Any], at: str, p: Problems) -> Threat:
@@ -505,4 +529,6 @@ def pack_named(name: str) -> Pack:
         folder = SHELF.open(name)
     except UnknownPack:
         raise KeyError(f"no content pack {name!r}") from None
-    return load(read_directory(folder), name)
+    bare, digest = split(name)
+    as_shipped = digest is not None and (bare not in PACKS or SHELF.address(bare) != name)
+    return load(read_directory(folder), name, as_shipped)

@@ -1,4 +1,10 @@
-"""Zona's emit-and-fold: the engine's Resolution with the helpers every rule module uses.
+"""Zona's table and its emit-and-fold: the engine's Rulebook and Resolution with the helpers every rule module uses.
+
+``RULES`` is the one table of commands, decision answers, event folds and
+event schemas; every rule module registers what it owns where it defines it
+(the folds in ``folds.py``), and ``ZONA.command_schemas`` and ``event_schemas``
+read it. The table and the resolution live together because each needs the
+other: a handler takes the resolution, the resolution folds through the table.
 
 The rules run as a stack of *frames* kept in the state (an encounter, a test,
 the card being read...): a step emits events and pushes, updates or pops
@@ -9,16 +15,17 @@ a game stopped in the middle of an encounter survives a snapshot.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from domain.engine.resolution import Resolution
+from domain.engine.rulebook import Rulebook
 from domain.game import Event
 from domain.rng import Rng
 from domain.zona.board import Board, board_for
 from domain.zona.model import Pack
 from domain.zona.pack import pack_named
-from domain.zona.rules import evolve, evolve_owned
-from domain.zona.state import Frame, State
+from domain.zona.state import Draft, Frame, State
 
 
 class ZonaResolution(Resolution[State]):
@@ -65,3 +72,27 @@ class ZonaResolution(Resolution[State]):
 
     def ask(self, seat: int, kind: str, choices: list[dict[str, Any]], **context: Any) -> None:
         self.request(seat, kind, choices, **context)
+
+
+RULES: Rulebook[State, ZonaResolution] = Rulebook("zona")
+
+#: Each event's writer (through a ``Draft``), for ``evolve_owned``; ``folds.py`` registers them.
+WRITERS: dict[str, Callable[[Draft, dict[str, Any]], None]] = {}
+
+
+def evolve(state: State, event: Event) -> State:
+    return RULES.evolve(state, event)
+
+
+def evolve_owned(state: State, event: Event, owned: set[str]) -> State:
+    """``evolve`` for a resolution folding its own events one after another: the top-level parts in
+    ``owned`` were copied by its earlier folds (no other state shares them), so they are written in
+    place rather than copied once an event; ``owned`` grows by what this fold copies. A resolution emits
+    about ten events a command, and copying each part anew for each was most of the engine's time."""
+    write = WRITERS.get(event.type)
+    if write is None or event.type in RULES.watches:
+        return RULES.evolve(state, event)
+    d = Draft(state, owned)
+    write(d, event.data)
+    owned |= d.copied
+    return d.new

@@ -14,15 +14,13 @@ from typing import Any
 
 from marshmallow import fields
 
-from domain.game import Event
 from domain.rng import Rng
 from domain.zona import encounter
 from domain.zona.board import side_for
 from domain.zona.model import QUEUES, Pack, Stalker
 from domain.zona.pack import pack_named
-from domain.zona.resolution import ZonaResolution
-from domain.zona.rules import RULES
-from domain.zona.state import MARKET_COLUMNS, MARKET_ROWS, State, initial_state, turn_order
+from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.state import MARKET_COLUMNS, MARKET_ROWS, State, initial_state
 
 RULE_DRAFT = 'Zona §"WYBÓR I PRZYGOTOWANIE SZPERACZY"'
 FACILITY_LOCKS = 4
@@ -101,16 +99,6 @@ def _empty_stalker(seat: int) -> dict[str, Any]:
             "secrets": [], "ability_used": False, "dead": False, "must_leave": False}
 
 
-def setup(options: dict[str, Any], rng: Rng) -> list[Event]:
-    from domain.zona import flow
-
-    res = ZonaResolution(initial_state(), rng)
-    res.emit("GameSetUp", state=initial(options, rng))
-    res.push("draft", order=turn_order(res.state), index=0)
-    flow.run(res)
-    return res.events
-
-
 def draft_choices(state: State, seat: int) -> list[str]:
     if state["options"]["draft"] == "free":
         taken = {s["character"] for s in state["stalkers"] if s["character"]}
@@ -179,7 +167,9 @@ def step_rebirth(res: ZonaResolution, frame: dict[str, Any]) -> None:
         living = {s["character"] for s in res.state["stalkers"] if not s["dead"]}
         characters = [c for c in sorted(res.pack.stalkers) if c not in living]
     secrets = res.stalker(seat)["secrets"]
-    keeps: list[str | None] = list(secrets) if len(secrets) >= 2 else [None]
+    # Zona §"ŚMIERĆ": with two secrets the player *may* keep one (either, or neither: last, so a lapsed
+    # turn keeps the first); with one, nothing carries over.
+    keeps: list[str | None] = [*secrets, None] if len(secrets) >= 2 else [None]
     res.ask(seat, "new_stalker", [{"type": "new_stalker", "character": c, "keep": k}
                                   for c in characters for k in keeps])
 

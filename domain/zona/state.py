@@ -129,6 +129,27 @@ def where_is(state: State, thing: str) -> str | None:
     return None
 
 
+HIDDEN = "hidden"
+
+
+def is_find(card: object) -> bool:
+    """Find cards are numbered ``type#f<n>`` so that a redaction knows one without the pack."""
+    return isinstance(card, str) and "#f" in card
+
+
+def mask(value: Any, visible: bool) -> Any:
+    """``value`` with every find card named ``hidden`` unless ``visible``."""
+    if visible:
+        return value
+    if isinstance(value, str):
+        return HIDDEN if is_find(value) else value
+    if isinstance(value, list):
+        return [mask(v, False) for v in value]
+    if isinstance(value, dict):
+        return {k: mask(v, False) for k, v in value.items()}
+    return value
+
+
 def owned_items(s: dict[str, Any]) -> list[str]:
     """Every item card a stalker has (trophies are tokens, not items)."""
     return [*s["backpack"], *s["worn"], *s["small"], *s["sixth"]]

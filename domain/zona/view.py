@@ -25,16 +25,9 @@ from domain.game import Event
 from domain.zona.board import board_for
 from domain.zona.model import Pack
 from domain.zona.pack import pack_named
-from domain.zona.state import State, clone, owned_items
+from domain.zona.state import HIDDEN, State, clone, is_find, mask, owned_items
 from domain.zona.words import card_text
 from domain.zona.words import effects as effects_in_words
-
-HIDDEN = "hidden"
-
-
-def is_find(card: object) -> bool:
-    """Find cards are numbered ``type#f<n>`` so that a redaction knows one without the pack."""
-    return isinstance(card, str) and "#f" in card
 
 
 def _mask_finds(state: State, cards: list[str], visible: bool) -> list[str]:
@@ -223,19 +216,6 @@ def _redact_state(data: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 #: Decisions whose choices only the deciding seat may see.
 PRIVATE = frozenset({"choose_stalker", "find"})
-
-
-def mask(value: Any, visible: bool) -> Any:
-    """``value`` with every find card named ``hidden`` unless ``visible``."""
-    if visible:
-        return value
-    if isinstance(value, str):
-        return HIDDEN if is_find(value) else value
-    if isinstance(value, list):
-        return [mask(v, False) for v in value]
-    if isinstance(value, dict):
-        return {k: mask(v, False) for k, v in value.items()}
-    return value
 
 
 def _owner(data: dict[str, Any]) -> Any:

@@ -19,7 +19,7 @@ from typing import Any
 from domain.game import Event
 from domain.zona.model import EventCard, Pack
 from domain.zona.pack import pack_named
-from domain.zona.state import State
+from domain.zona.state import State, mask
 
 _SIMPLE = {
     "heal": "heal {}",
@@ -225,7 +225,9 @@ def _stalker(kind: str, d: dict[str, Any], n: Names) -> str:
     if kind == "InjuryTaken":
         return f"{who} is injured ({_listed([_plain(i) for i in d.get('injuries') or []])})."
     if kind == "InjuryHealed":
-        return f"{who} recovers from an injury."
+        before = (n.state.get("stalkers") or [{}] * (d["seat"] + 1))[d["seat"]].get("injuries") or []
+        healed = [a for a in before if a not in (d.get("injuries") or [])]
+        return f"{who} recovers from the injury to {healed[0]}." if healed else f"{who} recovers from an injury."
     if kind == "FatigueChanged":
         return f"{who} {'tires' if change > 0 else 'rests'}: fatigue {d.get('fatigue')}."
     if kind == "ReputationChanged":
@@ -332,6 +334,8 @@ def command_words(command: dict[str, Any], n: Names, context: dict[str, Any]) ->
         return f"{'meet' if kind == 'meet' else 'discard the trophy'} {n.thing(command.get('token'))}"
     if kind == "injure":
         return f"take the injury to {command.get('attribute')}"
+    if kind == "recover":
+        return f"heal the injury to {command.get('attribute')}"
     if kind in ("force", "reroll"):
         return f"{kind} die {int(command.get('die') or 0) + 1}"
     if kind == "buy":
@@ -342,6 +346,8 @@ def command_words(command: dict[str, Any], n: Names, context: dict[str, Any]) ->
         return f"mark {n.area(command.get('area'))}"
     if kind == "open_facility":
         return f"open {_the(n.area(command.get('facility')))}"
+    if kind == "new_stalker" and command.get("keep"):
+        return f"play {n.stalker(command.get('character'))}, keeping the secret “{n.thing(command['keep'])}”"
     if kind in ("choose_stalker", "new_stalker"):
         return f"play {n.stalker(command.get('character'))}"
     return _plain(kind)
@@ -355,11 +361,15 @@ def decision(state: State, seat: int | None) -> str | None:
     pending = state.get("pending")
     if pending is not None:
         who = n.seat(pending["seat"])
-        context = pending.get("context") or {}
+        # Another seat reads the finds in the choices as its view shows them: hidden (Zona §"ZNALEZISKA").
+        own = seat == pending["seat"]
+        context = mask(pending.get("context") or {}, own)
+        if "card" in context:
+            context = {**context, "item": n.thing(context["card"])}
         asked = _asked(pending["kind"], context, n)
-        if pending["kind"] in _PRIVATE and seat != pending["seat"]:
+        if pending["kind"] in _PRIVATE and not own:
             return f"{who} must choose {asked}."
-        phrases = list(dict.fromkeys(command_words(c, n, context) for c in pending["choices"]))
+        phrases = list(dict.fromkeys(command_words(c, n, context) for c in mask(pending["choices"], own)))
         if len(phrases) > LISTED + 1:
             return f"{who} must choose {asked}: {', '.join(phrases[:LISTED])} or one of {len(phrases) - LISTED} more."
         return f"{who} must choose {asked}: {_listed(phrases, 'or')}."
@@ -381,6 +391,7 @@ _ASKED = {
     "threat_met": "which threat to meet",
     "protect": "how to take the harm",
     "injury": "where the injury goes",
+    "heal_injury": "which injury heals",
     "find": "which find to keep",
     "keep": "which card to put back",
     "gain_item": "what to do with {item}",

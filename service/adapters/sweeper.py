@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
+from typing import cast
 
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry, StartedJobRegistry
@@ -85,7 +86,10 @@ def sweep(games: Games, follow_ups: RqFollowUps, now: float | None = None, stall
     stall = STALL_SECONDS if stall is None else stall
     swept = Swept()
     client = follow_ups.redis
-    for raw in client.zrangebyscore(ATTENTION, 0, now - stall, start=0, num=BATCH):
+    # Members alone (no WITHSCORES), as bytes (the client does not decode): redis-py types
+    # every range reply alike, scores or not, so the list is cast to what this call returns.
+    stalled = cast(list[bytes], client.zrangebyscore(ATTENTION, 0, now - stall, start=0, num=BATCH))
+    for raw in stalled:
         game_id = raw.decode()
         try:
             loaded = games.load(game_id)
@@ -132,8 +136,10 @@ def _overdue_scheduled(follow_ups: RqFollowUps, before: float) -> list[str]:
     """Enqueue scheduled jobs whose time passed long ago: no scheduler has run them."""
     registry = ScheduledJobRegistry(queue=follow_ups.queue)
     moved = []
-    for job_id in registry.connection.zrangebyscore(registry.key, 0, before):
-        job_id = job_id.decode() if isinstance(job_id, bytes) else job_id
+    # Members alone, as the registry's connection gives them (see sweep).
+    overdue = cast(list[bytes | str], registry.connection.zrangebyscore(registry.key, 0, before))
+    for member in overdue:
+        job_id = member.decode() if isinstance(member, bytes) else member
         job = _fetch(job_id, follow_ups)
         registry.remove(job_id)
         if job is not None:

@@ -27,6 +27,7 @@ import time
 from collections import OrderedDict
 
 import redis
+from redis.typing import EncodableT, FieldT
 
 from service.usecases.ports import CREATOR, SEAT, Holder
 
@@ -41,6 +42,11 @@ def token_hash(token: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+def _raw(reply: bytes | str) -> bytes:
+    """A reply as the client gives it (bytes: it does not decode), whatever redis-py's types allow."""
+    return reply if isinstance(reply, bytes) else reply.encode()
 
 
 #: How long a token found to hold a seat is trusted without reading it again:
@@ -118,17 +124,18 @@ class Tokens:
 
     def _lookup(self, game_id: str, offered: bytes) -> Holder | None:
         found = None
-        for name, stored in self.redis.hgetall(secrets_key(game_id)).items():
-            name = name.decode()
+        for field, stored in self.redis.hgetall(secrets_key(game_id)).items():
+            name = _raw(field).decode()
             if name != CREATOR and not name.startswith(f"{SEAT}:"):
                 continue  # the seed
-            if hmac.compare_digest(stored, offered):
+            if hmac.compare_digest(_raw(stored), offered):
                 found = Holder(CREATOR) if name == CREATOR else Holder(SEAT, int(name.split(":", 1)[1]))
         return found
 
     def current(self, game_id: str, holder: Holder) -> bytes | None:
         """The stored hash of ``holder``'s token, to revoke exactly that one later."""
-        return self.redis.hget(secrets_key(game_id), holder.field)
+        stored = self.redis.hget(secrets_key(game_id), holder.field)
+        return None if stored is None else _raw(stored)
 
     def revoke(self, game_id: str, holder: Holder, expected: bytes | None = None) -> None:
         """Delete ``holder``'s token; with ``expected``, only if it is still that
@@ -162,10 +169,10 @@ class Tokens:
 
     def copy(self, from_game: str, to_game: str) -> None:
         """Give the holders of ``from_game`` the same tokens in ``to_game`` (a fork)."""
-        held = {
+        held: dict[FieldT, EncodableT] = {
             name: value
             for name, value in self.redis.hgetall(secrets_key(from_game)).items()
-            if name == CREATOR.encode() or name.startswith(f"{SEAT}:".encode())
+            if _raw(name) == CREATOR.encode() or _raw(name).startswith(f"{SEAT}:".encode())
         }
         if held:
             self.redis.hset(secrets_key(to_game), mapping=held)

@@ -130,7 +130,8 @@ def resolve(url: str, allow_private: bool) -> tuple[str, str, int, str]:
         infos = socket.getaddrinfo(hostname, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError, ValueError):  # ValueError: a NUL in the name
         raise RefusedUrl(f"cannot resolve {hostname}") from None
-    addresses = [info[4][0] for info in infos]
+    # An address of the INET families a host name resolves to is a string (typeshed allows others' ints).
+    addresses = [str(info[4][0]) for info in infos]
     for address in addresses:
         why = refusal(ipaddress.ip_address(address.split("%")[0]))
         if why and not allow_private:
@@ -177,12 +178,13 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
     """HTTPS to a checked address, with the certificate checked for the URL's host."""
 
     def __init__(self, address: str, port: int, host: str, timeout: float):
-        super().__init__(address, port, timeout=timeout, context=ssl.create_default_context())
+        self._tls = ssl.create_default_context()
+        super().__init__(address, port, timeout=timeout, context=self._tls)
         self._server_name = host
 
     def connect(self) -> None:
         sock = socket.create_connection((self.host, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self._server_name)
+        self.sock = self._tls.wrap_socket(sock, server_hostname=self._server_name)
 
 
 class Webhooks:
@@ -196,7 +198,7 @@ class Webhooks:
         resolve(url, self.allow_private)  # RefusedUrl
         if len(self.of_seat(game_id, seat)) >= MAX_PER_SEAT:
             raise TooManyWebhooks(f"a seat may have {MAX_PER_SEAT} webhooks")
-        hook = {
+        hook: dict[str, Any] = {
             "id": f"wh_{uuid.uuid4().hex[:16]}",
             "seat": seat,
             "url": url,

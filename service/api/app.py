@@ -7,14 +7,11 @@ as ``openapi.yaml`` by ``make openapi``; a test fails when they drift.
 
 from __future__ import annotations
 
-import http
 import logging
 from typing import Any
 
-from apispec import BasePlugin
 from flask import Flask, Response, g, request, send_from_directory
 from flask_smorest import Api
-from flask_smorest.spec import prepare_response
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import HTTPException
 
@@ -24,11 +21,12 @@ from events.log import ConcurrencyError, IdempotencyConflict
 from service.api import audit, health, inputs, lobby, log, notify, rewind, stream
 from service.api import games as games_api
 from service.api.callers import bearer, services
+from service.api.errordocs import ProblemResponses, publish_rule_codes, register_responses
 from service.api.gameschemas import publish_game_schemas
 from service.api.problems import (
-    PROBLEM_JSON,
     STATUS_OF,
     ProblemSchema,
+    StaleVersionSchema,
     from_http_exception,
     problem_response,
     unavailable_response,
@@ -42,10 +40,16 @@ from service.web import blp as pages
 logger = logging.getLogger(__name__)
 
 API_TITLE = "Holotape"
-API_DESCRIPTION = """An event-sourced board-game server. Each hosted game's options, view and
-commands are described below (`GameOptions…`, `GameView…`, `Command…`).
+API_DESCRIPTION = """An event-sourced board-game server. Each hosted game's options, view,
+commands and events are described below (`FalloutOptions`, `FalloutView`,
+`FalloutCommandMove`, `FalloutDiceRolledEvent`…). Each game's commands are a
+union discriminated by `type` (`FalloutCommand`), its events too
+(`FalloutEvent`); the state, the actions, the answer to an action, a page of
+the log and the create body are unions of one schema per game,
+discriminated by `game`.
 
-Every error is `application/problem+json` (RFC 9457) with a stable `code`.
+Every error is `application/problem+json` (RFC 9457) with a stable `code`:
+each error response lists its codes, and `ProblemCode` all of them.
 
 **Tokens.** Creating a game returns a creator token and a token for each
 seat taken then; joining an open seat returns that seat's token. Each is
@@ -81,52 +85,16 @@ def _docs_asset(name: str) -> Response:
     return send_from_directory(swagger_ui_path, name, max_age=86400)
 
 
-RETRY_AFTER_HEADER = {
-    "description": "Seconds to wait before trying again",
-    "schema": {"type": "integer", "minimum": 1},
-}
-
-
-class EveryOperationsErrors(BasePlugin):
-    """List among each operation's responses the errors any request may meet.
-
-    Whatever the operation: a malformed body or header (400), too many
-    requests (429), Redis away (503); with a body, 413 and 415; on a game, 404.
-    Each refers to the shared problem+json response of its status.
-    """
-
-    def operation_helper(self, path=None, operations=None, **kwargs):
-        for method, operation in (operations or {}).items():
-            statuses = [400, 429, 503] if path and path.startswith("/games") else [503]
-            if method in ("post", "put", "patch", "delete"):
-                statuses += [413, 415]
-            if path and "{game_id}" in path:
-                statuses.append(404)
-            responses = operation.setdefault("responses", {})
-            for status in statuses:
-                # flask-smorest keys some responses by int, some by str.
-                if status not in responses and str(status) not in responses:
-                    responses[str(status)] = http.HTTPStatus(status).name
-
-
 class HolotapeApi(Api):
     ERROR_SCHEMA = ProblemSchema
 
     def _register_responses(self) -> None:
-        # Document every error response as problem+json, as it is served.
-        for status in http.HTTPStatus:
-            response: dict[str, Any] = {"description": status.phrase}
-            if status >= 400:
-                response["schema"] = self.ERROR_SCHEMA
-            prepare_response(response, self.spec, PROBLEM_JSON)
-            if status in (429, 503):
-                response["headers"] = {"Retry-After": RETRY_AFTER_HEADER}
-            self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
-        prepare_response(response, self.spec, PROBLEM_JSON)
-        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
+        # Every error response as problem+json, as it is served, with the codes of its status.
+        self.spec.components.schema("Problem", schema=self.ERROR_SCHEMA)
+        self.spec.components.schema("StaleVersion", schema=StaleVersionSchema)
+        register_responses(self.spec)
 
-    def handle_http_exception(self, error: HTTPException):
+    def handle_http_exception(self, error: HTTPException) -> Response:
         return from_http_exception(error)
 
 
@@ -156,7 +124,7 @@ def create_app(
     app.extensions["holotape.services"] = services_
     app.add_url_rule(f"{DOCS_ASSETS}/<path:name>", "docs_asset", _docs_asset)
 
-    api = HolotapeApi(app, spec_kwargs={"extra_plugins": [EveryOperationsErrors()]})
+    api = HolotapeApi(app, spec_kwargs={"extra_plugins": [ProblemResponses()]})
     api.spec.components.security_scheme(
         "token", {"type": "http", "scheme": "bearer", "description": "A seat's or the creator's token"}
     )
@@ -168,7 +136,9 @@ def create_app(
     # The lobby and the table: pages on the API above, outside its document.
     app.register_blueprint(pages)
     hosted = registry.names() if games is None else games
-    publish_game_schemas(api.spec, [registry.game_module(name) for name in hosted])
+    games_hosted = [registry.game_module(name) for name in hosted]
+    publish_game_schemas(api.spec, games_hosted)
+    publish_rule_codes(api.spec, games_hosted)
     _register_rate_limit(app)
     inputs.register(app)
     _register_idempotency(app)
@@ -198,7 +168,7 @@ def _register_rate_limit(app: Flask) -> None:
         )
 
     @app.before_request
-    def rate_limit():
+    def rate_limit() -> Response | None:
         limiter = services().rate_limits
         if limiter is None or not request.path.startswith("/games"):
             return None
@@ -213,7 +183,7 @@ def _register_rate_limit(app: Flask) -> None:
         return None
 
     @app.after_request
-    def count_token(response: Response):
+    def count_token(response: Response) -> Response:
         limiter = services().rate_limits
         authenticated = g.pop("authenticated", None)
         if limiter is None or authenticated is None:
@@ -232,8 +202,8 @@ def _register_idempotency(app: Flask) -> None:
     """Keep the answer to a request that took an Idempotency-Key (service.idempotency)."""
 
     @app.after_request
-    def keep_answer(response):
-        pending = g.pop("idempotent_request", None)
+    def keep_answer(response: Response) -> Response:
+        pending: tuple[str, str] | None = g.pop("idempotent_request", None)  # set by games._begin_idempotent
         if pending is not None:
             requests = services().requests
             try:
@@ -249,8 +219,8 @@ def _register_idempotency(app: Flask) -> None:
         return response
 
     @app.teardown_request
-    def release_key(error):
-        pending = g.pop("idempotent_request", None)
+    def release_key(error: BaseException | None) -> None:
+        pending: tuple[str, str] | None = g.pop("idempotent_request", None)  # set by games._begin_idempotent
         if pending is not None:
             try:
                 services().requests.release(*pending)
@@ -259,7 +229,7 @@ def _register_idempotency(app: Flask) -> None:
 
 
 def _register_problem_handlers(app: Flask, unavailable: tuple[type[Exception], ...]) -> None:
-    def store_unavailable(error: Exception):
+    def store_unavailable(error: Exception) -> Response:
         logger.warning("Redis is unavailable: %s: %s", type(error).__name__, error)
         return unavailable_response()
 
@@ -267,15 +237,15 @@ def _register_problem_handlers(app: Flask, unavailable: tuple[type[Exception], .
         app.register_error_handler(exception, store_unavailable)
 
     @app.errorhandler(RuleViolation)
-    def rule_violation(error: RuleViolation):
+    def rule_violation(error: RuleViolation) -> Response:
         return problem_response(STATUS_OF[error.kind], error.code, error.message, rule=error.rule)
 
     @app.errorhandler(GameNotFound)
-    def game_not_found(error: GameNotFound):
+    def game_not_found(error: GameNotFound) -> Response:
         return problem_response(404, "game_not_found", f"no game {error.game_id}")
 
     @app.errorhandler(ConcurrencyError)
-    def concurrency(error: ConcurrencyError):
+    def concurrency(error: ConcurrencyError) -> Response:
         return problem_response(
             409,
             "version_conflict",
@@ -285,5 +255,5 @@ def _register_problem_handlers(app: Flask, unavailable: tuple[type[Exception], .
         )
 
     @app.errorhandler(IdempotencyConflict)
-    def idempotency(error: IdempotencyConflict):
+    def idempotency(error: IdempotencyConflict) -> Response:
         return problem_response(422, "idempotency_key_reused", str(error))

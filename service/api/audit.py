@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
@@ -130,7 +132,7 @@ class GameAudit(MethodView):
         },
     )
     @blp.doc(operationId="getAudit")
-    def get(self, game_id: str):
+    def get(self, game_id: str) -> dict[str, Any]:
         """Check the hash chain and, once the seed is revealed, re-derive every outcome from it.
 
         The algorithm is in docs/audit.md; a client can run it on GET /games/{id}/export.

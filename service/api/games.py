@@ -10,6 +10,8 @@ has not seen (428 without it, 412 when the game has moved on), and honours
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Response, g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -19,19 +21,27 @@ from events.envelope import canonical_json
 from events.log import ConcurrencyError
 from service.api.callers import caller, seat_holder, services
 from service.api.problems import Problem
-from service.api.schemas import EXAMPLE_GAME_ID, EXAMPLE_TOLD, MAX_VERSION, SEED_SOURCE, EventSchema, SeatSchema
+from service.api.schemas import (
+    EXAMPLE_GAME_ID,
+    EXAMPLE_TOLD,
+    MAX_VERSION,
+    SEED_SOURCE,
+    EventSchema,
+    FieldOptions,
+    SeatSchema,
+)
 from service.usecases.ports import IN_FLIGHT, MISMATCH, REPLAY, fingerprint
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Play a game")
 
-IF_MATCH = {
+IF_MATCH: dict[str, Any] = {
     "in": "header",
     "name": "If-Match",
     "required": True,
     "description": 'The version the command was decided on (the ETag of the state), e.g. `"12"`',
     "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]{1,12}"?$', "example": '"12"'},
 }
-IDEMPOTENCY_KEY = {
+IDEMPOTENCY_KEY: dict[str, Any] = {
     "in": "header",
     "name": "Idempotency-Key",
     "required": False,
@@ -92,9 +102,8 @@ class StateArgs(Schema):
     )
 
 #: The pending decision in words, on the state and the actions alike.
-PROMPT = {
+PROMPT: FieldOptions = {
     "allow_none": True,
-    "required": True,
     "metadata": {
         "description": "What the game waits for now, in plain English as this caller may read it; "
         "null before the start, once over, and while nobody is waited on",
@@ -134,7 +143,7 @@ class StateSchema(Schema):
         metadata={"description": "Each seat's contribution to the seed, public as soon as given; fixed at the start"},
     )
     view = fields.Dict(required=True, metadata={"description": "The game as this seat may see it (the game's View schema)"})
-    prompt = fields.String(**PROMPT)
+    prompt = fields.String(required=True, **PROMPT)
     clocks = fields.List(
         fields.Nested(ClockSchema),
         required=True,
@@ -157,16 +166,18 @@ class CommandSchema(Schema):
 
 class ActionsSchema(Schema):
     game_id = fields.String(required=True)
+    game = fields.String(required=True, metadata={"description": "Which game (the schemas of its commands and events)"})
     version = fields.Integer(required=True, metadata={"description": "Send it back as If-Match"})
     seat = fields.Integer(allow_none=True)
     actions = fields.List(
         fields.Dict(), required=True, metadata={"description": "Each one a complete body to POST here"}
     )
-    prompt = fields.String(**PROMPT)
+    prompt = fields.String(required=True, **PROMPT)
 
 
 class ActedSchema(Schema):
     game_id = fields.String(required=True)
+    game = fields.String(required=True, metadata={"description": "Which game (the schemas of its commands and events)"})
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(EventSchema), required=True)
 
@@ -203,7 +214,7 @@ class GameState(MethodView):
     @blp.response(200, StateSchema, example=EXAMPLE_STATE, headers=ETAG)
     @blp.alt_response(422, description="`at` is past the game's version")
     @blp.doc(operationId="getState")
-    def get(self, args, game_id: str):
+    def get(self, args: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """The game as the caller may see it, now or (`at`) right after an earlier version.
 
         The ETag is the version; send it back as If-Match when posting an action.
@@ -228,7 +239,7 @@ class GameActions(MethodView):
         },
     )
     @blp.doc(operationId="listActions")
-    def get(self, game_id: str):
+    def get(self, game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Every command the caller's seat may post now, each a complete body (none for a spectator)."""
         seat = caller(game_id).seat
         body = services().queries.actions(game_id, seat)
@@ -249,7 +260,7 @@ class GameActions(MethodView):
     @blp.alt_response(422, description="Not a command of this game, or an Idempotency-Key reused with another body")
     @blp.alt_response(428, description="No If-Match")
     @blp.doc(parameters=[IF_MATCH, IDEMPOTENCY_KEY], operationId="postAction")
-    def post(self, command, game_id: str):
+    def post(self, command: dict[str, Any], game_id: str) -> Response | tuple[dict[str, Any], int, dict[str, str]]:
         """Post one command for the caller's seat, decided on the version in If-Match."""
         seat = seat_holder(game_id)
         expected = expected_version()
@@ -274,7 +285,7 @@ class GameActions(MethodView):
         return services().queries.acted(acted, seat), 200, etag(acted.version)
 
 
-def _begin_idempotent(game_id: str, seat: int, key: str, body: dict):
+def _begin_idempotent(game_id: str, seat: int, key: str, body: dict[str, Any]) -> Response | None:
     """Start an idempotent request; returns the stored answer to replay, if any."""
     requests = services().requests
     name = requests.key_for(game_id, f"seat{seat}", key)
@@ -286,6 +297,7 @@ def _begin_idempotent(game_id: str, seat: int, key: str, body: dict):
         raise Problem(409, "idempotency_key_in_flight", "a request with this Idempotency-Key is still running")
     if begun.outcome == REPLAY:
         stored = begun.response
+        assert stored is not None, "a replay carries the stored answer"
         headers = {**stored["headers"], "Idempotent-Replayed": "true"}
         return Response(stored["body"], status=stored["status"], headers=headers)
     g.idempotent_request = (name, print_)  # finished or released after the response

@@ -3,8 +3,8 @@
 The routes are the same for every game (``/games/{id}/actions`` takes any
 game's command), so the document names each game's own schemas as
 components (``FalloutOptions``, ``FalloutView``, ``FalloutCommandMove``…) and
-lets the generic parts point at them: the create body's ``options``, the
-state's ``view`` and the action body are each "any of" the hosted games'.
+makes the generic bodies unions of one schema per game
+(``service.api.unions``).
 Each game's ``examples`` become named examples of those operations, so a
 client author sees a real game, not a placeholder.
 """
@@ -17,30 +17,23 @@ from typing import Any
 from apispec import APISpec
 
 from domain.game import Game
+from service.api.unions import camel, publish_unions, ref
 
 EXAMPLE_GAME_ID = "3f2c9a7e5b1d4e6f8a0b2c4d6e8f0a1b"
 
 
-def _camel(name: str) -> str:
-    return "".join(part[:1].upper() + part[1:] for part in name.replace("-", "_").split("_"))
-
-
 def component_names(game: Game) -> tuple[str, str, dict[str, str]]:
     """The names of ``game``'s options and view components, and of each command's."""
-    prefix = _camel(game.name)
-    commands = {kind: f"{prefix}Command{_camel(kind)}" for kind in sorted(game.command_schemas)}
+    prefix = camel(game.name)
+    commands = {kind: f"{prefix}Command{camel(kind)}" for kind in sorted(game.command_schemas)}
     return f"{prefix}Options", f"{prefix}View", commands
-
-
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
 
 
 def publish_game_schemas(spec: APISpec, games: Sequence[Game]) -> None:
     """Add every game's schemas to ``spec`` and point the generic operations at them."""
-    options, views, commands = [], [], []
+    names = {}
     for game in games:
-        options_name, view_name, command_names = component_names(game)
+        options_name, view_name, _ = component_names(game)
         spec.components.schema(
             options_name,
             component={"description": f"{game.title}. Played by {game.seats.min} to {game.seats.max} seats "
@@ -48,31 +41,18 @@ def publish_game_schemas(spec: APISpec, games: Sequence[Game]) -> None:
             schema=game.options_schema,
         )
         spec.components.schema(view_name, schema=game.view_schema)
-        for kind, name in command_names.items():
-            spec.components.schema(name, schema=game.command_schemas[kind])
-        options.append(_ref(options_name))
-        views.append(_ref(view_name))
-        commands += [_ref(name) for name in command_names.values()]
-    if not games:
-        return
-    schemas = spec.components.schemas
-    schemas["CreateGame"]["properties"]["options"] = {
-        "description": "The game's own options (see the game's `…Options` schema); defaults filled in when left out",
-        "anyOf": options,
-    }
-    schemas["State"]["properties"]["view"] = {
-        "description": "The game as this seat may see it (see the game's `…View` schema)",
-        "anyOf": views,
-    }
-    _examples(spec, games, commands)
+        names[game.name] = (options_name, view_name)
+    publish_unions(spec, games, names)
+    if games:
+        _examples(spec, games)
 
 
-def _examples(spec: APISpec, games: Sequence[Game], commands: list[dict[str, str]]) -> None:
+def _examples(spec: APISpec, games: Sequence[Game]) -> None:
     # apispec offers no public way to change an operation after it is
     # registered; its paths are plain dicts, so they are edited in place.
-    paths: dict[str, Any] = spec._paths  # noqa: SLF001
+    paths: dict[str, Any] = spec._paths
     body = paths["/games/{game_id}/actions"]["post"]["requestBody"]["content"]["application/json"]
-    body["schema"] = {"anyOf": commands}
+    body["schema"] = ref("Command")
     with_examples = [g for g in games if g.examples]
     if not with_examples:
         return
@@ -82,8 +62,8 @@ def _examples(spec: APISpec, games: Sequence[Game], commands: list[dict[str, str
     listed.pop("example", None)
     listed["examples"] = {
         g.name: {
-            "value": {"game_id": EXAMPLE_GAME_ID, "version": 12, "seat": 0, "actions": g.examples["actions"],
-                      "prompt": g.examples.get("prompt")}
+            "value": {"game_id": EXAMPLE_GAME_ID, "game": g.name, "version": 12, "seat": 0,
+                      "actions": g.examples["actions"], "prompt": g.examples.get("prompt")}
         }
         for g in with_examples
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
@@ -34,7 +35,7 @@ class HealthSchema(Schema):
     description="Redis does not answer",
     headers={"Retry-After": {"description": "Seconds to wait before trying again", "schema": {"type": "integer"}}},
 )
-def healthz():
+def healthz() -> tuple[dict[str, Any], int] | tuple[dict[str, Any], int, dict[str, str]]:
     """Whether the service and its Redis answer."""
     alive = services().health.alive()
     body = {"status": "ok" if alive else "unavailable", "redis": alive, "version": holotape_version()}

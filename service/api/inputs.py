@@ -18,7 +18,7 @@ import math
 import re
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, Response, request
 from werkzeug.exceptions import ClientDisconnected
 
 from service.api.problems import problem_response
@@ -103,7 +103,7 @@ def check_json(raw: bytes) -> Any:
 
 def register(app: Flask) -> None:
     @app.before_request
-    def check_body():
+    def check_body() -> Response | None:
         if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
             return None
         try:

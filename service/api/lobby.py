@@ -14,15 +14,15 @@ from typing import Any
 from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from bots import LEVELS
 from domain import registry
 from service.api.callers import creator, seat_holder, services, token_holder
 from service.api.games import IDEMPOTENCY_KEY, idempotency_key
 from service.api.problems import Problem
 from service.api.schemas import EXAMPLE_GAME_ID, SEED_SOURCE, ChangedSchema, SeatSchema
 from service.usecases import genesis
-from service.usecases.bots import LEVELS
 from service.usecases.index import summary
 from service.usecases.record import BOT, HUMAN, OPEN
 
@@ -37,7 +37,7 @@ EXAMPLE_SEATS = [
 
 
 MIN_CLAIM = 16
-JOIN_KEY = {
+JOIN_KEY: dict[str, Any] = {
     **IDEMPOTENCY_KEY,
     "description": "A secret only you know (a random UUID; 16 characters at least): sending the join again "
     "with it gets the seat it took, with a new token, if the first answer was lost",
@@ -154,7 +154,11 @@ class GameSummarySchema(Schema):
     options = fields.Dict(
         required=True, metadata={"description": "The game's options as it resolved them, and the table's settings"}
     )
-    scenario = fields.String(allow_none=True, metadata={"description": "`options.scenario`, for games that have one"})
+    listed = fields.Dict(
+        required=True,
+        metadata={"description": "The options the game shows in the lobby (its `listed_options`, a scenario or a "
+                  "board side, say), as it resolved them; filter by them with `option`"},
+    )
     status = fields.String(required=True, metadata={"description": "lobby, running or ended"})
     version = fields.Integer(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
@@ -164,14 +168,23 @@ class GameSummarySchema(Schema):
     updated_at = fields.String(required=True)
 
 
+#: A listed option of the first game this server ships, for the example.
+_FIRST_LISTED = (registry.game_module(registry.builtin_names()[0]).listed_options or ("option",))[0]
+
+
 class GameListArgs(Schema):
     game = fields.String(
         validate=validate.Length(1, 64),
         metadata={"description": "Only games of this game", "example": registry.builtin_names()[0]},
     )
-    scenario = fields.String(
-        validate=validate.Length(1, 64),
-        metadata={"description": "Only games whose options name this scenario", "example": "a-scenario-id"},
+    option = fields.List(
+        fields.String(validate=validate.Regexp(r"^[a-z][a-z0-9_]{0,63}:.{1,64}$")),
+        metadata={
+            "description": "Only games whose listed option has this value, as `name:value` (repeat for more): a "
+            "string as itself, anything else as JSON (`side:null`). The names a game lists are its summaries' "
+            "`listed` keys",
+            "example": [f"{_FIRST_LISTED}:a-value"],
+        },
     )
     status = fields.String(validate=validate.OneOf(["lobby", "running", "ended"]), metadata={"example": "lobby"})
     open_seats = fields.Integer(
@@ -186,6 +199,16 @@ class GameListArgs(Schema):
             "example": "WyIyMDI2LTExLTIxVDEwOjE1OjAwLjAwMDAwMFoiLCAiM2YyYyJd",
         },
     )
+
+    @validates_schema
+    def _listed(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """Each filtered option is one the game named (or, with no game named, some hosted game) lists."""
+        games = [data["game"]] if data.get("game") in registry.names() else registry.names()
+        listed = {name for game in games for name in registry.game_module(game).listed_options}
+        unknown = sorted({f.split(":", 1)[0] for f in data.get("option", [])} - listed)
+        if unknown:
+            raise ValidationError(f"no listed option {', '.join(unknown)}; the lobby lists {', '.join(sorted(listed))}",
+                                  "option")
 
 
 class GameListSchema(Schema):
@@ -203,8 +226,8 @@ CONTRIBUTION = {
 }
 
 
-def _contribution(**required: bool) -> fields.String:
-    return fields.String(**required, validate=validate.Regexp(genesis.CONTRIBUTION), metadata=CONTRIBUTION)
+def _contribution(*, required: bool = False) -> fields.String:
+    return fields.String(required=required, validate=validate.Regexp(genesis.CONTRIBUTION), metadata=CONTRIBUTION)
 
 
 class JoinSchema(Schema):
@@ -248,7 +271,7 @@ GAME_OPERATIONS = (
 )  # fmt: skip
 
 
-def _links_to(operations: tuple[str, ...], game_id: str) -> dict:
+def _links_to(operations: tuple[str, ...], game_id: str) -> dict[str, Any]:
     """OpenAPI links from a response naming a game to every operation on it."""
     return {
         operation[0].upper() + operation[1:]: {"operationId": operation, "parameters": {"game_id": game_id}}
@@ -277,7 +300,7 @@ class GameCollection(MethodView):
         responses={201: {"links": _links_to(GAME_OPERATIONS, "$response.body#/game_id")}},
         operationId="createGame",
     )
-    def post(self, body: dict[str, Any]):
+    def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a game; the answer holds the creator's token and those of the seats taken now, shown once."""
         seats_count = body["seats"]
         names = body.get("players")
@@ -325,11 +348,11 @@ class GameCollection(MethodView):
     @blp.arguments(GameListArgs, location="query")
     @blp.response(200, GameListSchema, example={"games": [], "next_cursor": None})
     @blp.doc(operationId="listGames")
-    def get(self, args):
-        """Find games, newest first: filter by game, scenario, status and open seats; page with `cursor`."""
+    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Find games, newest first: filter by game, listed options, status and open seats; page with `cursor`."""
         return services().index.page(
             game=args.get("game"),
-            scenario=args.get("scenario"),
+            options=dict(filter.split(":", 1) for filter in args.get("option", [])),
             status=args.get("status"),
             min_open_seats=args.get("open_seats"),
             cursor=args.get("cursor"),
@@ -346,7 +369,7 @@ class GameSummary(MethodView):
             "game_id": EXAMPLE_GAME_ID,
             "game": registry.builtin_names()[0],
             "options": {},
-            "scenario": None,
+            "listed": {},
             "status": "lobby",
             "version": 2,
             "seats": EXAMPLE_SEATS,
@@ -357,7 +380,7 @@ class GameSummary(MethodView):
         },
     )
     @blp.doc(operationId="getGame")
-    def get(self, game_id: str):
+    def get(self, game_id: str) -> dict[str, Any]:
         """One game's lobby entry: its seats, who sits where, and its status."""
         record = services().games.load(game_id).state  # 404 for no such game
         row = services().index.row(game_id)
@@ -381,7 +404,7 @@ class Seats(MethodView):
         parameters=[JOIN_KEY],
         responses={201: {"links": _links_to(("getState", "listActions", "postAction", "leaveSeat"), "$request.path.game_id")}},
     )
-    def post(self, body, game_id: str):
+    def post(self, body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
         """Take an open seat under a display name; the answer holds the seat's token, shown once.
 
         Send an `Idempotency-Key`: if the answer is lost, the same request with
@@ -401,7 +424,7 @@ class Seats(MethodView):
 class SeatResource(MethodView):
     @blp.response(200, ChangedSchema, example={"game_id": EXAMPLE_GAME_ID, "version": 4})
     @blp.doc(operationId="leaveSeat")
-    def delete(self, game_id: str, seat: int):
+    def delete(self, game_id: str, seat: int) -> dict[str, Any]:
         """Leave your seat (with its token), or remove its player before the start (creator token).
 
         The seat opens again and its token stops working.
@@ -421,7 +444,7 @@ class SeatContribution(MethodView):
     @blp.arguments(GiveContributionSchema, example={"contribution": "9f2c47a1e0b35d86c7e41f0a2b9d3e58"})
     @blp.response(200, ChangedSchema, example={"game_id": EXAMPLE_GAME_ID, "version": 4})
     @blp.doc(operationId="giveContribution")
-    def put(self, body, game_id: str, seat: int):
+    def put(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
         """Give your seat's part of the seed (its token), or replace it, before the start.
 
         For a seat taken at creation, or one that joined without; the last one
@@ -437,7 +460,7 @@ class SeatBot(MethodView):
     @blp.arguments(BotSchema, example={"bot": "greedy"})
     @blp.response(200, ChangedSchema, example={"game_id": EXAMPLE_GAME_ID, "version": 4})
     @blp.doc(operationId="handSeatToBot")
-    def put(self, body, game_id: str, seat: int):
+    def put(self, body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
         """Hand a seat to a bot (creator token): any seat before the start, an open seat after it."""
         creator(game_id)
         return {"game_id": game_id, "version": services().lobby.hand_to_bot(game_id, seat, body["bot"])}
@@ -447,7 +470,7 @@ class SeatBot(MethodView):
 class Start(MethodView):
     @blp.response(200, ChangedSchema, example={"game_id": EXAMPLE_GAME_ID, "version": 5})
     @blp.doc(operationId="startGame")
-    def post(self, game_id: str):
+    def post(self, game_id: str) -> dict[str, Any]:
         """Start the game (creator token) once every seat is taken by a player or a bot."""
         creator(game_id)
         return {"game_id": game_id, "version": services().lobby.start(game_id)}
@@ -457,7 +480,7 @@ class Start(MethodView):
 class Token(MethodView):
     @blp.response(200, RotatedSchema, example={"game_id": EXAMPLE_GAME_ID, "token": EXAMPLE_TOKEN, "seat": 1})
     @blp.doc(operationId="rotateToken")
-    def post(self, game_id: str):
+    def post(self, game_id: str) -> dict[str, Any]:
         """Replace the caller's token with a new one; the old one stops working at once."""
         who = token_holder(game_id)
         holder, token = services().lobby.rotate_token(game_id, who.token or "")

@@ -11,6 +11,7 @@ anyone can recompute every hash and run the audit themselves (docs/audit.md).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from flask import Response, stream_with_context
 from flask.views import MethodView
@@ -36,6 +37,7 @@ class EventPageArgs(Schema):
 
 class EventPageSchema(Schema):
     game_id = fields.String(required=True)
+    game = fields.String(required=True, metadata={"description": "Which game (the schemas of its events)"})
     version = fields.Integer(required=True, metadata={"description": "The game's version now"})
     events = fields.List(fields.Nested(EventSchema), required=True)
     next_after = fields.Integer(allow_none=True, metadata={"description": "`after` for the next page; null at the end"})
@@ -50,7 +52,7 @@ class GameEvents(MethodView):
         example={"game_id": EXAMPLE_GAME_ID, "version": 5, "events": [EXAMPLE_TOLD], "next_after": None},
     )
     @blp.doc(operationId="getEvents")
-    def get(self, args, game_id: str):
+    def get(self, args: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The event log as the caller may see it, a page at a time."""
         seat = caller(game_id).seat
         return services().queries.events(game_id, seat, args["after"], args["limit"])
@@ -65,8 +67,15 @@ class GameExport(MethodView):
         "with `redacted` and its words for the caller as `text` beside the stored fields (neither is hashed)",
         example=json.dumps(EXAMPLE_TOLD, sort_keys=True) + "\n",
     )
-    @blp.doc(operationId="exportGame")
-    def get(self, game_id: str):
+    @blp.doc(
+        operationId="exportGame",
+        responses={200: {"content": {NDJSON: {"schema": {
+            "type": "string",
+            "description": "One JSON event per line, as stored: an `Event` without its `text` (client generators "
+            "that know no NDJSON leave this answer out: read it as text and split it into lines)",
+        }}}}},
+    )  # fmt: skip
+    def get(self, game_id: str) -> Response:
         """The whole log as NDJSON, one event per line, to keep or to audit offline."""
         seat = caller(game_id).seat
         version, events = services().queries.export(game_id, seat)

@@ -6,6 +6,8 @@ seat's token and acts for that seat only.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
@@ -108,7 +110,7 @@ class Vacation(MethodView):
         },
     )
     @blp.doc(operationId="takeVacation")
-    def post(self, body, game_id: str):
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Pause your seat's clock for some days (seat token), from the game's `vacation_days`.
 
         The pause starts now, or when your last vacation ends; every deadline
@@ -128,7 +130,7 @@ class WebhookCollection(MethodView):
     @blp.response(201, RegisteredSchema, example={**EXAMPLE_WEBHOOK, "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"})
     @blp.alt_response(422, description="Not an http(s) URL, or one that points at a private address")
     @blp.doc(operationId="registerWebhook")
-    def post(self, body, game_id: str):
+    def post(self, body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
         """Register a URL to tell your seat of its turn, reminders, the end and rewind proposals (seat token).
 
         The answer holds the signing secret, once: verify each delivery with
@@ -140,7 +142,7 @@ class WebhookCollection(MethodView):
 
     @blp.response(200, WebhookListSchema, example={"webhooks": [EXAMPLE_WEBHOOK]})
     @blp.doc(operationId="listWebhooks")
-    def get(self, game_id: str):
+    def get(self, game_id: str) -> dict[str, Any]:
         """Your seat's webhooks (seat token); secrets are never shown again."""
         seat = seat_holder(game_id)
         return {"webhooks": services().notifications.of_seat(game_id, seat)}
@@ -150,7 +152,7 @@ class WebhookCollection(MethodView):
 class WebhookResource(MethodView):
     @blp.response(200, RemovedSchema, example={"game_id": EXAMPLE_GAME_ID, "removed": "wh_3f2c9a7e5b1d4e6f"})
     @blp.doc(operationId="removeWebhook")
-    def delete(self, game_id: str, webhook_id: str):
+    def delete(self, game_id: str, webhook_id: str) -> dict[str, Any]:
         """Remove one of your seat's webhooks (seat token); retries still pending for it stop."""
         seat = seat_holder(game_id)
         services().notifications.remove(game_id, seat, webhook_id)
@@ -174,7 +176,7 @@ class Deliveries(MethodView):
         },
     )
     @blp.doc(operationId="listDeliveries")
-    def get(self, game_id: str):
+    def get(self, game_id: str) -> dict[str, Any]:
         """Every attempt to deliver to your seat's webhooks, newest first (seat token; the latest 200)."""
         seat = seat_holder(game_id)
         return {"deliveries": services().notifications.log(game_id, seat)}

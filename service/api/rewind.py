@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
@@ -47,7 +49,7 @@ EXAMPLE_REWOUND = {
 }
 
 
-def _body(game_id: str, outcome: Outcome) -> dict:
+def _body(game_id: str, outcome: Outcome) -> dict[str, Any]:
     return {
         "game_id": game_id,
         "version": outcome.version,
@@ -78,7 +80,7 @@ class ProposalCollection(MethodView):
             }
         },
     )
-    def post(self, body, game_id: str):
+    def post(self, body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
         """Propose to rewind the game to a version, or to fork it there (seat token).
 
         Every other player must accept; with none (or for a finished game's
@@ -93,7 +95,7 @@ class ProposalCollection(MethodView):
 class AcceptProposal(MethodView):
     @blp.response(200, OutcomeSchema, example=EXAMPLE_REWOUND)
     @blp.doc(operationId="acceptProposal")
-    def post(self, game_id: str, proposal_id: int):
+    def post(self, game_id: str, proposal_id: int) -> dict[str, Any]:
         """Accept the open proposal (seat token); the last acceptance carries it out."""
         seat = seat_holder(game_id)
         return _body(game_id, services().proposals.answer(game_id, seat, proposal_id, accept=True))
@@ -103,7 +105,7 @@ class AcceptProposal(MethodView):
 class DeclineProposal(MethodView):
     @blp.response(200, OutcomeSchema, example={**EXAMPLE_REWOUND, "outcome": "declined"})
     @blp.doc(operationId="declineProposal")
-    def post(self, game_id: str, proposal_id: int):
+    def post(self, game_id: str, proposal_id: int) -> dict[str, Any]:
         """Decline the open proposal, or withdraw your own (seat token)."""
         seat = seat_holder(game_id)
         return _body(game_id, services().proposals.answer(game_id, seat, proposal_id, accept=False))

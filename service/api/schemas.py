@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any, TypedDict
+
 from marshmallow import Schema, fields, validate
+from marshmallow.types import Validator
+
+
+class FieldOptions(TypedDict, total=False):
+    """Options several fields share, unpacked into each (``fields.String(required=True, **SEED_SOURCE)``).
+
+    Typed so the unpacking is checked; ``required`` stays at each field.
+    """
+
+    validate: Validator
+    metadata: dict[str, Any]
+    allow_none: bool
+
 
 EXAMPLE_GAME_ID = "3f2c9a7e5b1d4e6f8a0b2c4d6e8f0a1b"
 #: How a game's `seed_source` is described wherever it is shown.
-SEED_SOURCE = {
+SEED_SOURCE: FieldOptions = {
     "validate": validate.OneOf(["server", "creator"]),
     "metadata": {
         "description": "`server`: a secret random seed; `creator`: chosen by the game's creator at creation "

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 from service.usecases.ports import ADDRESS_BUCKET, REFUSED_BUCKET, TOKEN_BUCKET
 
+#: A setting's value: its default's type, which also reads it from the environment.
+Setting = str | int | float
+
 #: Settings of the HTTP API: app config key -> (environment variable, default).
 #: Tests set them in ``create_app(config=...)``; a deployment in the environment.
-API_SETTINGS: dict[str, tuple[str, object]] = {
+API_SETTINGS: dict[str, tuple[str, Setting]] = {
     # Requests per window ("count/seconds"; "0" turns one off): per token that
     # holds something in the game it names; per client address, every request
     # to /games…; failed authentications per address (service.api.app).
@@ -31,11 +35,11 @@ API_SETTINGS: dict[str, tuple[str, object]] = {
 }
 
 
-def api_settings(environ: dict[str, str] | None = None) -> dict[str, object]:
-    environ = os.environ if environ is None else environ
-    settings: dict[str, object] = {}
+def api_settings(environ: Mapping[str, str] | None = None) -> dict[str, Setting]:
+    source = os.environ if environ is None else environ
+    settings: dict[str, Setting] = {}
     for key, (variable, default) in API_SETTINGS.items():
-        raw = environ.get(variable)
+        raw = source.get(variable)
         settings[key] = default if raw is None else type(default)(raw)
     return settings
 
@@ -48,7 +52,7 @@ def parse_limit(text: str | None) -> tuple[int, float] | None:
     return int(count), float(seconds or 60)
 
 
-def rate_limits(settings: dict[str, object]) -> dict[str, tuple[int, float]]:
+def rate_limits(settings: Mapping[str, object]) -> dict[str, tuple[int, float]]:
     """Each rate-limit bucket's allowance from ``api_settings()``; a bucket turned off is left out."""
     keys = {TOKEN_BUCKET: "RATE_LIMIT", ADDRESS_BUCKET: "RATE_LIMIT_ADDRESS", REFUSED_BUCKET: "RATE_LIMIT_REFUSED"}
     parsed = {bucket: parse_limit(str(settings[key])) for bucket, key in keys.items()}

@@ -54,18 +54,20 @@ EXAMPLE = (
 )
 
 
-#: One message of the stream, as its fields.
-MESSAGE = {
-    "type": "object",
-    "properties": {
-        "event": {"type": "string", "enum": ["state", "event"]},
-        "id": {"type": "string", "description": "The event's version (none on the first, state message)"},
-        "data": {
-            "type": "string",
-            "description": "JSON: the caller's view (as GET state, with its `prompt`) for `state`, an Event "
-            "(with its `text`) for `event`",
-        },
-    },
+#: The body of a stream, as the document describes it: text, a message at a time.
+STREAM_BODY = {
+    "type": "string",
+    "description": "Server-Sent Events (text/event-stream), read as they arrive. Each message is a block of "
+    "`field: value` lines ended by a blank line:\n\n"
+    "- first `retry: 1000` (how many milliseconds to wait before reconnecting);\n"
+    "- then `event: state` with `data:` one line of JSON, the caller's view now exactly as `GET "
+    "/games/{game_id}/state` answers it (the `State` schema), and no `id`;\n"
+    "- then each event of the log as `event: event` with `id:` its version and `data:` one line of JSON, "
+    "an `Event` as in the log's pages (the game's own `…Event` schema), with its `text`;\n"
+    "- comments (lines starting with `:`) keep the connection open (`: keep-alive`) or say why the stream "
+    "ends (`: closing; reconnect with Last-Event-ID to go on`).\n\n"
+    "Reconnect with `Last-Event-ID` set to the last `id` received to go on without a gap; `Last-Event-ID: 0` "
+    "(or `?after=0`) replays the whole log.",
 }
 
 
@@ -76,11 +78,19 @@ class StreamArgs(Schema):
     )
 
 
+AFTER = {
+    "in": "query",
+    "name": "after",
+    "required": False,
+    "description": "Send events after this version (Last-Event-ID wins when both are sent; `0`: the whole log); "
+    "default: after the version of the first, state message",
+    "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION, "example": 12},
+}
 LAST_EVENT_ID = {
     "in": "header",
     "name": "Last-Event-ID",
     "required": False,
-    "description": "The `id` of the last event received, to resume without a gap",
+    "description": "The `id` of the last event received, to resume without a gap (`0`: from the first event)",
     "schema": {"type": "string", "pattern": "^[0-9]{1,12}$", "example": "13"},
 }
 
@@ -136,7 +146,7 @@ def sse(event: str, data: Any, id_: int | None = None) -> str:
     return "\n".join(lines) + "\n\n"
 
 
-def _resume_point(args: dict, current: int) -> int:
+def _resume_point(args: dict[str, Any], current: int) -> int:
     header = request.headers.get("Last-Event-ID")
     if header is not None:
         if not header.strip().isdigit() or len(header.strip()) > 12:
@@ -154,15 +164,16 @@ class GameStream(MethodView):
     @blp.arguments(StreamArgs, location="query")
     @blp.doc(
         operationId="streamGame",
-        parameters=[LAST_EVENT_ID],
+        # Listed here in full: a manual list replaces the one flask-smorest makes from StreamArgs.
+        parameters=[AFTER, LAST_EVENT_ID],
         responses={
             "200": {
                 "description": "An event stream: first the caller's view, then each event as it is appended",
-                "content": {EVENT_STREAM: {"schema": MESSAGE, "example": EXAMPLE}},
+                "content": {EVENT_STREAM: {"schema": STREAM_BODY, "example": EXAMPLE}},
             }
         },
     )
-    def get(self, args, game_id: str):
+    def get(self, args: dict[str, Any], game_id: str) -> Response:
         """Follow the game live (Server-Sent Events), resumable with Last-Event-ID."""
         seat = caller(game_id).seat
         queries = services().queries

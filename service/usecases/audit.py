@@ -125,7 +125,7 @@ def judge(game_id: str, envelopes: Sequence[Envelope], chain: ChainReport, origi
         ],
     }
     revealed = [e for e in envelopes if e.type == "SeedRevealed"]
-    unchecked = {"seed_matches_commitment": None, "effective_seed": None, "decisions_checked": 0,
+    unchecked: dict[str, Any] = {"seed_matches_commitment": None, "effective_seed": None, "decisions_checked": 0,
                  "decisions_other_rules": 0, "decisions_reproduced": 0, "refolded": False}  # fmt: skip
     if not chain.ok:
         return Verdict(**base, **unchecked, verdict=BROKEN, seed_revealed=bool(revealed), first_mismatch=None,

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import time
 
+from bots import decide, make_bot
 from domain.game import SYSTEM, RuleViolation
 from domain.rng import Rng
 from events.log import ConcurrencyError
 from events.snapshots import Loaded
 from service.usecases import clock, due
-from service.usecases.bots import decide, make_bot
 from service.usecases.games import Acted, Games
 from service.usecases.record import Record
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bots import LEVELS
 from domain import registry
 from domain.game import SYSTEM, Event, Refusal
 from domain.rng import Rng
@@ -25,7 +26,6 @@ from events.envelope import Envelope, NewEvent
 from events.log import AppendResult, ConcurrencyError, EventLog
 from events.snapshots import Loaded, Snapshots, fold, fold_onto
 from service.usecases import due, genesis
-from service.usecases.bots import LEVELS
 from service.usecases.errors import GameNotFound, Refused
 from service.usecases.ports import CREATOR, SEAT, FollowUps, Holder, NoFollowUps, Seeds, Tokens
 from service.usecases.record import (

@@ -9,8 +9,8 @@ nothing, ``holotape rebuild`` folds them again.
 The listing reads sorted indexes of the rows (``listing_indexes``), one per
 combination of the filters clients use most (game, status, having an open
 seat), each ordered newest first by creation time and game id. A page walks
-the one index its filters name and checks the rest (scenario, more than one
-open seat) on the rows it meets, so it costs the same at 100 or 100,000
+the one index its filters name and checks the rest (the options a game lists,
+``Game.listed_options``; more than one open seat) on the rows it meets, so it costs the same at 100 or 100,000
 games. A page whose rarer filters match few of the rows it may look at
 (``SCAN_ROWS``) comes back short, with a ``next_cursor`` to go on.
 """
@@ -22,6 +22,7 @@ import binascii
 import json
 from typing import Any
 
+from domain import registry
 from events.envelope import Envelope
 from service.usecases.errors import Refused
 from service.usecases.ports import GameRows
@@ -63,6 +64,20 @@ def apply_row(row: Row, envelope: Envelope) -> Row:
     return row
 
 
+def listed(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options ``game`` shows in the lobby (``Game.listed_options``), as the game resolved them."""
+    try:
+        names = registry.game_module(game).listed_options
+    except registry.UnknownGame:  # a row of a game this server no longer hosts
+        names = ()
+    return {name: options.get(name) for name in names}
+
+
+def option_value(value: Any) -> str:
+    """An option's value as a filter names it: a string as itself, anything else as JSON (``null``, ``true``, ``2``)."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 def summary(row: Row) -> dict[str, Any]:
     names = row.get("names") or [None] * row["seats"]
     options = row.get("options") or {}
@@ -70,7 +85,7 @@ def summary(row: Row) -> dict[str, Any]:
         "game_id": row["game_id"],
         "game": row["game"],
         "options": options,
-        "scenario": options.get("scenario"),
+        "listed": listed(row["game"], options),
         "status": row.get("status", "running"),
         "version": row["version"],
         "seats": [
@@ -137,7 +152,7 @@ class GameIndex:
         self,
         *,
         game: str | None = None,
-        scenario: str | None = None,
+        options: dict[str, str] | None = None,
         status: str | None = None,
         min_open_seats: int | None = None,
         cursor: str | None = None,
@@ -145,7 +160,9 @@ class GameIndex:
     ) -> dict[str, Any]:
         """Games newest first, filtered; ``cursor`` is the ``next_cursor`` of the page
         before (a page never repeats or skips a game when new games arrive meanwhile).
+        ``options``: listed options and the values they must have (``option_value``).
         """
+        wanted = options or {}
         before = _member(decode_cursor(cursor)) if cursor is not None else None
         self.rows.catch_up()
         index = _index_name(game or _ANY, status or _ANY, "yes" if (min_open_seats or 0) >= 1 else _ANY)
@@ -160,7 +177,7 @@ class GameIndex:
                 before = member
                 if (
                     row is not None
-                    and (scenario is None or (row.get("options") or {}).get("scenario") == scenario)
+                    and all(option_value((row.get("options") or {}).get(k)) == v for k, v in wanted.items())
                     and (min_open_seats is None or row.get("open_seats", 0) >= min_open_seats)
                 ):
                     found.append(row)

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import hashlib
 
+from bots import LEVELS
 from events.envelope import NewEvent
 from service.usecases import genesis
-from service.usecases.bots import LEVELS
 from service.usecases.errors import Refused
 from service.usecases.games import Decision, Games, start_events
 from service.usecases.ports import SEAT, Holder

@@ -11,14 +11,15 @@ import time
 from typing import Any
 
 from events.envelope import NewEvent
-from events.log import ConcurrencyError
 from service.usecases import clock, notifications
 from service.usecases.automation import Automation
 from service.usecases.errors import Refused
 from service.usecases.games import Acted, Games
 from service.usecases.record import HUMAN, Record
 
-RETRIES = 5
+
+class _NotDue(Exception):
+    """The deadline has nothing to do: the wait ended, timed out already, or moved later."""
 
 
 class PlayByPost:
@@ -32,31 +33,26 @@ class PlayByPost:
         Does nothing if the seat has acted meanwhile (its wait ended), if this
         wait already timed out (a second firing), or if a vacation moved the
         deadline later (a new job fires then). Otherwise appends
-        ``TurnTimedOut`` (with the expected version, so two firings append it
-        once) and plays the seat to the end of its wait.
+        ``TurnTimedOut`` through the one write path for the service's own
+        events (``Games.transact``: decided on the version it appends on, so
+        two firings append it once) and plays the seat to the end of its wait.
         """
-        for _ in range(RETRIES + 1):
-            loaded = self.games.load(game_id)
-            record = loaded.state
+        moment = now if now is not None else time.time()
+
+        def decide(record: Record, version: int) -> list[NewEvent]:
             running = clock.clock_of(record, seat)
-            if running is None or running.since != since:
-                return []
-            if (now if now is not None else time.time()) < running.due - clock.EARLY:
-                return []
-            timeout: dict[str, Any] = {
-                "seat": seat, "since": since, "action": record.options.get("on_timeout", clock.PASS),
-            }  # fmt: skip
+            if running is None or running.since != since or moment < running.due - clock.EARLY:
+                raise _NotDue
+            timeout: dict[str, Any] = {"seat": seat, "since": since, "action": record.options.get("on_timeout", clock.PASS)}
             if timeout["action"] == clock.BOT:
                 timeout["bot"] = record.options.get("timeout_bot", "greedy")
-            try:
-                self.games.store.append(
-                    game_id, loaded.version, [NewEvent("TurnTimedOut", timeout)], actor="system",
-                    prev_hash=loaded.head_hash,
-                )  # fmt: skip
-            except ConcurrencyError:
-                continue
-            return self.automation.run_bots(game_id, loaded.version + 1)
-        return []
+            return [NewEvent("TurnTimedOut", timeout)]
+
+        try:
+            result, _ = self.games.transact(game_id, decide)
+        except _NotDue:
+            return []
+        return self.automation.run_bots(game_id, result.last_version)
 
     def remind(self, game_id: str, seat: int, since: int, now: float | None = None) -> bool:
         """The 80% reminder of ``seat``'s wait since ``since``: sent once, if the seat is still to act."""

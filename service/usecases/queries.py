@@ -158,7 +158,14 @@ class Queries:
         record = loaded.state
         playing = seat is not None and record.started and not record.over and record.kind_of(seat) != OPEN
         actions = record.module.legal_actions(record.state, seat) if playing and seat is not None else []
-        return {"game_id": game_id, "version": loaded.version, "seat": seat, "actions": actions, "prompt": prompt(record, seat)}
+        return {
+            "game_id": game_id,
+            "game": record.game,
+            "version": loaded.version,
+            "seat": seat,
+            "actions": actions,
+            "prompt": prompt(record, seat),
+        }
 
     def acted(self, acted: Acted, seat: int | str) -> dict[str, Any]:
         """The answer to a command: the batch it appended, as its seat may see it."""
@@ -168,6 +175,7 @@ class Queries:
         before = acted.before.state if acted.before is not None else None  # a duplicate: loaded at its version
         return {
             "game_id": acted.game_id,
+            "game": acted.after.state.game,
             "version": acted.version,
             "events": self.told(acted.game_id, acted.envelopes, viewer, acted.after, before),
         }
@@ -180,6 +188,7 @@ class Queries:
         last = events[-1]["version"] if events else after
         return {
             "game_id": game_id,
+            "game": loaded.state.game,
             "version": loaded.version,
             "events": events,
             "next_after": last if last < loaded.version else None,

@@ -513,7 +513,7 @@ def declare_events(registry: SchemaRegistry) -> SchemaRegistry:
     """Register the service's own event types in ``registry``."""
     registry.register("GameCreated", 2, GameCreatedV2())
     registry.upcaster("GameCreated", 1)(_game_created_v1_to_v2)
-    for name, schema in {
+    schemas: dict[str, type[Schema]] = {
         "SeatJoined": SeatJoinedV1,
         "ContributionGiven": ContributionGivenV1,
         "SeatLeft": SeatLeftV1,
@@ -530,7 +530,8 @@ def declare_events(registry: SchemaRegistry) -> SchemaRegistry:
         "TurnTimedOut": TurnTimedOutV1,
         "VacationTaken": VacationTakenV1,
         "RulesUpgraded": RulesUpgradedV1,
-    }.items():
+    }
+    for name, schema in schemas.items():
         registry.register(name, 1, schema())
     missing = META_EVENTS - set(registry.names())
     if missing:  # a new service event must be declared with its fold

@@ -76,7 +76,7 @@ def replay(envelopes: list[Envelope], secret: str) -> Replay:
             try:
                 data = envelope.data if envelope.type in META_EVENTS or record.game is None else upcast(record, envelope)
                 record = apply(record, envelope.type, data, envelope.version, kept.__getitem__)
-            except Exception as error:  # another release's log: say what stopped the fold
+            except Exception as error:  # noqa: BLE001 - another release's log: say what stopped the fold
                 out.record, out.fold_error = record, (envelope.version, f"{type(error).__name__}: {error}")
                 return out
             out.folded += 1
@@ -93,7 +93,7 @@ def _check(
     rules = header.data.get("rules") if header.type == "GameCreated" else record.rules
     try:
         expected = _decided(record, header, after_run, secret)
-    except Exception as error:  # these rules cannot decide this batch: it does not match
+    except Exception as error:  # noqa: BLE001 - these rules cannot decide this batch: it does not match
         return Batch(header.version, rules, False, f"the rules here cannot decide it: {type(error).__name__}: {error}")
     if expected is None:
         if run:
@@ -104,7 +104,7 @@ def _check(
         # Both sides as the store keeps them: checked by the game's schemas, in their current versions.
         decided = [Event(e.type, game_event(game, e).data) for e in expected]
         stored = [Event(e.type, upcast(record, e) if record.game else e.data) for e in run]
-    except Exception as error:  # an event the rules here refuse or cannot read
+    except Exception as error:  # noqa: BLE001 - an event the rules here refuse or cannot read
         return Batch(header.version, rules, False, f"{type(error).__name__}: {error}")
     if _canonical(decided) != _canonical(stored):
         return Batch(header.version, rules, False, f"the rules decide otherwise for the batch at {header.version}")

@@ -1,9 +1,7 @@
-"""Self-play: bots against bots, in-process, straight on the game module.
+"""Self-play as the command line runs it: many games of bots (``bots.selfplay``), in parallel, summed up.
 
-No Redis and no HTTP: a plain loop over ``decide``/``evolve`` in which every
-seat is a bot given only its own view and legal actions, exactly as the
-worker gives them. Bots take turns round the seats from game to game, so no
-level keeps the seat that starts.
+Bots take turns round the seats from game to game, so no level keeps the
+seat that starts.
 
 A bot "wins" a game when the rules say so (the game's ``winners``). Games
 that everyone loses (a faction took over) count for nobody there; the
@@ -19,83 +17,32 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import asdict
+from typing import Any, TextIO
 
+from bots import selfplay as bots
+from bots.selfplay import MAX_DECISIONS, GameResult
 from domain import registry
-from domain.game import SYSTEM
-from domain.rng import Rng
 from service.usecases import genesis
-from service.usecases.bots import decide, make_bot
-
-#: A game still running after this many decisions is stopped and counted as a draw.
-MAX_DECISIONS = 20000
-
-
-@dataclass
-class GameResult:
-    levels: list[str]  # by seat
-    winners: list[int]
-    leaders: list[int]
-    decisions: int
-    rounds: int | None
-    bot_seconds: dict[str, float] = field(default_factory=dict)
-    bot_decisions: dict[str, int] = field(default_factory=dict)
-    finished: bool = True
 
 
 def play_game(
     game: str, levels: list[str], seed: str, options: dict[str, Any] | None = None, max_decisions: int = MAX_DECISIONS
 ) -> GameResult:
+    """One game of ``game`` between bots of ``levels``, set up from a ``GameCreated`` as the service sets one up."""
     module = registry.game_module(game)
     options = dict(options or {})
-    bots = [make_bot(level, options, module.ai) for level in levels]
     created = {
         "game": game,
         "options": {**options, **module.resolve_options(genesis.game_options(module, options))},
         "seats": [{"seat": s, "kind": "bot", "name": None, "bot": level} for s, level in enumerate(levels)],
     }
-    state = module.initial_state()
-    for event in genesis.setup_events(created, seed):
-        state = module.evolve(state, event)
-    seconds: dict[str, float] = defaultdict(float)
-    counts: dict[str, int] = defaultdict(int)
-    version = 1
-    while not module.is_over(state) and version < max_decisions:
-        command = module.system_command(state)
-        if command is not None:
-            seat: int | str = SYSTEM
-        else:
-            waiting = module.waiting_for(state)
-            if not waiting:
-                break
-            seat = waiting[0]
-            actions = module.legal_actions(state, seat)
-            started = time.perf_counter()
-            command = decide(bots[seat], module, state, actions, seat, Rng(seed, f"bot-s{seat}-v{version}"))
-            seconds[levels[seat]] += time.perf_counter() - started
-            counts[levels[seat]] += 1
-        state = module.decide_and_fold(state, seat, command, Rng.for_position(seed, version))[1]
-        version += 1
-    outcome = module.outcome(state)
-    final = module.view(state, None)
-    ai = module.ai
-    standing = [ai.standing(final, s) if ai is not None else 0.0 for s in range(len(levels))]
-    top = max(standing)
-    return GameResult(
-        levels=list(levels),
-        winners=list(outcome.winners),
-        leaders=[s for s, v in enumerate(standing) if v == top],
-        decisions=version - 1,
-        rounds=outcome.progress.get("round"),
-        bot_seconds=dict(seconds),
-        bot_decisions=dict(counts),
-        finished=module.is_over(state),
-    )
+    return bots.play_game(module, levels, seed, genesis.setup_events(created, seed), options, max_decisions)
 
 
-def read_results(lines) -> list[GameResult]:
+def read_results(lines: Iterable[str]) -> list[GameResult]:
     """The results a run recorded (``run(record=...)``), one JSON line each."""
     return [GameResult(**json.loads(line)) for line in lines if line.strip()]
 
@@ -106,7 +53,7 @@ def _one(args: tuple[str, list[str], str, dict[str, Any]]) -> GameResult:
 
 def run(
     game: str, bots: list[str], games: int, players: int, options: dict[str, Any], jobs: int = 1,
-    seed: str = "selfplay", progress=None, record=None,
+    seed: str = "selfplay", progress: TextIO | None = None, record: TextIO | None = None,
 ) -> list[GameResult]:
     """Plays the games; ``record``, a text file, gets each game's result as a JSON line as it ends, so a
     long run stopped early still has what it measured (``read_results``)."""
@@ -142,9 +89,9 @@ def run(
 
 
 def summary(results: list[GameResult], bots: list[str]) -> str:
-    seats = defaultdict(int)
-    wins = defaultdict(float)
-    leads = defaultdict(float)
+    seats: defaultdict[str, int] = defaultdict(int)
+    wins: defaultdict[str, float] = defaultdict(float)
+    leads: defaultdict[str, float] = defaultdict(float)
     for r in results:
         for level in r.levels:
             seats[level] += 1

@@ -17,8 +17,10 @@ from __future__ import annotations
 import sys
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, send_from_directory
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from domain import registry
 
@@ -44,7 +46,7 @@ def _game_package(name: str) -> str | None:
     return sys.modules[type(module).__module__].__package__
 
 
-def _page(template: str, **context) -> Response:
+def _page(template: str, **context: Any) -> Response:
     response = Response(render_template(template, **context))
     # The page holds no secret (tokens stay in the browser), but a stale page
     # after an upgrade would speak to the API in an old way.
@@ -58,12 +60,12 @@ def _page(template: str, **context) -> Response:
 
 
 @blp.get("/")
-def home():
+def home() -> WerkzeugResponse:
     return redirect("/lobby", code=302)
 
 
 @blp.get("/lobby")
-def lobby():
+def lobby() -> Response:
     hosted = []
     # The games this server ships first, in their order (the first is the default), then any added.
     shipped = registry.builtin_names()
@@ -74,17 +76,17 @@ def lobby():
 
 
 @blp.get("/play/<game_id>")
-def play(game_id: str):
+def play(game_id: str) -> Response:
     return _page("play.html", game_id=game_id)
 
 
 @blp.get("/web/<path:name>")
-def asset(name: str):
+def asset(name: str) -> Response:
     return send_from_directory(STATIC, name, max_age=ASSET_MAX_AGE)
 
 
 @blp.get("/web/boards/<game>.js")
-def board(game: str):
+def board(game: str) -> Response:
     package = _game_package(game)
     if package is not None:
         drawn = files(package).joinpath(BOARD_FILE)
@@ -98,6 +100,6 @@ def board(game: str):
 
 
 @blp.get("/favicon.ico")
-def favicon():
+def favicon() -> Response:
     # Browsers ask for it on every page; an empty answer keeps their consoles quiet.
     return Response(status=204)

@@ -6,14 +6,14 @@ import itertools
 
 import pytest
 
+from bots import LEVELS, make_bot
+from bots.policies import PLANNER_BUDGET_MS, PlannerBot
 from domain.fallout.game import FALLOUT
 from domain.game import SYSTEM
 from domain.rng import Rng
 from domain.zona.ai import ZONA_AI
 from domain.zona.game import ZONA
 from service.cli import main
-from service.usecases.bots import LEVELS, make_bot
-from service.usecases.bots.policies import PLANNER_BUDGET_MS, PlannerBot
 from service.usecases.selfplay import play_game
 from tests.bots.play import random_play
 from tests.domain.fallout.fixtures import MINI

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
+from bots import make_bot
+from bots.policies import PlannerBot, follow_up, settle
 from domain.rng import Rng
 from domain.zona.ai import ZONA_AI, ZonaAI
 from domain.zona.game import ZONA, ZonaGame
 from domain.zona.state import turn_order
-from service.usecases.bots import make_bot
-from service.usecases.bots.policies import PlannerBot, follow_up, settle
 from tests.bots.play import random_play
 
 OPTIONS = ZONA.resolve_options({"first_voice": 0})
@@ -102,7 +102,7 @@ def test_greedy_answers_its_follow_ups_by_their_result_not_by_the_lapsed_default
             assert answer is not None
             command, after = answer
             assert command in ZONA.legal_actions(state, seat)
-            default = ZONA_AI.timeout_command(state, seat)
+            default = ZONA.timeout_command(state, seat)
             lapsed = ZONA.decide_and_fold(state, seat, default, Rng(seed, f"{compared}-default"))[1]
             mine.append(ZONA_AI.evaluate(ZONA.view(after, seat), seat))
             theirs.append(ZONA_AI.evaluate(ZONA.view(lapsed, seat), seat))
@@ -154,7 +154,7 @@ def test_a_bot_whose_worlds_cannot_be_dealt_still_plays_a_legal_move():
 
 
 def test_greedy_scores_nothing_without_a_world():
-    from service.usecases.bots.policies import GreedyBot
+    from bots.policies import GreedyBot
 
     broken = _BrokenSampling()
     seat, state = next(_positions(2, "none"))

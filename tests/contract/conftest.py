@@ -12,7 +12,7 @@ import pytest
 
 from domain import registry
 from domain.game import Game
-from tests.contract.driver import Play, plays_of
+from tests.contract.driver import Play, Probe, plays_of, probes_of
 from tests.games.counter import COUNTER
 
 
@@ -40,3 +40,9 @@ def game(request: pytest.FixtureRequest) -> Game:
 def plays(game: Game) -> list[Play]:
     # Played once per game and session: every check reads the same record.
     return plays_of(game)
+
+
+@pytest.fixture(scope="session")
+def probes(game: Game, plays: list[Play]) -> list[Probe]:
+    # Commands nobody was offered, sent once per game and session on the plays' states.
+    return probes_of(game, plays)

@@ -142,6 +142,69 @@ def plays_of(game: Game, count: int = PLAYS, decisions: int = DECISIONS) -> list
     ]
 
 
+#: Why an unknown command type is sent: every game refuses it as MALFORMED.
+UNKNOWN_TYPE = "unknown type"
+#: States per play that refusals are sent on.
+PROBED_STATES = 25
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A command sent where nobody was offered it, and what ``decide`` made of it."""
+
+    play: str
+    seat: Seat | str
+    command: dict[str, Any]
+    why: str
+    #: The refusal; None: ``decide`` accepted the command.
+    refused: RuleViolation | None
+    #: ``decide`` changed the state it was given.
+    changed: bool
+
+    def __str__(self) -> str:
+        return f"{self.play}: {self.seat!r} sent {self.command} ({self.why})"
+
+
+def _probe_commands(game: Game, play: Play) -> list[dict[str, Any]]:
+    """Commands some seat could send at some point of the play: the pool refusals are drawn from."""
+    pool: dict[str, dict[str, Any]] = {}
+    for step in play.steps:
+        pool.setdefault(json.dumps(step.command, sort_keys=True), step.command)
+    for action in game.examples.get("actions", []):
+        pool.setdefault(json.dumps(action, sort_keys=True), action)
+    return list(pool.values())
+
+
+def _probe(game: Game, play: Play, state: Any, seat: Seat | str, command: dict[str, Any], why: str) -> Probe:
+    before = game.dump_state(state)
+    try:
+        game.decide(state, seat, command, Rng("refused"))
+    except RuleViolation as refused:
+        return Probe(play.name, seat, command, why, refused, game.dump_state(state) != before)
+    return Probe(play.name, seat, command, why, None, game.dump_state(state) != before)
+
+
+def probes_of(game: Game, plays: list[Play]) -> list[Probe]:
+    """Commands nobody was offered, sent on states spread over each play, and their fate.
+
+    On each state: an unknown type (``UNKNOWN_TYPE``), and for the system and
+    each seat a few commands the play sent elsewhere that it is not offered
+    now (the system: anything but the system command due).
+    """
+    probes = []
+    for play in plays:
+        pool = _probe_commands(game, play)
+        for n, state in enumerate(play.sampled(PROBED_STATES)):
+            probes.append(_probe(game, play, state, 0, {"type": "no_such_command"}, UNKNOWN_TYPE))
+            due = game.system_command(state)
+            for seat in [SYSTEM, *play.seat_range]:
+                offered = [due] if seat == SYSTEM else game.legal_actions(state, seat)
+                unoffered, most = [c for c in pool if c not in offered], 4 if n % 2 else 2
+                for command in unoffered[:: max(1, len(unoffered) // most)][:most]:
+                    probes.append(_probe(game, play, state, seat, command, f"not offered to {seat}"))
+    return probes
+
+
 def leaves(value: Any) -> set[str]:
     """Every string value inside ``value`` (not the keys: those name fields, they hide nothing)."""
     found: set[str] = set()

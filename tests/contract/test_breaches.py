@@ -14,13 +14,14 @@ from typing import Any
 import pytest
 from marshmallow import Schema
 
-from domain.game import Event, EventSchema, Game
+from domain.game import Event, EventSchema, Game, Refusal, RuleViolation
 from tests.contract import test_ai as ai_checks
 from tests.contract import test_hidden as hidden_checks
+from tests.contract import test_refusals as refusal_checks
 from tests.contract import test_rules as rule_checks
 from tests.contract import test_surface as surface_checks
 from tests.contract import test_words as word_checks
-from tests.contract.driver import plays_of
+from tests.contract.driver import plays_of, probes_of
 from tests.games.counter import Counter, CounterAI, CounterState
 
 
@@ -122,6 +123,38 @@ class Mute(Counter):
         return "" if event.type == "Ticked" else super().describe_event(event, seat, state)
 
 
+def _without(kind: Refusal, code: str) -> dict[Refusal, dict[str, str]]:
+    return {**Counter.refusals, kind: {c: m for c, m in Counter.refusals[kind].items() if c != code}}
+
+
+class Taciturn(Counter):
+    """Does not declare the refusal of a tick that is not due, which its rules make."""
+
+    refusals = _without(Refusal.NOT_NOW, "tick_not_due")
+
+
+class Boastful(Counter):
+    """Declares a refusal its rules never make."""
+
+    refusals = {**Counter.refusals, Refusal.MALFORMED: {**Counter.refusals[Refusal.MALFORMED], "bad_jackpot": "no"}}
+
+
+class Mislabelled(Counter):
+    """Declares its out-of-turn refusal MALFORMED (422), though its rules refuse it as NOT_NOW (409)."""
+
+    refusals = {**_without(Refusal.NOT_NOW, "not_your_turn"),
+                Refusal.MALFORMED: {**Counter.refusals[Refusal.MALFORMED], "not_your_turn": "not yours"}}  # fmt: skip
+
+
+class Grumpy(Counter):
+    """Refuses an add out of turn with a code it never declared, built where no scan of its package looks."""
+
+    def decide_and_fold(self, state, seat, command, rng):
+        if command.get("type") == "add" and isinstance(seat, int) and seat != state.turn and not state.over:
+            raise RuleViolation("not_today", "ask again tomorrow")
+        return super().decide_and_fold(state, seat, command, rng)
+
+
 class Unsung(Counter):
     """Declares an event type that it never emits and gives no example of: nobody has seen its words."""
 
@@ -145,6 +178,12 @@ BREACHES: list[tuple[type[Game], Callable[..., None]]] = [
     (ForgetfulFold, rule_checks.test_decide_and_fold_agrees_with_decide_and_its_fold),
     (Cheering, surface_checks.test_every_emitted_event_is_declared_and_fits_its_schema),
     (BlindAI, ai_checks.test_a_determinized_view_is_the_view_it_came_from),
+    (Taciturn, refusal_checks.test_every_code_the_rules_raise_is_declared_with_its_kind),
+    (Taciturn, refusal_checks.test_every_refusal_met_in_play_is_declared_with_its_kind),
+    (Mislabelled, refusal_checks.test_every_code_the_rules_raise_is_declared_with_its_kind),
+    (Mislabelled, refusal_checks.test_every_refusal_met_in_play_is_declared_with_its_kind),
+    (Boastful, refusal_checks.test_every_declared_code_is_raised_somewhere),
+    (Grumpy, refusal_checks.test_every_refusal_met_in_play_is_declared_with_its_kind),
 ]
 
 
@@ -154,5 +193,7 @@ def test_the_check_fails_a_game_that_breaks_it(broken: type[Game], check: Callab
     plays = plays_of(game)
     arguments = {"game": game, "plays": plays, "ai": game.ai}
     names = check.__code__.co_varnames[: check.__code__.co_argcount]
+    if "probes" in names:
+        arguments["probes"] = probes_of(game, plays)
     with pytest.raises((AssertionError, pytest.fail.Exception)):
         check(**{name: arguments[name] for name in names})

@@ -35,8 +35,8 @@ OWNERS: dict[str, object] = {
     "registry": registry,
 }  # fmt: skip
 #: What every game declares (besides its methods), as domain.game.Game names it.
-DECLARED = ("name", "title", "seats", "state_format", "rules_version", "options_schema", "view_schema", "command_schemas",
-            "event_schemas", "out_of_turn", "examples", "ai")  # fmt: skip
+DECLARED = ("name", "title", "seats", "state_format", "rules_version", "listed_options", "options_schema", "view_schema", "command_schemas",
+            "event_schemas", "out_of_turn", "refusals", "examples", "ai")  # fmt: skip
 
 
 def _has(owner: object, name: str) -> bool:

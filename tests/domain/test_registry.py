@@ -1,10 +1,11 @@
-"""The game registry: built-in games, and games hosted through HOLOTAPE_GAMES."""
+"""The game registry: built-in games, and games a deployment hosts through HOLOTAPE_GAMES (service.wiring)."""
 
 from __future__ import annotations
 
 import pytest
 
 from domain import registry
+from service import wiring
 
 
 def test_fallout_is_hosted():
@@ -12,9 +13,11 @@ def test_fallout_is_hosted():
     assert registry.game_module("fallout").name == "fallout"
 
 
-def test_a_game_named_in_the_environment_is_listed_before_it_is_loaded(monkeypatch):
+def test_a_game_named_in_the_environment_is_hosted_by_the_wiring(monkeypatch):
     monkeypatch.setattr(registry, "_extra", {})
     monkeypatch.setenv("HOLOTAPE_GAMES", "tests.games.counter:COUNTER")
+    assert "counter" not in registry.names()  # the domain reads no environment
+    wiring.host_games()
     assert "counter" in registry.names()
 
 

@@ -1,74 +1,82 @@
-"""Fallout through the API: hidden information, problems that name the rule,
-and a round end that is safe to run twice."""
+"""Fallout through the API, over the generated client: hidden information, problems that name the rule, a
+stale If-Match read as a typed problem, and a round end that is safe to run twice."""
 
 from __future__ import annotations
 
 import json
 
-import pytest
-
 from service import wiring
-from service.api import create_app
 from service.usecases.automation import Automation
-from service.usecases.services import Services
+from tests.service.client import Typed
 
 SEATS = [{"seat": i, "kind": "human", "name": None, "bot": None} for i in range(2)]
 
 
-@pytest.fixture
-def client(services: Services):
-    return create_app(services).test_client()
+def _create(typed: Typed, seed="api"):
+    body = typed.model("CreateFalloutGame")(game="fallout", seats=2, seed=seed)
+    created = typed.call("createGame", None, body=body)
+    return created.game_id, {s.seat: typed.caller(s.token) for s in created.seats}
 
 
-def _create(client, seed="api"):
-    body = client.post("/games", json={"game": "fallout", "seats": 2, "seed": seed}).get_json()
-    return body["game_id"], {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in body["seats"]}
-
-
-def test_a_seat_never_sees_the_other_seats_agenda_nor_any_deck_order(client, games):
+def test_a_seat_never_sees_the_other_seats_agenda_nor_any_deck_order(typed, games):
     """Agenda Cards: the information on the cards in a player's hand is hidden."""
-    game_id, auth = _create(client)
+    game_id, seats = _create(typed)
     state = games.load(game_id).state.state
     theirs = set(state.survivors[1].agendas)
     assert theirs
-    mine = client.get(f"/games/{game_id}/state", headers=auth[0]).get_json()
-    log = client.get(f"/games/{game_id}/events", headers=auth[0]).get_json()
-    actions = client.get(f"/games/{game_id}/actions", headers=auth[0]).get_json()
+    mine = typed.call("getState", seats[0], game_id)
+    log = typed.call("getEvents", seats[0], game_id)
+    actions = typed.call("listActions", seats[0], game_id)
     for body in (mine, log, actions):
-        text = json.dumps(body)
+        text = json.dumps(body.to_dict())
         assert not any(card in text for card in theirs)
-    assert mine["view"]["survivors"][1]["agenda_count"] == len(theirs)
+    assert mine.view.survivors[1].agenda_count == len(theirs)
     # The agenda deck's order and the tiles under face-down places are nobody's business.
-    spectator = json.dumps(client.get(f"/games/{game_id}/events").get_json())
+    spectator = json.dumps(typed.call("getEvents", None, game_id).to_dict())
     for card in state.agenda_deck:
         assert card not in spectator
-    hidden_tiles = [p for p in mine["view"]["map"] if not p["faceup"]]
-    assert hidden_tiles and all(p["tile"] is None for p in hidden_tiles)
+    hidden_tiles = [p for p in mine.view.map_ if not p.faceup]
+    assert hidden_tiles and all(p.tile is None for p in hidden_tiles)
 
 
-def test_an_illegal_action_is_a_problem_naming_the_rule_and_changes_nothing(client, games):
+def test_an_illegal_action_is_a_problem_naming_the_rule_and_changes_nothing(typed, games):
     """Turns: only the seat whose turn (or decision) it is may act."""
-    game_id, auth = _create(client)
-    waiting = client.get(f"/games/{game_id}/state").get_json()["waiting_for"][0]
+    game_id, seats = _create(typed)
+    waiting = typed.call("getState", None, game_id).waiting_for[0]
     version = games.store.version(game_id)
     other = 1 - waiting
-    at = {"If-Match": f'"{version}"'}
-    refused = client.post(f"/games/{game_id}/actions", json={"type": "camp"}, headers={**auth[other], **at})
-    assert refused.status_code == 409
-    problem = refused.get_json()
-    assert refused.content_type == "application/problem+json"
-    assert problem["code"] == "not_your_decision"
-    assert problem["rule"] == "Complete Setup"
-    unknown = client.post(f"/games/{game_id}/actions", json={"type": "teleport"}, headers={**auth[waiting], **at})
-    assert unknown.status_code == 422 and unknown.get_json()["code"] == "unknown_command"
+    at = f'"{version}"'
+    camp = typed.model("FalloutCommandCamp")(type_="camp")
+    problem = typed.call("postAction", seats[other], game_id, body=camp, if_match=at)
+    assert isinstance(problem, typed.model("Problem"))
+    assert (problem.status, problem.code, problem.rule) == (409, "not_your_decision", "Complete Setup")
+    # A command of the other game is no command of this one.
+    teleport = typed.model("ZonaCommandDash")(type_="dash", bunker="nowhere")
+    unknown = typed.call("postAction", seats[waiting], game_id, body=teleport, if_match=at)
+    assert (unknown.status, unknown.code) == (422, "unknown_command")
     assert games.store.version(game_id) == version
 
 
-def test_an_unknown_scenario_is_refused_and_creates_nothing(client, redis_client):
-    response = client.post("/games", json={"game": "fallout", "seats": 2, "options": {"scenario": "atlantis"}})
-    assert response.status_code == 422
-    assert response.content_type == "application/problem+json"
-    assert response.get_json()["code"] == "unknown_scenario"
+def test_a_stale_if_match_is_a_typed_problem_with_the_current_version(typed, games):
+    """A client that decided on an old version reads the version now from the 412 and decides again."""
+    game_id, seats = _create(typed, seed="stale")
+    listed = typed.call("listActions", seats[typed.call("getState", None, game_id).waiting_for[0]], game_id)
+    seat = listed.seat
+    posted = typed.call("postAction", seats[seat], game_id, body=listed.actions[0], if_match=f'"{listed.version}"')
+    assert isinstance(posted, typed.model("FalloutActed")) and posted.version > listed.version
+    stale = typed.call("postAction", seats[seat], game_id, body=listed.actions[0], if_match=f'"{listed.version}"')
+    assert isinstance(stale, typed.model("StaleVersion"))
+    assert (stale.code, stale.current_version) == ("stale_version", posted.version)
+    missing = typed.operation("postAction").sync_detailed(game_id, client=seats[seat], body=listed.actions[0],
+                                                           if_match="")  # fmt: skip
+    assert missing.status_code in (400, 428) and missing.parsed.code in ("bad_if_match", "if_match_required")
+
+
+def test_an_unknown_scenario_is_refused_and_creates_nothing(typed, redis_client):
+    options = typed.model("FalloutOptions")(scenario="atlantis")
+    body = typed.model("CreateFalloutGame")(game="fallout", seats=2, options=options)
+    problem = typed.call("createGame", None, body=body)
+    assert (problem.status, problem.code) == (422, "unknown_scenario")
     # No game, no event, no feed entry (a rate-limit counter is not game state).
     assert redis_client.keys("game:*") == [] and redis_client.xlen("holotape:feed") == 0
 

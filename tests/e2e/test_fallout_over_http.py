@@ -5,8 +5,10 @@ The seat policy below is deterministic, so the same seed plays the same game
 in-process and over HTTP. The test first looks (in-process, on the same real
 Redis) for a seed whose three rounds cover moves, an explore, a fight with
 rerolls, a camp and a round-end activation in which an enemy attacks a
-survivor; then it plays that seed over HTTP and checks, after every step, that
-the served state equals the fold of the stored events.
+survivor; then it plays that seed over HTTP, over the client generated from the API
+document (every request built and every answer parsed by its models), and
+checks, after every step, that the served state equals the fold of the
+stored events.
 """
 
 from __future__ import annotations
@@ -18,11 +20,10 @@ import pytest
 
 from events.snapshots import fold
 from service import wiring
-from service.api import create_app
 from service.usecases.automation import Automation
 from service.usecases.games import Games
-from service.usecases.services import Services
 from tests.conftest import wait_until
+from tests.service.client import Typed
 
 ROUNDS = 3
 SEATS = [{"seat": i, "kind": "human", "name": f"p{i}", "bot": None} for i in range(2)]
@@ -118,58 +119,55 @@ def find_seed(redis_client) -> str:
 
 @pytest.mark.slow
 def test_two_players_play_three_rounds_over_http_with_the_worker_running_round_ends(
-    redis_client, services: Services, games: Games, worker
+    redis_client, typed: Typed, games: Games, worker
 ):
     seed = find_seed(redis_client)
-    client = create_app(services).test_client()
-
-    created = client.post("/games", json={"game": "fallout", "seats": 2, "seed": seed})
-    assert created.status_code == 201
-    game_id = created.get_json()["game_id"]
-    auth = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in created.get_json()["seats"]}
+    body = typed.model("CreateFalloutGame")(game="fallout", seats=2, seed=seed)
+    created = typed.call("createGame", None, body=body)
+    game_id = created.game_id
+    seats = {s.seat: typed.caller(s.token) for s in created.seats}
     policy = Policy(seed)
 
-    def served(seat: int) -> dict:
-        return client.get(f"/games/{game_id}/state", headers=auth[seat]).get_json()
+    def served(seat: int):
+        return typed.call("getState", seats[seat], game_id)
 
-    def assert_served_equals_fold(seat: int) -> dict:
+    def assert_served_equals_fold(seat: int) -> None:
         state = served(seat)
         # Fold to the served version: the worker may append a round end meanwhile.
-        folded = fold(games.store, None, games.folder, game_id, at=state["version"])
-        assert state["version"] == folded.version
-        assert state["view"] == folded.state.module.view(folded.state.state, seat)
-        return state
+        folded = fold(games.store, None, games.folder, game_id, at=state.version)
+        assert state.version == folded.version
+        assert state.view.to_dict() == folded.state.module.view(folded.state.state, seat)
 
     steps = 0
     while True:
         state = served(0)
-        if state["over"] or state["view"]["round"] > ROUNDS:
+        if state.over or state.view.round_ > ROUNDS:
             break
-        if not state["waiting_for"]:
+        if not state.waiting_for:
             # The round end is the worker's: wait until it reaches a seat's decision
             # or the next round's first turn.
-            version = state["version"]
+            version = state.version
             wait_until(
-                lambda version=version: served(0)["waiting_for"] or served(0)["over"] or served(0)["version"] > version,
+                lambda version=version: (s := served(0)).waiting_for or s.over or s.version > version,
                 timeout=30,
                 message="the worker to run the round end",
             )
             continue
-        seat = state["waiting_for"][0]
-        actions = client.get(f"/games/{game_id}/actions", headers=auth[seat]).get_json()
-        command = policy.choose(actions["actions"], served(seat)["view"])
-        response = client.post(
-            f"/games/{game_id}/actions",
-            json=command,
-            headers={**auth[seat], "If-Match": f'"{actions["version"]}"'},
+        seat = state.waiting_for[0]
+        listed = typed.call("listActions", seats[seat], game_id)
+        actions = typed.raw["actions"]
+        served(seat)
+        command = policy.choose(actions, typed.raw["view"])
+        posted = typed.call(
+            "postAction", seats[seat], game_id, body=listed.actions[actions.index(command)], if_match=f'"{listed.version}"'
         )
-        assert response.status_code == 200, response.get_json()
+        assert isinstance(posted, typed.model("FalloutActed")), posted
         assert_served_equals_fold(seat)
         assert_served_equals_fold(1 - seat)
         steps += 1
         assert steps < 2000
 
-    log = client.get(f"/games/{game_id}/events?limit=1000", headers=auth[0]).get_json()["events"]
+    log = [e.to_dict() for e in typed.call("getEvents", seats[0], game_id, limit=1000).events]
     assert WANTED <= covered([(e["type"], e["data"]) for e in log])
     assert max(e["data"].get("round", 0) for e in log if e["type"] == "RoundStarted") == ROUNDS + 1
     # Every round end was the worker's: appended by the system actor, not a seat.

@@ -1,8 +1,10 @@
 """Whole games of Fallout to their end, over HTTP, with a real worker.
 
 A solo game that ends in a victory and a 3-player game that ends with a
-faction taking over the wasteland. Each seat plays through the API only; the
-worker runs every round end. The seats' policy is one of our bots, fed the
+faction taking over the wasteland. Each seat plays through the API only, over
+the client generated from the API document (tests/service/client.py): every
+request built and every answer parsed by its models, and checked against the
+document; the worker runs every round end. The seats' policy is one of our bots, fed the
 seat's own view and an Rng derived from the seed and the step, so the same
 seed plays the same game in-process and over HTTP: the test first finds a
 seed with the wanted ending in-process (on the same real Redis), then plays
@@ -15,14 +17,13 @@ import json
 
 import pytest
 
+from bots import make_bot
 from domain.rng import Rng
 from service import wiring
-from service.api import create_app
 from service.usecases.automation import Automation
-from service.usecases.bots import make_bot
 from service.usecases.games import Games
-from service.usecases.services import Services
 from tests.conftest import wait_until
+from tests.service.client import Typed
 
 ROUND_CAP = 120
 
@@ -71,54 +72,58 @@ def find_seed(redis_client, players: int, level: str, wanted, tries: int) -> str
     pytest.fail(f"no seed in {tries} ends as wanted; endings seen: {endings}")
 
 
-def play_over_http(services: Services, seed: str, players: int, level: str) -> tuple[str, list[dict]]:
-    games = services.games
-    client = create_app(services).test_client()
-    created = client.post("/games", json={"game": "fallout", "seats": players, "seed": seed})
-    assert created.status_code == 201, created.get_json()
-    game_id = created.get_json()["game_id"]
-    auth = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in created.get_json()["seats"]}
+def play_over_http(typed: Typed, games: Games, seed: str, players: int, level: str) -> tuple[str, list[dict]]:
+    """Plays the game over the generated client: every request built, every answer parsed by its models."""
+    created = typed.call("createGame", None, body=typed.model("CreateFalloutGame")(game="fallout", seats=players, seed=seed))
+    game_id = created.game_id
+    seats = {s.seat: typed.caller(s.token) for s in created.seats}
     module = games.load(game_id).state.module
     step = 0
     while True:
-        state = client.get(f"/games/{game_id}/state").get_json()
-        if state["over"]:
+        state = typed.call("getState", None, game_id)
+        if state.over:
             break
-        assert state["view"]["round"] <= ROUND_CAP
-        if not state["waiting_for"]:
-            version = state["version"]
+        assert state.view.round_ <= ROUND_CAP
+        if not state.waiting_for:
+            version = state.version
             wait_until(
-                lambda version=version: (s := client.get(f"/games/{game_id}/state").get_json())["waiting_for"]
-                or s["over"] or s["version"] > version,
+                lambda version=version: (s := typed.call("getState", None, game_id)).waiting_for
+                or s.over or s.version > version,
                 timeout=30,
                 message="the worker to run the round end",
             )
             continue
-        seat = state["waiting_for"][0]
-        listed = client.get(f"/games/{game_id}/actions", headers=auth[seat]).get_json()
-        view = client.get(f"/games/{game_id}/state", headers=auth[seat]).get_json()["view"]
-        command = _choose(level, seed, step, module, view, listed["actions"], seat)
-        posted = client.post(
-            f"/games/{game_id}/actions",
-            json=command,
-            headers={**auth[seat], "If-Match": f'"{listed["version"]}"'},
+        seat = state.waiting_for[0]
+        listed = typed.call("listActions", seats[seat], game_id)
+        actions = typed.raw["actions"]
+        typed.call("getState", seats[seat], game_id)
+        view = typed.raw["view"]  # as served, keys in order: a greedy bot's tie-breaks follow it
+        command = _choose(level, seed, step, module, view, actions, seat)
+        posted = typed.call(
+            "postAction", seats[seat], game_id, body=listed.actions[actions.index(command)], if_match=f'"{listed.version}"'
         )
-        assert posted.status_code == 200, posted.get_json()
+        assert isinstance(posted, typed.model("FalloutActed")), posted
         step += 1
-    log = client.get(f"/games/{game_id}/events?limit=1000", headers=auth[0]).get_json()
-    events = log["events"]
-    while log["next_after"] is not None:
-        log = client.get(f"/games/{game_id}/events?after={log['next_after']}&limit=1000", headers=auth[0]).get_json()
-        events += log["events"]
-    return game_id, events
+    return game_id, read_log(typed, seats[0], game_id)
+
+
+def read_log(typed: Typed, caller, game_id: str) -> list[dict]:
+    """The whole log as ``caller`` reads it, page by page, each event parsed (and given back) by its model."""
+    events: list[dict] = []
+    after = 0
+    while after is not None:
+        page = typed.call("getEvents", caller, game_id, after=after, limit=1000)
+        events += [event.to_dict() for event in page.events]
+        after = page.next_after
+    return events
 
 
 @pytest.mark.slow
-def test_a_solo_game_over_http_ends_in_a_victory(redis_client, services: Services, games: Games, worker):
+def test_a_solo_game_over_http_ends_in_a_victory(redis_client, typed: Typed, games: Games, worker):
     """Influence and Solo Play: one survivor reaches 11 influence and wins alone."""
     # A solo victory is the rarer ending since agenda cycles are a card shorter (Agenda Cards): look further.
     seed = find_seed(redis_client, 1, "greedy", lambda e: e["result"] == "won", tries=30)
-    game_id, events = play_over_http(services, seed, 1, "greedy")
+    game_id, events = play_over_http(typed, games, seed, 1, "greedy")
     ended = [e for e in events if e["type"] == "GameEnded"]
     assert len(ended) == 1 and ended[0]["data"]["result"] == "won"
     assert ended[0]["data"]["winners"] == [0]
@@ -128,12 +133,12 @@ def test_a_solo_game_over_http_ends_in_a_victory(redis_client, services: Service
 
 
 @pytest.mark.slow
-def test_a_three_player_game_over_http_ends_with_a_faction_taking_over(redis_client, services: Services, games: Games, worker):
+def test_a_three_player_game_over_http_ends_with_a_faction_taking_over(redis_client, typed: Typed, games: Games, worker):
     """Faction Power Track: a faction reaching the final space ends the game."""
     seed = find_seed(
         redis_client, 3, "random", lambda e: "faction took over" in e["reason"] and e["result"] == "lost", tries=30
     )
-    game_id, events = play_over_http(services, seed, 3, "random")
+    game_id, events = play_over_http(typed, games, seed, 3, "random")
     ended = [e for e in events if e["type"] == "GameEnded"]
     assert len(ended) == 1 and "faction took over" in ended[0]["data"]["reason"]
     assert games.store.verify(game_id).ok
@@ -147,22 +152,24 @@ NEW_SCENARIOS = ("sulphur_flats", "thornwood_hollow", "vesper_heights")
 @pytest.mark.slow
 @pytest.mark.parametrize("scenario", NEW_SCENARIOS)
 def test_a_game_of_each_new_scenario_plays_to_its_end_over_http_and_audits_fair(
-    scenario: str, services: Services, games: Games, worker
+    scenario: str, typed: Typed, games: Games, worker
 ):
     """Scenario, Winning the Game: a solo game of the scenario, its seat handed to a bot at creation, is played
     by the real worker to its end (a victory or a takeover); its log then audits fair (docs/audit.md)."""
-    client = create_app(services).test_client()
-    body = {"game": "fallout", "seats": 1, "seed": f"to-the-end-{scenario}", "options": {"scenario": scenario},
-            "bots": [{"seat": 0, "level": "random"}]}
-    created = client.post("/games", json=body)
-    assert created.status_code == 201, created.get_json()
-    game_id = created.get_json()["game_id"]
+    options = typed.model("FalloutOptions")(scenario=scenario)
+    bot = typed.model("BotSeat")(seat=0, level="random")
+    body = typed.model("CreateFalloutGame")(
+        game="fallout", seats=1, seed=f"to-the-end-{scenario}", options=options, bots=[bot]
+    )
+    game_id = typed.call("createGame", None, body=body).game_id
     state = wait_until(
-        lambda: (s := client.get(f"/games/{game_id}/state").get_json())["over"] and s,
+        lambda: (s := typed.call("getState", None, game_id)).over and s,
         timeout=240, interval=0.5, message=f"the worker to play {scenario} to its end",
     )
-    assert state["view"]["scenario"] == scenario
+    assert state.view.scenario == scenario
     ended = [e for e in games.store.read(game_id) if e.type == "GameEnded"]
     assert len(ended) == 1 and ended[0].data["result"] in ("won", "lost")
-    audit = client.get(f"/games/{game_id}/audit").get_json()
-    assert audit["verdict"] == "fair" and audit["chain_ok"], audit
+    audit = typed.call("getAudit", None, game_id)
+    assert audit.verdict == "fair" and audit.chain_ok, audit
+    # The whole log, as a spectator reads it once the game is over, every event typed.
+    assert len(read_log(typed, None, game_id)) == games.store.version(game_id)

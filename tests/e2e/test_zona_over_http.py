@@ -1,7 +1,8 @@
 """A 2-player game of Zona played over the HTTP API, with a real rq worker running.
 
 Three full rounds (action, event and news phases) are played by two clients,
-each with its own seat's token; where the rules let the Voice of the Zone
+each with its own seat's token, over the client generated from the API
+document (every request built and every answer parsed by its models); where the rules let the Voice of the Zone
 choose (the threat met on arrival, an area for a news card), the Voice's seat
 answers through its own client. After every command the state each seat is
 served equals the fold of the stored events at the served version, and
@@ -23,9 +24,8 @@ from domain.zona.pack import pack_named
 from domain.zona.view import is_find, reader_of
 from domain.zona.words import card_text
 from events.snapshots import fold
-from service.api import create_app
 from service.usecases.games import Games
-from service.usecases.services import Services
+from tests.service.client import Typed
 
 ROUNDS = 3
 #: Decisions the rules give the Voice of the Zone: which threat a stalker meets on
@@ -61,28 +61,25 @@ def _hidden_from(seat: int, state: dict) -> set[str]:
 
 
 @pytest.mark.slow
-def test_two_players_play_three_rounds_of_zona_over_http(services: Services, games: Games, worker):
-    client = create_app(services).test_client()
-    created = client.post("/games", json={"game": "zona", "seats": 2, "seed": "zona-e2e"})
-    assert created.status_code == 201, created.get_json()
-    game_id = created.get_json()["game_id"]
-    auth = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in created.get_json()["seats"]}
+def test_two_players_play_three_rounds_of_zona_over_http(typed: Typed, games: Games, worker):
+    created = typed.call("createGame", None, body=typed.model("CreateZonaGame")(game="zona", seats=2, seed="zona-e2e"))
+    game_id = created.game_id
+    seats = {s.seat: typed.caller(s.token) for s in created.seats}
     rng = Rng("zona-e2e-policy")
     phases_seen: set[str] = set()
     voice_answers = 0
     seen_after: dict[int, int] = {0: 0, 1: 0}
 
     def check_seat(seat: int, hidden: set[str]) -> dict:
-        served = client.get(f"/games/{game_id}/state", headers=auth[seat]).get_json()
-        folded = fold(games.store, None, games.folder, game_id, at=served["version"])
+        state = typed.call("getState", seats[seat], game_id)
+        served = state.to_dict()
+        folded = fold(games.store, None, games.folder, game_id, at=state.version)
         assert served["view"] == folded.state.module.view(folded.state.state, seat)
         # The log as this seat reads it, from where it last read.
-        log = client.get(
-            f"/games/{game_id}/events?after={seen_after[seat]}&limit=1000", headers=auth[seat]
-        ).get_json()
-        seen_after[seat] = log["version"]
-        actions = client.get(f"/games/{game_id}/actions", headers=auth[seat]).get_json()
-        text = json.dumps([served, log, actions])
+        log = typed.call("getEvents", seats[seat], game_id, after=seen_after[seat], limit=1000)
+        seen_after[seat] = log.version
+        actions = typed.call("listActions", seats[seat], game_id)
+        text = json.dumps([served, log.to_dict(), actions.to_dict()])
         leaked = sorted(h for h in hidden if h in text)
         assert leaked == [], f"seat {seat} was served what it may not see: {leaked[:3]}"
         return served
@@ -100,15 +97,14 @@ def test_two_players_play_three_rounds_of_zona_over_http(services: Services, gam
         if served["over"] or view["round"] > ROUNDS:
             break
         seat = served["waiting_for"][0]
-        listed = client.get(f"/games/{game_id}/actions", headers=auth[seat]).get_json()
-        command = rng.choice(listed["actions"])
+        listed = typed.call("listActions", seats[seat], game_id)
+        choice = rng.choice(typed.raw["actions"])
         pending, turn = view["pending"], (view["turn"] or {}).get("seat")
         if pending and pending["seat"] == view["voice"] and pending["kind"] in VOICE_DECISIONS and turn != seat:
             voice_answers += 1  # the Voice's choice, made by its seat's client, in another's turn or the news
-        answer = client.post(
-            f"/games/{game_id}/actions", json=command, headers={**auth[seat], "If-Match": f'"{listed["version"]}"'}
-        )
-        assert answer.status_code == 200, answer.get_json()
+        command = listed.actions[typed.raw["actions"].index(choice)]
+        answer = typed.call("postAction", seats[seat], game_id, body=command, if_match=f'"{listed.version}"')
+        assert isinstance(answer, typed.model("ZonaActed")), answer
     else:
         pytest.fail("three rounds took more than 3,000 commands")
 

@@ -5,7 +5,9 @@ sarcophagus card to its winning ending; Zona §"PRZEGRANA": when the news runs o
 kills) everyone loses together. A solo game that a greedy stalker wins, and a 4-player game that ends in
 the shared loss.
 
-The seats the test plays post through the API only, each choosing with one of our bots fed its seat's own
+The seats the test plays post through the API only, over the client generated from the API document
+(tests/service/client.py: every request built and every answer parsed by its models, and checked against the
+document), each choosing with one of our bots fed its seat's own
 view and an Rng derived from the seed and the step, so the same seed plays the same game in-process and
 over HTTP: the solo test first finds a seed that wins in-process (on the same real Redis), then plays it
 over HTTP. In the 4-player game two seats are bots the worker plays (random level); its moves depend on
@@ -19,13 +21,12 @@ from __future__ import annotations
 
 import pytest
 
+from bots import make_bot
 from domain.rng import Rng
 from service import wiring
-from service.api import create_app
-from service.usecases.bots import make_bot
 from service.usecases.games import Games
-from service.usecases.services import Services
 from tests.conftest import wait_until
+from tests.service.client import Typed
 
 #: The pack the games are played with.
 PACK = "base"
@@ -68,52 +69,56 @@ def find_seed(redis_client, options: dict, players: int, level: str, wanted, tri
     pytest.fail(f"no seed in {tries} ends as wanted; winners seen: {seen}")
 
 
-def play_over_http(services: Services, body: dict, level: str, seed: str) -> tuple[str, list[dict], dict]:
-    """Plays the human seats of the game ``body`` creates with ``level``; the worker plays its bot seats."""
-    games = services.games
-    client = create_app(services).test_client()
-    created = client.post("/games", json={"game": "zona", "seed": seed, **body})
-    assert created.status_code == 201, created.get_json()
-    game_id = created.get_json()["game_id"]
-    auth = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in created.get_json()["seats"]}
+def play_over_http(typed: Typed, games: Games, body: dict, level: str, seed: str) -> tuple[str, list[dict], dict]:
+    """Plays the human seats of the game ``body`` creates with ``level``; the worker plays its bot seats.
+
+    Over the generated client: every request built and every answer parsed by its models.
+    """
+    create = typed.model("CreateZonaGame").from_dict({"game": "zona", "seed": seed, **body})
+    created = typed.call("createGame", None, body=create)
+    game_id = created.game_id
+    seats = {s.seat: typed.caller(s.token) for s in created.seats}
     module = games.load(game_id).state.module
     for step in range(STEP_CAP):
-        state = client.get(f"/games/{game_id}/state").get_json()
-        if state["over"]:
+        state = typed.call("getState", None, game_id)
+        if state.over:
             break
-        seat = state["waiting_for"][0] if state["waiting_for"] else None
-        if seat not in auth:
-            version = state["version"]
+        seat = state.waiting_for[0] if state.waiting_for else None
+        if seat not in seats:
+            version = state.version
             wait_until(
-                lambda version=version: client.get(f"/games/{game_id}/state").get_json()["version"] > version,
+                lambda version=version: typed.call("getState", None, game_id).version > version,
                 timeout=60,
                 message="the worker to play its bots' seats",
             )
             continue
-        listed = client.get(f"/games/{game_id}/actions", headers=auth[seat]).get_json()
-        view = client.get(f"/games/{game_id}/state", headers=auth[seat]).get_json()["view"]
-        command = _choose(level, seed, step, module, view, listed["actions"], seat)
-        posted = client.post(
-            f"/games/{game_id}/actions", json=command, headers={**auth[seat], "If-Match": f'"{listed["version"]}"'}
+        listed = typed.call("listActions", seats[seat], game_id)
+        actions = typed.raw["actions"]
+        typed.call("getState", seats[seat], game_id)
+        view = typed.raw["view"]  # as served, keys in order: a bot's tie-breaks follow it
+        command = _choose(level, seed, step, module, view, actions, seat)
+        posted = typed.call(
+            "postAction", seats[seat], game_id, body=listed.actions[actions.index(command)], if_match=f'"{listed.version}"'
         )
-        assert posted.status_code == 200, posted.get_json()
+        assert isinstance(posted, typed.model("ZonaActed")), posted
     else:
         pytest.fail(f"no end in {STEP_CAP} decisions")
-    events, after = [], 0
+    events: list[dict] = []
+    after = 0
     while after is not None:
-        log = client.get(f"/games/{game_id}/events?after={after}&limit=1000", headers=auth[0]).get_json()
-        events += log["events"]
-        after = log["next_after"]
-    audit = client.get(f"/games/{game_id}/audit").get_json()
+        page = typed.call("getEvents", seats[0], game_id, after=after, limit=1000)
+        events += [event.to_dict() for event in page.events]
+        after = page.next_after
+    audit = typed.call("getAudit", None, game_id).to_dict()
     return game_id, events, audit
 
 
 @pytest.mark.slow
-def test_a_solo_game_of_zona_over_http_ends_in_a_win_and_audits_fair(redis_client, services: Services, games: Games,
+def test_a_solo_game_of_zona_over_http_ends_in_a_win_and_audits_fair(redis_client, typed: Typed, games: Games,
                                                                     worker):
     """Zona §"WARIANT GRY SOLO" and §"CEL GRY": a greedy stalker alone reads a sarcophagus card to its win."""
     seed = find_seed(redis_client, SOLO, 1, "greedy", lambda o: o.winners == (0,), tries=12)
-    game_id, events, audit = play_over_http(services, {"seats": 1, "options": SOLO}, "greedy", seed)
+    game_id, events, audit = play_over_http(typed, games, {"seats": 1, "options": SOLO}, "greedy", seed)
     ended = [e for e in events if e["type"] in ("GameWon", "GameLost")]
     assert [(e["type"], e["data"]) for e in ended] == [("GameWon", {"seat": 0})]
     assert audit["verdict"] == "fair", audit
@@ -122,7 +127,7 @@ def test_a_solo_game_of_zona_over_http_ends_in_a_win_and_audits_fair(redis_clien
 
 
 @pytest.mark.slow
-def test_a_four_player_game_of_zona_over_http_ends_in_the_shared_loss_and_audits_fair(services: Services,
+def test_a_four_player_game_of_zona_over_http_ends_in_the_shared_loss_and_audits_fair(typed: Typed,
                                                                                      games: Games, worker):
     """Zona §"PRZEGRANA": the news runs out and all four stalkers lose together; two of the seats are bots
     the worker plays, their commands logged as theirs. The worker's bots draw from the game's id, so a game
@@ -132,7 +137,7 @@ def test_a_four_player_game_of_zona_over_http_ends_in_the_shared_loss_and_audits
             "bots": [{"seat": 2, "level": "random"}, {"seat": 3, "level": "random"}]}
     endings = []
     for attempt in range(5):
-        game_id, events, audit = play_over_http(services, body, "random", f"zona-end-4-{attempt}")
+        game_id, events, audit = play_over_http(typed, games, body, "random", f"zona-end-4-{attempt}")
         ended = [e["type"] for e in events if e["type"] in ("GameWon", "GameLost")]
         assert len(ended) == 1 and audit["verdict"] == "fair", (ended, audit)
         endings.append(ended[0])

@@ -27,7 +27,7 @@ from marshmallow import Schema, fields, validate
 
 from domain.engine.resolution import Resolution
 from domain.engine.rulebook import Rulebook
-from domain.game import SYSTEM, Event, Game, Outcome, RuleViolation, SeatRange, malformed
+from domain.game import SYSTEM, Event, Game, GameAI, Outcome, Refusal, RuleViolation, SeatRange, malformed
 from domain.rng import Rng
 
 _COLOURS = ("amber", "cobalt", "ochre", "violet", "saffron", "teal", "crimson", "ivory")
@@ -165,7 +165,7 @@ class CounterView(Schema):
     deck_size = fields.Integer(required=True, metadata={"description": "cards in the face-down deck"})
 
 
-class CounterAI:
+class CounterAI(GameAI):
     """Enough of a bot's knowledge to test the bot plumbing without Fallout."""
 
     #: Redrawing scores nothing, and a search that cannot tell would redraw for ever.
@@ -195,9 +195,6 @@ class CounterAI:
     def free_choice(self, view: dict[str, Any], seat: int) -> bool:
         return True  # the counter never asks a seat to decide anything but its own add
 
-    def timeout_command(self, state: CounterState, seat: int) -> dict[str, Any] | None:
-        waited_on = not state.over and not _tick_due(state) and seat == state.turn
-        return {"type": "add", "amount": 1} if waited_on else None
 
 
 class Counter(Game):
@@ -207,11 +204,23 @@ class Counter(Game):
     # 3: the target and the winner joined the state.
     state_format = "3"
     rules_version = 1
+    listed_options = ("target",)
     options_schema = CounterOptions
     view_schema = CounterView
     command_schemas = RULES.commands
     event_schemas = RULES.event_schemas()
     out_of_turn = frozenset({"redraw"})
+    refusals = {
+        Refusal.NOT_NOW: {
+            "game_over": "the game is over",
+            "not_yours": "the tick is the system's, every other command a seat's",
+            "tick_pending": "a tick is due: wait for it",
+            "not_your_turn": "it is another seat's turn",
+            "not_a_seat": "only a seat holds a secret",
+            "tick_not_due": "no tick is due",
+        },
+        Refusal.MALFORMED: {"unknown_command": "not a command of the counter", "bad_amount": "add 1, 2 or 3"},
+    }
     examples = {
         "options": {"target": 30},
         "view": {
@@ -266,6 +275,10 @@ class Counter(Game):
 
     def evolve(self, state: CounterState, event: Event) -> CounterState:
         return RULES.evolve(state, event)
+
+    def timeout_command(self, state: CounterState, seat: int) -> dict[str, Any] | None:
+        waited_on = not state.over and not _tick_due(state) and seat == state.turn
+        return {"type": "add", "amount": 1} if waited_on else None
 
     def legal_actions(self, state: CounterState, seat: int) -> list[dict[str, Any]]:
         if state.over:

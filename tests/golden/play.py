@@ -76,8 +76,12 @@ class Stalled(RuntimeError):
 
 
 def api_style(api: Api) -> str:
-    created = api.document()["components"]["schemas"]["CreateGame"]["properties"]
-    return "options" if "options" in created else "flat"
+    schemas = api.document()["components"]["schemas"]
+    created = schemas["CreateGame"]
+    if "oneOf" in created:
+        # Today's document has one create body per game, told apart by `game`: any of them says.
+        created = schemas[created["oneOf"][0]["$ref"].rsplit("/", 1)[1]]
+    return "options" if "options" in created["properties"] else "flat"
 
 
 def create_body(spec: Spec, attempt: int, style: str) -> dict[str, Any]:

@@ -7,6 +7,7 @@ harness's Redis, next to the harness's real rq worker, and hands out a
 
 from __future__ import annotations
 
+import functools
 import http.client
 import json
 import os
@@ -40,6 +41,32 @@ def until(predicate, timeout: float = 20.0, what: str = ""):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+@functools.cache
+def _conformance():
+    from tests.service.client import document
+    from tests.service.conformance import Conformance
+
+    return Conformance(document())
+
+
+def conforms(method: str, path: str, response: http.client.HTTPResponse, content: bytes) -> None:
+    """Check an answer of the real server against the API document (tests/service/conformance.py), as the
+    answers in-process are: every test that speaks HTTP to gunicorn checks what it is answered."""
+    import requests
+    from schemathesis.core.transport import Response
+
+    conformance = _conformance()
+    url = f"http://127.0.0.1{path}"
+    operation = conformance.schema.find_operation_by_path(method, path.split("?")[0])
+    if operation is None:
+        return  # no operation of the document: a path or method the tests send on purpose
+    headers: dict[str, list[str]] = {}
+    for name, value in response.getheaders():
+        headers.setdefault(name.lower(), []).append(value)
+    answer = Response(response.status, headers, content, requests.Request(method, url).prepare(), 0.0, False)
+    conformance.check_operation(operation, answer)
+
+
 class Server:
     def __init__(self, port: int):
         self.port = port
@@ -51,7 +78,9 @@ class Server:
             sent = {"Content-Type": "application/json"} if payload else {}
             connection.request(method, path, body=payload, headers={**sent, **(headers or {})})
             response = connection.getresponse()
-            raw = response.read().decode()
+            content = response.read()
+            conforms(method, path, response, content)
+            raw = content.decode()
             kind = response.getheader("Content-Type", "")
             parsed = json.loads(raw) if kind.split(";")[0] in ("application/json", "application/problem+json") else raw
             return response.status, dict(response.getheaders()), parsed

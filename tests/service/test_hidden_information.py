@@ -1,4 +1,10 @@
-"""While a game runs, nothing that answers seat A shows seat B's secrets or a face-down deck."""
+"""While a game runs, nothing that answers seat A shows seat B's secrets or a face-down deck.
+
+Both games are played over the client generated from the API document
+(tests/service/client.py): every request built and every answer parsed by its
+models and checked against the document; the secrets are searched for in the
+answers as served.
+"""
 
 from __future__ import annotations
 
@@ -6,45 +12,65 @@ import json
 
 from domain.fallout.content import catalog
 from tests.games.counter import CARDS
-from tests.service.tables import act, new_table, state
+from tests.service.client import Typed
+
+#: What seat A reads of a game, besides the answers to its own actions.
+READS = {
+    "state": ("getState", {}),
+    "state at 4": ("getState", {"at": 4}),
+    "actions": ("listActions", {}),
+    "events": ("getEvents", {"limit": 1000}),
+    "audit": ("getAudit", {}),
+    "stream": ("streamGame", {"after": 0}),
+    "summary": ("getGame", {}),
+}
 
 
-def test_no_response_to_one_seat_holds_another_seats_hidden_data(client, games):
-    table = new_table(client, seed="hidden")
+def _read_everything(typed: Typed, caller, game_id: str, reads: dict) -> dict[str, str]:
+    """Every read of the game as ``caller``, each answer's body as served."""
+    seen = {}
+    for name, (operation, args) in reads.items():
+        typed.call(operation, caller, game_id, **args)
+        seen[name] = typed.text
+    # The generated client leaves the export's NDJSON out (docs/api.md): read it as text, through its httpx client.
+    export = (caller or typed.anonymous).get_httpx_client().get(f"/games/{game_id}/export")
+    assert export.status_code == 200 and all(json.loads(line) for line in export.text.splitlines())
+    seen["export"] = export.text
+    return seen
+
+
+def test_no_response_to_one_seat_holds_another_seats_hidden_data(typed: Typed, games):
+    created = typed.call("createGame", None, body=typed.model("CreateCounterGame")(game="counter", seats=2, seed="hidden"))
+    game_id = created.game_id
+    seats = {s.seat: typed.caller(s.token) for s in created.seats}
     a, b = 0, 1
+    redraw = typed.model("CounterCommandRedraw")(type_="redraw")
+
+    def act(seat: int, command):
+        version = typed.call("getState", None, game_id).version
+        acted = typed.call("postAction", seats[seat], game_id, body=command, if_match=f'"{version}"')
+        assert isinstance(acted, typed.model("CounterActed")), acted
+        return acted
+
     # Play a little, with both seats drawing new secrets, so the log holds
     # hidden data in the setup, in later events and in the seats' commands.
     for seat in (b, a, b):
-        assert act(client, table, seat, {"type": "redraw"}).status_code == 200
-    turn = state(client, table)["waiting_for"][0]
-    assert act(client, table, turn, {"type": "add", "amount": 2}).status_code == 200
+        act(seat, redraw)
+    turn = typed.call("getState", None, game_id).waiting_for[0]
+    act(turn, typed.model("CounterCommandAdd")(type_="add", amount=2))
 
-    record = games.load(table.game_id).state
+    record = games.load(game_id).state
     assert not record.over
-    b_secrets = {e.data["secret"] for e in games.store.read(table.game_id) if e.type == "SecretDrawn" and e.data["seat"] == b}
-    b_secrets |= {games.store.read(table.game_id, 3, 3)[0].data["secrets"][b]}  # the setup, after GameStarted
-    a_secret = record.state.secrets[a]
+    b_secrets = {e.data["secret"] for e in games.store.read(game_id) if e.type == "SecretDrawn" and e.data["seat"] == b}
+    b_secrets |= {games.store.read(game_id, 3, 3)[0].data["secrets"][b]}  # the setup, after GameStarted
     hidden = b_secrets | set(CARDS)
 
-    seen = {}
-    as_a = table.seats[a]
-    own = act(client, table, a, {"type": "redraw"})
-    seen["action"] = own.get_data(as_text=True)
-    a_secret = own.get_json()["events"][-1]["data"]["secret"]
-    for name, path in {
-        "state": "/state",
-        "state at 4": "/state?at=4",
-        "actions": "/actions",
-        "events": "/events?limit=1000",
-        "export": "/export",
-        "audit": "/audit",
-        "stream": "/stream?after=0",
-        "summary": "",
-    }.items():
-        response = client.get(table.url(path), headers=as_a)
-        assert response.status_code == 200, name
-        seen[name] = response.get_data(as_text=True)
-    seen["listing"] = client.get("/games").get_data(as_text=True)
+    own = act(a, redraw)
+    seen = {"action": typed.text}
+    a_secret = own.events[-1].data.secret
+    seen.update(_read_everything(typed, seats[a], game_id, READS))
+    typed.call("listGames", None)
+    seen["listing"] = typed.text
 
     for name, text in seen.items():
         for secret in hidden:
@@ -52,8 +78,8 @@ def test_no_response_to_one_seat_holds_another_seats_hidden_data(client, games):
     # Not vacuous: seat A does see its own secret, where it should.
     assert a_secret in seen["state"] and a_secret in seen["events"] and a_secret in seen["stream"]
 
-    spectator = client.get(table.url("/events?limit=1000")).get_data(as_text=True)
-    assert a_secret not in spectator and not any(s in spectator for s in hidden)
+    typed.call("getEvents", None, game_id, limit=1000)
+    assert a_secret not in typed.text and not any(s in typed.text for s in hidden)
 
 
 def _fallout_hidden(games, game_id: str, seat: int) -> tuple[set[str], list[list[str]]]:
@@ -89,40 +115,41 @@ def _without_longer_names(text: str, secret: str, pack_id: str) -> str:
 PUBLIC_AGENDA_MOVES = ("declare_loyalty", "withdraw_loyalty")
 
 
-def test_no_response_to_one_seat_holds_another_seats_fallout_agendas_or_deck_orders(client, games):
-    table = new_table(client, game="fallout", seed="hidden-fallout")
+def test_no_response_to_one_seat_holds_another_seats_fallout_agendas_or_deck_orders(typed: Typed, games):
+    created = typed.call("createGame", None, body=typed.model("CreateFalloutGame")(
+        game="fallout", seats=2, seed="hidden-fallout"))  # fmt: skip
+    game_id = created.game_id
+    seats = {s.seat: typed.caller(s.token) for s in created.seats}
     answers_to_a = []
     for _ in range(12):  # setup choices and a few moves, short of the first round end
-        now = games.load(table.game_id).state
+        now = games.load(game_id).state
         waiting = now.module.waiting_for(now.state)
         if not waiting:
             break
         seat = waiting[0]
-        actions = client.get(table.url("/actions"), headers=table.seats[seat]).get_json()["actions"]
+        listed = typed.call("listActions", seats[seat], game_id)
         # Declaring loyalty shows the agenda card to every seat (Loyalty), so a card declared and
         # withdrawn is no secret any more: these few moves keep every hand hidden.
-        command = next((a for a in actions if a["type"] not in ("end_turn", *PUBLIC_AGENDA_MOVES)), actions[0])
-        answer = act(client, table, seat, command)
-        assert answer.status_code == 200, command
+        command = next((a for a in listed.actions if a.type_ not in ("end_turn", *PUBLIC_AGENDA_MOVES)), listed.actions[0])
+        answer = typed.call("postAction", seats[seat], game_id, body=command, if_match=f'"{listed.version}"')
+        assert isinstance(answer, typed.model("FalloutActed")), command
         if seat == 0:
-            answers_to_a.append(answer.get_data(as_text=True))
-    assert answers_to_a and not games.load(table.game_id).state.over
-    hidden, orders = _fallout_hidden(games, table.game_id, 0)
+            answers_to_a.append(typed.text)
+    assert answers_to_a and not games.load(game_id).state.over
+    hidden, orders = _fallout_hidden(games, game_id, 0)
     assert hidden and orders
 
-    as_a = table.seats[0]
     texts = {f"action {n}": text for n, text in enumerate(answers_to_a)}
-    for path in ("/state", "/state?at=3", "/actions", "/events?limit=1000", "/export", "/audit", "/stream?after=0"):
-        response = client.get(table.url(path), headers=as_a)
-        assert response.status_code == 200, path
-        texts[path] = response.get_data(as_text=True)
-    pack = games.load(table.game_id).state.state.pack
+    reads = {k: v for k, v in READS.items() if k != "summary"}
+    reads["state at 3"] = ("getState", {"at": 3})
+    texts.update(_read_everything(typed, seats[0], game_id, reads))
+    pack = games.load(game_id).state.state.pack
     for name, text in texts.items():
         for secret in hidden:
             assert secret not in _without_longer_names(text, secret, pack), f"{name} shows {secret!r} to seat 0"
         for order in orders:
             assert json.dumps(order[:2]) not in text and json.dumps(order[:2], separators=(",", ":")) not in text, name
-    own = games.load(table.game_id).state.state.survivors[0].agendas
-    assert own and all(card in texts["/state"] for card in own)  # not vacuous: seat 0 sees its own hand
-    events = json.loads(texts["/events?limit=1000"])["events"]
+    own = games.load(game_id).state.state.survivors[0].agendas
+    assert own and all(card in texts["state"] for card in own)  # not vacuous: seat 0 sees its own hand
+    events = json.loads(texts["events"])["events"]
     assert events and all(e["text"] for e in events)  # the words were there to search

@@ -144,3 +144,26 @@ def test_the_listing_filters_and_pages_without_repeating_a_game(client, games, r
     # The listing is the game index projection: it caught up by itself.
     assert game_rows(redis_client, games.store).row(full)["status"] == "running"
 
+
+
+def test_each_game_lists_its_own_options_and_the_lobby_filters_by_them(client, games, redis_client):
+    """No option name is the service's: Fallout lists its scenario, Zona its board side and draft (Game.listed_options)."""
+    for body in (
+        {"game": "fallout", "seats": 1, "options": {"scenario": "sulphur_flats"}},
+        {"game": "fallout", "seats": 1, "options": {"scenario": "vesper_heights"}},
+        {"game": "zona", "seats": 2, "options": {"side": "large", "draft": "free"}},
+        {"game": "zona", "seats": 2, "options": {"draft": "draft"}},
+    ):
+        assert client.post("/games", json={**body, "start": False}).status_code == 201
+    game_rows(redis_client, games.store).catch_up()
+    listed = client.get("/games?limit=10").get_json()["games"]
+    assert {tuple(sorted(g["listed"].items())) for g in listed} == {
+        (("scenario", "sulphur_flats"),), (("scenario", "vesper_heights"),),
+        (("draft", "free"), ("side", "large")), (("draft", "draft"), ("side", None)),
+    }  # fmt: skip
+    vesper = client.get("/games?option=scenario:vesper_heights").get_json()["games"]
+    assert [g["listed"] for g in vesper] == [{"scenario": "vesper_heights"}]
+    printed = client.get("/games?game=zona&option=side:null&option=draft:draft").get_json()["games"]
+    assert [g["listed"] for g in printed] == [{"side": None, "draft": "draft"}]
+    refused = client.get("/games?game=fallout&option=side:large")
+    assert refused.status_code == 422 and "no listed option side" in str(refused.get_json())

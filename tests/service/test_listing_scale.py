@@ -18,7 +18,7 @@ def _row(n: int) -> dict:
     status = ("lobby", "running", "ended")[n % 3]
     kinds = ["human", "open"] if status == "lobby" and n % 2 else ["human", "human"]
     return {
-        "game_id": f"{n:032x}", "game": "counter", "seats": 2, "options": {"scenario": f"s{n % 7}"},
+        "game_id": f"{n:032x}", "game": "counter", "seats": 2, "options": {"target": f"s{n % 7}"},
         "seat_kinds": kinds, "names": ["Ann", None], "open_seats": kinds.count("open"), "status": status,
         "created_at": f"2026-01-01T00:00:00.{n:07d}Z", "updated_at": "2026-01-01T00:00:00Z",
         "version": 3,
@@ -50,7 +50,7 @@ def test_a_page_takes_under_50_ms_with_100_000_games(services, redis_client):
     _write_index(redis_client, game_rows(redis_client, services.games.store), GAMES)
     client = create_app(services, TEST_CONFIG).test_client()
     for query in ("limit=20", "status=lobby&open_seats=1&limit=20", "game=counter&status=ended&limit=100",
-                  "status=running&scenario=s3&limit=20"):  # fmt: skip
+                  "status=running&option=target:s3&limit=20"):  # fmt: skip
         client.get(f"/games?{query}")  # warm: the first request of an app pays for its imports
         took = []
         for _ in range(5):
@@ -70,11 +70,11 @@ def test_pages_follow_each_other_without_a_gap_or_a_repeat(services, redis_clien
     client = create_app(services, TEST_CONFIG).test_client()
     seen, cursor = [], None
     while True:
-        query = "status=lobby&open_seats=1&scenario=s1&limit=7" + (f"&cursor={cursor}" if cursor else "")
+        query = "status=lobby&open_seats=1&option=target:s1&limit=7" + (f"&cursor={cursor}" if cursor else "")
         body = client.get(f"/games?{query}").get_json()
         seen += [g["game_id"] for g in body["games"]]
         cursor = body["next_cursor"]
         if cursor is None:
             break
-    wanted = [r for r in rows if r["status"] == "lobby" and r["open_seats"] and r["options"]["scenario"] == "s1"]
+    wanted = [r for r in rows if r["status"] == "lobby" and r["open_seats"] and r["options"]["target"] == "s1"]
     assert seen == [r["game_id"] for r in sorted(wanted, key=lambda r: r["created_at"], reverse=True)]

@@ -61,7 +61,7 @@ def test_a_game_records_the_rules_it_is_played_under_and_pins_its_pack(games) ->
     assert games.store.read(counter.game_id)[0].data["rules"] == "counter/1"
     fallout = games.create("fallout", {}, [{"seat": 0, "kind": "human"}])
     created = games.store.read(fallout.game_id)[0].data
-    assert created["rules"] == "fallout/1"
+    assert created["rules"] == "fallout/2"
     assert created["options"]["pack"].startswith("base@") and len(created["options"]["pack"]) == len("base@") + 64
     assert games.load(fallout.game_id).state.state.pack == created["options"]["pack"]
 

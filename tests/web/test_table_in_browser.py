@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.conftest import wait_until
 from tests.contract.driver import leaves
@@ -122,7 +123,7 @@ def take_a_turn(page: Page, done: set[tuple[str, str]], who: str) -> bool:
         button.tap()
     try:
         page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10_000)
-    except Exception:  # a 412 (someone moved first) refreshes the page without a new version of ours
+    except PlaywrightError:  # a 412 (someone moved first) refreshes the page without a new version of ours
         pass
     return True
 

@@ -1,7 +1,7 @@
 """The effects vocabulary: what cards say, as data the engine interprets.
 
 Cards keep their effects in the plain form a content pack writes (mappings,
-lists, strings: see docs/effects.md). This package reads those forms into
+lists, strings: see docs/fallout-effects.md). This package reads those forms into
 frozen data classes (amounts, conditions, tasks, results, triggers,
 influence, modifiers: one module each) and reports every problem in them (``checks``),
 so the loader can refuse a pack that says something the engine cannot do,

@@ -1,6 +1,6 @@
 """Load a Fallout content pack (YAML) into the data classes of ``model.py``.
 
-A pack is a directory (see ``docs/content-pack.md``)::
+A pack is a directory (see ``docs/fallout-content.md``)::
 
     pack.yaml  tiles.yaml  enemies.yaml  dice.yaml  survivors.yaml
     tokens.yaml  agendas.yaml  perks.yaml  cards.yaml  loot.yaml  assets.yaml

@@ -176,7 +176,7 @@ def check_cards(
     # A card that failed its schema may be the one bringing others into play:
     # what is unreachable is worth knowing only once every item loads.
     if not reader.broken:
-        check_reachable(reader, library, everything, scenario_entries)
+        check_reachable(reader, library, everything, scenario_entries, tiles)
 
     # Complete Setup, step 9: nobody resolves the scenario's setup (nor its
     # on_deplete and on_round_end rules), so only results about the game mean
@@ -269,11 +269,59 @@ def in_play(library: Iterable[Any], starting: Iterable[Any], scenario: Scenario)
     return reached
 
 
+def named_places(item: Any) -> Iterator[tuple[str, str, bool]]:
+    """The spaces a component names (``False``) and the tiles it waits to see explored (``True``); a faction
+    token's space is checked on its own (its tile must be face up)."""
+    for at, condition in parsed_conditions(item):
+        if isinstance(condition, effects.InSpace):
+            yield at, condition.space, False
+    for at, result in parsed_results(item):
+        if isinstance(result, (effects.PlaceMarker, effects.MoveSurvivor)) or (
+            isinstance(result, effects.PlaceEnemy) and result.space is not None
+        ):
+            yield at, str(result.space), False
+    if isinstance(item, QuestCard):
+        for i, objective in enumerate(item.objectives, 1):
+            try:
+                trigger = effects.parse_trigger(objective.trigger) if objective.trigger is not None else None
+            except effects.EffectError:
+                continue
+            if isinstance(trigger, effects.EnterTrigger):
+                yield f"objective {i}: trigger", trigger.space, False
+            elif isinstance(trigger, effects.ExploreTrigger) and trigger.tile is not None:
+                yield f"objective {i}: trigger", trigger.tile, True
+
+
+def _check_map(
+    reader: Reader, where: str, item: Any, scenario_where: str, scenario: Scenario, tiles: dict[str, Tile]
+) -> None:
+    """Map Tiles: a place a card names is on the scenario's map: on a tile the sheet lays face up, or on
+    one of a back it shuffles face down (the face of a double-sided tile only where a sheet lays it).
+    A tile waited for to be explored is one of a back it shuffles."""
+    face_up = {place.tile for place in scenario.places if place.tile}
+    shuffled = {place.back for place in scenario.places if place.back}
+    for at, name, explored in named_places(item):
+        tile = tiles.get(name.split(".")[0])
+        if tile is None:
+            continue  # an unknown name: effects.check reports it
+        if explored and tile.back not in shuffled:
+            reader.problem(
+                where, f"{at}: waits for {tile.id!r} to be explored, but {scenario_where} (where this card can "
+                "enter play) never lays it face down",
+            )
+        elif not explored and tile.id not in face_up and tile.back not in shuffled:
+            reader.problem(
+                where, f"{at}: names {name!r}, but {scenario_where} (where this card can enter play) never has "
+                f"its tile {tile.id!r} on the map",
+            )
+
+
 def check_reachable(
     reader: Reader,
     library: list[tuple[str, Any]],
     everything: list[tuple[str, Any]],
     scenarios: list[tuple[str, Scenario]],
+    tiles: list[Tile],
 ) -> None:
     """Card Library: a library card enters play only by ADD, STAGE or the scenario sheet.
 
@@ -284,6 +332,7 @@ def check_reachable(
     starting = [item for _, item in everything if getattr(item, "number", None) is None
                 and not isinstance(item, Scenario)]
     where_of = {id(item): where for where, item in everything}
+    by_id = {tile.id: tile for tile in tiles}
     reached_anywhere: set[int] = set()
     for scenario_where, scenario in scenarios:
         reached = in_play(cards, starting, scenario)
@@ -299,6 +348,7 @@ def check_reachable(
                         f"{at}: places a faction token in {result.space!r}, but {scenario_where} "
                         "(where this card can enter play) does not lay that tile face up",
                     )
+            _check_map(reader, where_of.get(id(item), scenario_where), item, scenario_where, scenario, by_id)
     for where, card in library:
         if card.number not in reached_anywhere:
             reader.problem(

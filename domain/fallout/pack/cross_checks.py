@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from domain.fallout.model import (
+    DOUBLE_SIDED,
+    SIDES,
     SPECIAL,
+    DoubleSidedTile,
     EnemyToken,
     Scenario,
     SpecialToken,
@@ -32,10 +36,10 @@ def cross_check(
 
     # Ids unique across the pack: events and commands name components by id
     # alone, so one id must never mean two things.
-    for tile in tiles:
-        reader.own(tile.id, f"tiles.yaml: tile {tile.id!r}")
+    for where, tile in entries["tiles"]:
+        reader.own(tile.id, where)
         for space in tile.spaces:
-            reader.own(space.id, f"tiles.yaml: tile {tile.id!r}")
+            reader.own(space.id, where)
     for bucket, pairs in entries.items():
         if bucket != "tiles":
             for where, item in pairs:
@@ -111,13 +115,46 @@ def cross_check(
         _check_scenario(reader, f"{where}: scenario {scenario.id!r}", scenario, tiles, enemies, failed)
 
 
+def lay_faces(reader: Reader, where: str, scenario: Scenario, entries: dict[str, list[tuple[str, Any]]]) -> Scenario:
+    """The scenario with each face-up place holding the tile face it shows (Map Tiles: a double-sided
+    tile is placed face up with the side the sheet names; any other tile has one face)."""
+    where = f"{where}: scenario {scenario.id!r}"
+    singles = {tile.id for _, tile in entries["tiles"] if tile.back != DOUBLE_SIDED}
+    doubles: dict[str, DoubleSidedTile] = {double.id: double for _, double in entries["double_sided"]}
+    places = []
+    for place in scenario.places:
+        if place.tile is None:
+            places.append(place)
+            continue
+        double = doubles.get(place.tile)
+        if double is not None and place.side is None:
+            reader.problem(
+                where, f"place {place.id!r} names the double-sided tile {place.tile!r}: `side` ({' or '.join(SIDES)}) "
+                "says which face is up",
+            )
+        elif double is not None:
+            place = replace(place, tile=double.face(place.side or "").id, double_sided=double.id)
+        elif place.tile in singles and place.side is not None:
+            reader.problem(
+                where, f"place {place.id!r} names {place.tile!r}, a tile with one face: `side` is only for "
+                "double-sided tiles",
+            )
+        elif place.tile not in singles and place.tile not in reader.broken:
+            why = "a face of a double-sided tile: name the tile and its side" if place.tile in _faces(doubles) else (
+                "which does not exist")
+            reader.problem(where, f"place {place.id!r} names tile {place.tile!r}, {why}")
+        places.append(place)
+    return replace(scenario, places=tuple(places))
+
+
+def _faces(doubles: dict[str, DoubleSidedTile]) -> set[str]:
+    return {face.id for double in doubles.values() for face in double.faces}
+
+
 def _check_scenario(
     reader: Reader, where: str, scenario: Scenario, tiles: list[Tile], enemies: list[EnemyToken], failed: set[str]
 ) -> None:
     by_id = {tile.id: tile for tile in tiles}
-    for place in scenario.places:
-        if place.tile is not None and place.tile not in by_id and place.tile not in reader.broken:
-            reader.problem(where, f"place {place.id!r} names tile {place.tile!r}, which does not exist")
     start = next((p for p in scenario.places if p.id == scenario.start_place), None)
     if start is not None:
         tile = by_id.get(start.tile or "")

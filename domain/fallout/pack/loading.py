@@ -14,6 +14,7 @@ from marshmallow import Schema
 
 from domain.engine.packs import PackError
 from domain.fallout.model import (
+    SIDES,
     Card,
     Pack,
     Scenario,
@@ -32,8 +33,8 @@ from domain.fallout.pack.component_schemas import (
     SurvivorSchema,
     TraitTokenSchema,
 )
-from domain.fallout.pack.cross_checks import cross_check
-from domain.fallout.pack.map_schemas import ScenarioSchema, TileSchema
+from domain.fallout.pack.cross_checks import cross_check, lay_faces
+from domain.fallout.pack.map_schemas import DoubleSidedTileSchema, ScenarioSchema, TileSchema
 from domain.fallout.pack.reader import Reader
 
 
@@ -46,10 +47,12 @@ class _Section(NamedTuple):
     noun: str  # what one item is called in messages
     bucket: str  # which list of the pack the items join (several files can feed one)
     deck: str | None = None  # card files: the deck every card of the file belongs to
+    optional: bool = False  # a key a pack may leave out (one written before it existed)
 
 
 _SECTIONS: tuple[_Section, ...] = (
     _Section("tiles.yaml", "tiles", TileSchema, "tile", "tiles"),
+    _Section("tiles.yaml", "double_sided", DoubleSidedTileSchema, "double-sided tile", "double_sided", optional=True),
     _Section("enemies.yaml", "enemies", EnemySchema, "enemy", "enemies"),
     _Section("dice.yaml", "dice", DieSchema, "die", "dice"),
     _Section("survivors.yaml", "survivors", SurvivorSchema, "survivor", "survivors"),
@@ -108,10 +111,15 @@ def _load(root: Traversable, source: str) -> Pack:
         sections = [section for section in _SECTIONS if section.file == name]
         raw = reader.mapping(reader.yaml(root / name, name), name, [section.key for section in sections])
         for section in sections:
+            if section.optional and isinstance(raw, dict) and section.key not in raw:
+                continue
             for where, item in reader.items(raw, name, section.key, section.schema, section.noun):
                 if section.deck is not None:
                     item = _in_deck(reader, where, item, section.deck)
                 entries[section.bucket].append((where, item))
+    # Map Tiles: each face of a double-sided tile is a tile of the map like any other.
+    for where, double in entries["double_sided"]:
+        entries["tiles"] += [(f"{where} side {side}", face) for side, face in zip(SIDES, double.faces, strict=True)]
     loaded = {bucket: [item for _, item in pairs] for bucket, pairs in entries.items()}
 
     scenarios: list[tuple[str, Scenario]] = []
@@ -132,6 +140,8 @@ def _load(root: Traversable, source: str) -> Pack:
             reader.problem(f"{where}: scenario {scenario.id!r}", f"the file must be named {scenario.id}.yaml")
         scenarios.append((where, scenario))
 
+    # Which face of a double-sided tile each sheet places (the engine reads only faces).
+    scenarios = [(where, lay_faces(reader, where, scenario, entries)) for where, scenario in scenarios]
     cross_check(reader, entries, scenarios)
     check_cards(reader, entries, scenarios)
     if reader.problems:
@@ -154,6 +164,7 @@ def _load(root: Traversable, source: str) -> Pack:
         spaces={space.id: space for tile in tiles.values() for space in tile.spaces},
         encounters={card.id: card for card in loaded["encounters"]},
         quests={quest.id: quest for quest in loaded["quests"]},
+        double_sided={double.id: double for double in loaded["double_sided"]},
     )
 
 

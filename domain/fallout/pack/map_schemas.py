@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import RAISE, ValidationError, fields, post_load, validate, validates_schema
 
 from domain.engine.packs import Strict, duplicates
 from domain.fallout.model import (
+    DOUBLE_SIDED,
     ENCOUNTER_KINDS,
     ENEMY_TYPES,
     FACTIONS,
+    SIDES,
     TERRAIN,
     TILE_BACKS,
+    DoubleSidedTile,
     EncounterIcon,
     Faction,
     Place,
@@ -70,6 +73,7 @@ class TileSchema(Strict):
     @validates_schema
     def _check(self, data: dict, **kwargs: Any) -> None:
         tile, spaces, edges = data["id"], data["spaces"], data["edges"]
+        back = data.get("back", DOUBLE_SIDED)
         problems: list[str] = []
         ids = [space["id"] for space in spaces]
         known = set(ids)
@@ -124,11 +128,11 @@ class TileSchema(Strict):
                     problems.append(f"space {space_id!r} cannot be reached from {ids[0]!r} through the tile's links")
 
         for space in spaces:
-            if space["start"] and data["back"] != "start":
-                problems.append(f"space {space['id']!r} is a start space but the tile's back is {data['back']!r}")
+            if space["start"] and back != "start":
+                problems.append(f"space {space['id']!r} is a start space but the tile's back is {back!r}")
             for kind in duplicates(space["terrain"]):
                 problems.append(f"space {space['id']!r} lists terrain {kind!r} twice")
-        if data["back"] == "start" and not any(space["start"] for space in spaces):
+        if back == "start" and not any(space["start"] for space in spaces):
             problems.append("a start tile needs at least one space with start: true")
         if problems:
             raise ValidationError(problems)
@@ -157,11 +161,35 @@ class TileSchema(Strict):
         return Tile(
             id=data["id"],
             name=data["name"],
-            back=data["back"],
+            back=data.get("back", DOUBLE_SIDED),
             spaces=spaces,
             links=tuple(pairs),
             edges=tuple((edge[0], edge[1]) for edge in data["edges"]),
         )
+
+
+class FaceSchema(TileSchema):
+    """One face of a double-sided tile: a tile without a back of its own (its back is the other face)."""
+
+    class Meta:
+        unknown = RAISE
+        exclude = ("back",)
+
+
+class SidesSchema(Strict):
+    a = fields.Nested(FaceSchema, required=True)
+    b = fields.Nested(FaceSchema, required=True)
+
+
+class DoubleSidedTileSchema(Strict):
+    """Map Tiles: a tile with a face on both sides, placed face up by the scenario sheets that name it."""
+
+    id = id_field()
+    sides = fields.Nested(SidesSchema, required=True)
+
+    @post_load
+    def _build(self, data: dict, **kwargs: Any) -> DoubleSidedTile:
+        return DoubleSidedTile(id=data["id"], faces=(data["sides"]["a"], data["sides"]["b"]))
 
 
 class PlaceSchema(Strict):
@@ -170,11 +198,14 @@ class PlaceSchema(Strict):
     r = fields.Integer(strict=True, required=True)
     tile = fields.String(load_default=None)
     back = fields.String(load_default=None, validate=one_of(FACE_DOWN_BACKS))
+    side = fields.String(load_default=None, validate=one_of(SIDES))
 
     @validates_schema
     def _check(self, data: dict, **kwargs: Any) -> None:
         if (data["tile"] is None) == (data["back"] is None):
             raise ValidationError("a place shows either a face-up `tile` or a face-down `back`, not both or neither")
+        if data["side"] is not None and data["tile"] is None:
+            raise ValidationError("`side` names the face of a double-sided tile placed face up; a face-down place has none")
 
     @post_load
     def _build(self, data: dict, **kwargs: Any) -> Place:

@@ -52,7 +52,7 @@ class LevelField(fields.Field):
 
 
 def effects_field(**kwargs: Any) -> fields.List:
-    """A list in the effects vocabulary (docs/effects.md): mappings, or bare words
+    """A list in the effects vocabulary (docs/fallout-effects.md): mappings, or bare words
     such as ``trash`` and ``"★+"``. Its meaning is checked in the second pass, by
     ``effects.check``, once the whole pack is known."""
     return fields.List(fields.Raw(), load_default=list, **kwargs)

@@ -2,7 +2,8 @@
 //
 // The map is hex tiles on axial coordinates (`view.map[].q`, `.r`, pointy
 // side up, so direction 0 of domain/fallout/model.py is north-east). A tile
-// face down shows its back (dangerous, deadly). The view names spaces as
+// face down shows its back (dangerous, deadly); a double-sided tile is always
+// face up. The view names spaces as
 // "<tile>.<space>" but does not place them inside a tile, so each space we
 // learn of (a survivor's, an enemy's, a quest marker's, a choice's) takes one
 // of seven spots of its tile, picked by a hash of its name: the same space is
@@ -19,7 +20,7 @@ import { humanize } from "/web/api.js";
 import { SEAT_COLOURS, hexCorners, stableHash, svg, titled } from "/web/svg.js";
 
 const SIZE = 90; // a tile's radius, in SVG units
-const BACKS = { start: "#e9dfc4", dangerous: "#d8c9a3", deadly: "#c9a890" };
+const BACKS = { start: "#e9dfc4", dangerous: "#d8c9a3", deadly: "#c9a890", double_sided: "#dcd2b0" };
 const FACE_DOWN = { start: "#6f6a5c", dangerous: "#77705d", deadly: "#6b4f45" };
 
 /** The pack's name for an id the view shows, else `fallback` (or the id made readable). */

@@ -30,13 +30,14 @@ async function list() {
   }
   const items = listing.games.map((game) => {
     const seats = game.seats.map((s) => s.name || (s.bot ? `bot (${s.bot})` : "open")).join(", ");
-    const scenario = game.scenario ? ` · ${humanize(game.scenario)}` : "";
+    // The options the game lists for its lobby rows (Fallout's scenario, Zona's side and draft).
+    const listed = Object.values(game.listed || {}).filter((v) => v !== null && v !== undefined).map((v) => ` · ${humanize(String(v))}`).join("");
     const buttons = [el("a", { href: `/play/${game.game_id}`, class: "button" }, game.status === "ended" ? "Replay" : "Watch")];
     if (game.open_seats > 0) {
       buttons.unshift(el("button", { type: "button", dataset: { join: game.game_id }, onclick: () => join(game.game_id) }, "Join"));
     }
     return el("li", { dataset: { gameId: game.game_id } },
-      el("span", { class: "game-name" }, `${humanize(game.game)}${scenario}`),
+      el("span", { class: "game-name" }, `${humanize(game.game)}${listed}`),
       el("span", { class: "game-seats" }, ` — ${seats}`),
       game.seed_source === "creator" ? el("span", { class: "warning" }, " (seed chosen by its creator)") : null,
       el("span", { class: "game-buttons" }, buttons),

@@ -18,7 +18,7 @@ from domain.fallout.advance import advance
 from domain.fallout.content import catalog, pack_named
 from domain.fallout.game import FALLOUT
 from domain.fallout.model import SPECIAL
-from domain.fallout.resolution import Resolution
+from domain.fallout.rulebook import Resolution
 from domain.fallout.state import GameState, Turn
 from domain.rng import Rng
 from tests.domain.fallout.fixtures import FULL, fold
@@ -49,8 +49,23 @@ def base_state(pack: str, profile: dict) -> GameState:
         0, traits=tuple(traits), caps=profile["caps"],
         special=tuple((letter, f"tok_{letter}") for letter in SPECIAL),
     )
-    return replace(state, places=tuple(replace(p, faceup=True) for p in state.places), enemies=(),
-                   first_player=0, turn=Turn(0))
+    return replace(state, places=_every_encounter_icon(pack, state), enemies=(), first_player=0, turn=Turn(0))
+
+
+def _every_encounter_icon(pack: str, state: GameState) -> tuple:
+    """Every place face up, with a tile of each encounter icon the pack has among them: the shuffle may
+    leave a vault's tile in the box, so it takes the place of a tile of its back that shows no vault."""
+    tiles = catalog(pack).pack.tiles
+    kinds = {t.id: {s.encounter.kind for s in t.spaces if s.encounter} for t in tiles.values()}
+    places = [replace(p, faceup=True) for p in state.places]
+    for kind in sorted(set().union(*kinds.values())):
+        if any(kind in kinds[p.tile] for p in places):
+            continue
+        tile = next(t for t in sorted(tiles) if kind in kinds[t] and tiles[t].back != "double_sided")
+        at = next(i for i, p in enumerate(places) if p.back == tiles[tile].back and not
+                  any(k.startswith("vault") for k in kinds[p.tile]))
+        places[at] = replace(places[at], tile=tile)
+    return tuple(places)
 
 
 def settle(state: GameState, pick: Rng, limit: int = 400) -> GameState:

@@ -1,4 +1,4 @@
-"""The effects vocabulary (docs/effects.md): every form parses, every mistake is reported."""
+"""The effects vocabulary (docs/fallout-effects.md): every form parses, every mistake is reported."""
 
 from __future__ import annotations
 

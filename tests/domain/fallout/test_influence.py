@@ -85,6 +85,24 @@ def test_solo_play_only_the_weaker_faction_advances_when_the_agenda_deck_runs_ou
     assert set(state.agenda_deck) == {"ag7", "ag3"}
 
 
+def test_agenda_cards_a_draw_from_a_deck_left_empty_rebuilds_it_without_a_second_depletion() -> None:
+    """Rules Reference "Agenda Cards", "Component Limitations": a depletion that found every card in hands left
+    the deck empty; a result drawing from it shuffles the discards into a new deck and deals from it, and the
+    deck is not depleted again (the factions stay, the first player keeps the deck) until its final card."""
+    state = full_game(2, ["scout", "keeper"], agendas=())
+    state = replace(state, agenda_deck=(), agenda_discard=("ag7", "ag3"), power=(2, 1))
+    first = state.first_player
+    state, events = resolve(state, 0, [{"agenda": 1}])
+    assert types(events).count("AgendaDeckReshuffled") == 1 and "FactionsAdvanced" not in types(events)
+    assert "FirstPlayerPassed" not in types(events) and state.first_player == first and state.power == (2, 1)
+    assert len(state.survivor(0).agendas) == 1 and state.agenda_discard == ()
+    assert set(state.survivor(0).agendas + state.agenda_deck) == {"ag7", "ag3"}
+    # The rebuilt deck's final card is a depletion as any other: the factions advance then.
+    state, events = resolve(state, 0, [{"agenda": 1}])
+    assert len(state.survivor(0).agendas) == 2 and types(events).count("FactionsAdvanced") == 1
+    assert state.power == (3, 2)
+
+
 def test_agenda_cards_at_most_four_and_the_cards_stay_secret() -> None:
     """Agenda Cards: a fifth card means discarding down to four; only the holder sees which."""
     state = full_game(2, ["scout", "keeper"], agendas=("ag1", "ag2", "ag3", "ag7"))

@@ -8,7 +8,7 @@ from domain.fallout import items, results
 from domain.fallout.content import register_pack
 from domain.fallout.game import FALLOUT
 from domain.fallout.pack.component_schemas import CardSchema
-from domain.fallout.resolution import Resolution
+from domain.fallout.rulebook import Resolution
 from domain.fallout.state import Turn
 from domain.rng import Rng
 from tests.contract.schemas import schemas_of
@@ -90,7 +90,7 @@ def test_companions_exhaust_for_their_ability_and_camp_unexhausts_with_condition
 
 
 def test_exhaust_unexhaust_costs_in_hp_and_rads_never_paid_with_ones_life() -> None:
-    """Exhaust, Camp Action: an unexhaust cost may be HP or rads (docs/effects.md's Rad Hound: 1 rad); it is paid
+    """Exhaust, Camp Action: an unexhaust cost may be HP or rads (docs/fallout-effects.md's Rad Hound: 1 rad); it is paid
     when the card unexhausts, and a cost that would kill the survivor is not paid: the card stays exhausted."""
     hound = CardSchema().load({
         "id": "rad_hound", "name": "Rad Hound", "kind": "companion", "deck": "asset",

@@ -8,7 +8,7 @@ import pytest
 
 from domain.fallout import results, traits, xp
 from domain.fallout.game import FALLOUT
-from domain.fallout.resolution import Resolution
+from domain.fallout.rulebook import Resolution
 from domain.fallout.state import MAX_HP, WELL_RESTED
 from domain.game import RuleViolation
 from domain.rng import Rng

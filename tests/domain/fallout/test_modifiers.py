@@ -1,6 +1,6 @@
 """Character Cards, Fight ("before a fight", "during a fight"), Perk Cards, Tests: modifiers and abilities.
 
-A pack of the full test pack plus the example cards of docs/effects.md
+A pack of the full test pack plus the example cards of docs/fallout-effects.md
 ("Character cards" and "Modifiers"), read from the page itself: passive
 modifiers that hold while a card is held, and timed ones used in a fight.
 """
@@ -19,7 +19,7 @@ from domain.fallout.content import register_pack
 from domain.fallout.game import FALLOUT
 from domain.fallout.model import Card, Perk, Survivor
 from domain.fallout.pack.component_schemas import CardSchema, PerkSchema
-from domain.fallout.resolution import Resolution
+from domain.fallout.rulebook import Resolution
 from tests.domain.fallout.fixtures import (
     BLANK,
     BODY,
@@ -35,11 +35,11 @@ from tests.domain.fallout.fixtures import (
     survivor,
 )
 
-DOCS = Path(__file__).parents[3] / "docs" / "effects.md"
+DOCS = Path(__file__).parents[3] / "docs" / "fallout-effects.md"
 
 
 def doc_examples(*sections: str) -> list[Card | Perk]:
-    """The YAML examples of these sections of docs/effects.md, loaded as the pack loader loads cards."""
+    """The YAML examples of these sections of docs/fallout-effects.md, loaded as the pack loader loads cards."""
     found: list[Card | Perk] = []
     for part in DOCS.read_text().split("\n## ")[1:]:
         title, _, body = part.partition("\n")
@@ -111,7 +111,7 @@ def test_fight_before_a_fight_abilities_are_used_before_the_dice_are_rolled() ->
     state, events = play(state, 0, {"type": "fight", "enemy": rat})
     assert state.pending.kind == "before_fight" and state.roll is None
     assert state.pending.choices == ({"type": "use_in_fight", "card": "war_cry"}, {"type": "roll_dice"})
-    assert FALLOUT.ai.timeout_command(state, 0) == {"type": "roll_dice"}  # a lapsed seat spends nothing
+    assert FALLOUT.timeout_command(state, 0) == {"type": "roll_dice"}  # a lapsed seat spends nothing
     state, events = play(state, 0, {"type": "use_in_fight", "card": "war_cry"}, ScriptedRng(BLANK, BLANK, BLANK))
     assert data(events, "FightBoosted")[0]["rerolls"] == 2 and state.roll.rerolls == 2
     assert "war_cry" in state.survivor(0).exhausted

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from domain.fallout import effects
-from domain.fallout.model import Pack
+from domain.fallout.model import DOUBLE_SIDED, Pack
 from domain.fallout.pack.card_checks import in_play, parsed_results
 
 #: Components, as the booklet lists them.
@@ -48,8 +48,10 @@ def _reached(pack: Pack) -> dict[str, set[int]]:
 
 def test_the_pack_holds_the_box(pack: Pack) -> None:
     """Components: every count of the component list."""
-    assert len(pack.tiles) == MAP_TILES
-    assert Counter(t.back for t in pack.tiles.values()) == {"start": 1, "dangerous": 10, "deadly": 10}
+    # A double-sided tile is one tile with two faces in ``pack.tiles`` (Map Tiles).
+    singles = Counter(t.back for t in pack.tiles.values() if t.back != DOUBLE_SIDED)
+    assert singles == {"start": 1, "dangerous": 9, "deadly": 9} and len(pack.double_sided) == 2
+    assert sum(singles.values()) + len(pack.double_sided) == MAP_TILES
     assert len(pack.scenarios) == SCENARIO_SHEETS
     assert len(pack.survivors) == SURVIVORS
     decks = Counter("vault" if c.deck.startswith("vault") else c.deck for c in pack.encounters.values())

@@ -143,7 +143,7 @@ def test_scenario_place_naming_an_unknown_tile(tmp_path: Path) -> None:
 def test_fewer_face_down_tiles_than_places(tmp_path: Path) -> None:
     """Complete Setup, step 2: a random deadly tile goes face down in each deadly place."""
     root = copy_pack(tmp_path)
-    doomed = {"redfin_yard", "glass_marsh", "hangman_trestle"}
+    doomed = {"redfin_yard", "glass_marsh"}
     edit_file(root, "tiles.yaml", lambda d: d.update(tiles=[t for t in d["tiles"] if t["id"] not in doomed]))
     # Seven deadly tiles are left to shuffle; two more deadly places make the layout need eight.
     more = [{"id": "x_far", "q": 3, "r": -1, "back": "deadly"}, {"id": "x_farther", "q": 3, "r": 0, "back": "deadly"}]
@@ -281,9 +281,13 @@ def test_every_problem_is_listed(tmp_path: Path) -> None:
 def test_a_broken_item_does_not_cascade(tmp_path: Path) -> None:
     """A tile that fails its schema is reported once, not again by every place that names it."""
     root = copy_pack(tmp_path)
-    edit_file(root, "tiles.yaml", lambda d: tile_in(d, "kettle_harbor").update(back="shiny"))
+    edit_file(root, "tiles.yaml", lambda d: tile_in(d, "tollbridge").update(back="shiny"))
     problems = problems_of(root)
-    assert problems == [one_problem(problems, "tile 'kettle_harbor'", "back", "'shiny'")]
+    assert problems == [one_problem(problems, "tile 'tollbridge'", "back", "'shiny'")]
+    root = copy_pack(tmp_path / "double")
+    edit_file(root, "tiles.yaml", lambda d: d["double_sided"][0]["sides"]["a"].update(back="shiny"))
+    problems = problems_of(root)
+    assert problems == [one_problem(problems, "double-sided tile 'harbor_vent'", "sides.a.back")]
 
 
 def test_missing_file_and_bad_yaml(tmp_path: Path) -> None:

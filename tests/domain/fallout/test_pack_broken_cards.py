@@ -55,7 +55,7 @@ def test_a_quest_naming_an_unknown_space(tmp_path: Path) -> None:
 
 
 def test_an_effect_that_does_not_parse(tmp_path: Path) -> None:
-    """Every condition, task, result and influence entry is in the vocabulary (docs/effects.md)."""
+    """Every condition, task, result and influence entry is in the vocabulary (docs/fallout-effects.md)."""
     root = copy_pack(tmp_path)
 
     def encounters(d: dict) -> None:

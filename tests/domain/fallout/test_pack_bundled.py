@@ -18,6 +18,7 @@ from domain.fallout.model import (
     ABILITIES,
     AREAS,
     DIRECTIONS,
+    DOUBLE_SIDED,
     ENEMY_TYPES,
     SPECIAL,
     Pack,
@@ -60,10 +61,12 @@ def test_pack_module_imports_only_what_the_domain_may() -> None:
 
 
 def test_tiles_by_back(pack: Pack) -> None:
-    """Map Tiles: each map tile is dangerous or deadly by its back; one starting tile."""
+    """Map Tiles: each map tile is dangerous, deadly or double-sided by its back; one starting tile. A
+    double-sided tile's two faces are tiles of their own."""
     backs = Counter(tile.back for tile in pack.tiles.values())
     assert backs["start"] == 1
-    assert 16 <= len(pack.tiles) <= 21
+    assert backs[DOUBLE_SIDED] == 2 * len(pack.double_sided)
+    assert 16 <= len(pack.tiles) - len(pack.double_sided) <= 21
     for tile in pack.tiles.values():
         assert 3 <= len(tile.spaces) <= 6, tile.id
         assert len(tile.edges) == 6, tile.id

@@ -6,8 +6,10 @@ Card Library. A text in that shared content is met in every scenario, so it may 
 scenario's factions (they are another game's factions in the other three) nor its region ("the
 Reach" is not on the Sulphur Flats). A faction-bound text says "the ★ faction" / "the ♠ faction".
 A scenario's own content (its sheet and the library cards only it can bring into play) may name
-its own factions, never another scenario's. Tile names are not checked: the shuffle deals every
-tile a scenario does not lay face up into its piles, so a tile is a place of every scenario.
+its own factions, never another scenario's. The names of the dangerous and deadly tiles are not
+checked: the shuffle deals every tile a scenario does not lay face up into its piles, so such a tile
+is a place of every scenario. A face of a double-sided tile is never shuffled (Map Tiles): it is a
+place of the scenarios whose sheet lays it, and its names count as theirs.
 """
 
 from __future__ import annotations
@@ -40,11 +42,16 @@ def _shown_texts(component: Any) -> Iterator[str]:
             yield from _shown_texts(value)
 
 
-def _words(scenario: Scenario) -> set[str]:
+def _words(scenario: Scenario, pack: Pack | None = None) -> set[str]:
     """What names a scenario: its factions' names, with and without "The", their last word singular
     too ("the Wardens", "a Warden") and its token enemies' names; its name and its region ("the
-    Reach" of "The Saltmarsh Reach")."""
+    Reach" of "The Saltmarsh Reach"); and (given the pack) the names of the double-sided faces its
+    sheet lays face up and of their places ("Kettle Harbor")."""
     words: set[str] = set()
+    for place in scenario.places if pack is not None else ():
+        if place.double_sided is not None and place.tile is not None:
+            face = pack.tiles[place.tile]
+            words |= {face.name.removeprefix("The ")} | {s.name for s in face.spaces if s.name}
     for faction in scenario.factions:
         bare = faction.name.removeprefix("The ")
         last = bare.split()[-1]
@@ -82,6 +89,8 @@ def _split(pack: Pack) -> tuple[list[str], dict[str, list[str]]]:
 def test_the_words_found_name_each_scenario(pack: Pack) -> None:
     """The check below is only as good as its word lists: each scenario's own texts use them."""
     assert {"Weir Wardens", "Wardens", "Warden", "the Reach"} <= _words(pack.scenarios["saltmarsh_reach"])
+    assert {"Kettle Harbor"} <= _words(pack.scenarios["saltmarsh_reach"], pack)
+    assert {"Ventmouth", "Ventmouth Boomtown"} <= _words(pack.scenarios["sulphur_flats"], pack)
     _, own = _split(pack)
     for sid, scenario in pack.scenarios.items():
         assert _naming(_words(scenario), own[sid]), f"{sid}: none of its own texts names its factions"
@@ -92,7 +101,7 @@ def test_shared_content_names_no_scenarios_faction_or_region(pack: Pack) -> None
     shared, _ = _split(pack)
     assert len(shared) > 500  # the decks, the supply and the shared library were all read
     for sid, scenario in pack.scenarios.items():
-        assert _naming(_words(scenario), shared) == [], f"shared content names {sid}"
+        assert _naming(_words(scenario, pack), shared) == [], f"shared content names {sid}"
 
 
 @pytest.mark.parametrize("sid", SCENARIOS)
@@ -101,7 +110,7 @@ def test_a_scenarios_own_content_names_no_other_scenario(pack: Pack, sid: str) -
     _, own = _split(pack)
     for other_id, other in pack.scenarios.items():
         if other_id != sid:
-            assert _naming(_words(other), own[sid]) == [], f"{sid} names {other_id}"
+            assert _naming(_words(other, pack), own[sid]) == [], f"{sid} names {other_id}"
 
 
 def test_a_faction_bound_agenda_names_its_faction_by_its_icon(pack: Pack) -> None:

@@ -1,6 +1,6 @@
 """Results, Killed, Faction Power Track, Scenario, Influence: the results and conditions the box's cards need.
 
-Each test plays the example docs/effects.md gives for the form (★−, move_to,
+Each test plays the example docs/fallout-effects.md gives for the form (★−, move_to,
 place_enemy, kill_enemy, a scenario's place_marker, measures and tallies).
 """
 

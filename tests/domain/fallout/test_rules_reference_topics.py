@@ -132,7 +132,7 @@ def book_glossary(text: str) -> list[str]:
 def test_rules_reference_the_topic_list_is_the_books() -> None:
     """The glossary topics checked above are the Rules Reference's own list, read from the book when it is at hand."""
     if not BOOK.exists():
-        import pytest  # noqa: PLC0415 - only a checkout without the rule books needs it
+        import pytest  # only a checkout without the rule books needs it
 
         pytest.skip("the rule books are not beside this checkout")
     assert [t.upper() for t in book_glossary(BOOK.read_text())] == [t.upper() for t in GLOSSARY]

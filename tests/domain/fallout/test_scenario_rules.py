@@ -1,6 +1,6 @@
-"""Scenario: a scenario sheet's own rules (side B), in the effects vocabulary of docs/effects.md.
+"""Scenario: a scenario sheet's own rules (side B), in the effects vocabulary of docs/fallout-effects.md.
 
-The vocabulary's example (docs/effects.md, "The scenario sheet") is read from the page and played on
+The vocabulary's example (docs/fallout-effects.md, "The scenario sheet") is read from the page and played on
 the full test pack; then each of the box's four scenarios plays its own rule.
 """
 
@@ -20,11 +20,11 @@ from domain.fallout.state import GameState
 from domain.game import SYSTEM
 from tests.domain.fallout.fixtures import FULL, data, new_game, play, quiet_game, survivor
 
-DOCS = Path(__file__).parents[3] / "docs" / "effects.md"
+DOCS = Path(__file__).parents[3] / "docs" / "fallout-effects.md"
 
 
 def sheet_example() -> dict:
-    """The YAML example of the scenario's special rules in docs/effects.md (the block with `on_turn_start`)."""
+    """The YAML example of the scenario's special rules in docs/fallout-effects.md (the block with `on_turn_start`)."""
     part = DOCS.read_text().split("\n## The scenario sheet")[1]
     (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", part, re.S) if "on_turn_start" in b]
     return yaml.safe_load(block)
@@ -50,7 +50,7 @@ def round_end(state: GameState, power: tuple[int, int]) -> tuple[GameState, list
 
 
 def test_scenario_sheet_the_documented_example_loads_and_checks() -> None:
-    """Scenario: the example of docs/effects.md is whole (the loader's check finds nothing in it)."""
+    """Scenario: the example of docs/fallout-effects.md is whole (the loader's check finds nothing in it)."""
     assert set(EXAMPLE) == {"passive", "on_turn_start", "on_round_end"}
     assert fx.check_scenario(PACK.scenarios["test"]) == []
 

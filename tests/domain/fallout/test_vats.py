@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.fallout import traits, vats
 from domain.fallout.game import FALLOUT
-from domain.fallout.resolution import Resolution
+from domain.fallout.rulebook import Resolution
 from domain.fallout.state import WELL_RESTED
 from tests.domain.fallout.fixtures import (
     BLANK,

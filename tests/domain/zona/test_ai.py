@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import statistics
 
+from bots import make_bot
 from domain.rng import Rng
 from domain.zona.ai import LOST, WON, ZONA_AI, evaluate, standing
 from domain.zona.game import ZONA
 from domain.zona.state import clone
 from domain.zona.view import is_find
-from service.usecases.bots import make_bot
 from service.usecases.selfplay import play_game
 from tests.domain.zona.fixtures import all_items, all_tokens, expected_items, expected_tokens, new_game, with_stalker
 

@@ -268,7 +268,7 @@ def test_finds_keep_one_on_opening_and_nothing_when_none_are_left():
     state["locks"]["greenhouse"]["lock"] = "l_bribe"
     finds = list(state["finds"]["greenhouse"])
     opened = send(state, 0, {"type": "open_facility", "facility": "greenhouse"})
-    assert [c["card"] for c in opened["pending"]["choices"]] == finds
+    assert [c.get("card") for c in opened["pending"]["choices"]] == [*finds, None]
     assert ZONA.view(opened, 1)["pending"]["choices"] == []  # looked through alone
     kept = choose(opened, {"type": "keep_find", "card": finds[-1]})
     assert kept["finds"]["greenhouse"] == finds[:-1]
@@ -277,3 +277,21 @@ def test_finds_keep_one_on_opening_and_nothing_when_none_are_left():
         empty = put(empty, card, "box")
     empty = send(empty, 0, {"type": "open_facility", "facility": "greenhouse"})
     assert empty["locks"]["greenhouse"]["open"] and empty["pending"] is None
+
+
+def test_a_find_may_be_left_in_its_deck():
+    """Zona §"ZNALEZISKA": the stalker "may look through the find deck and keep 1 of the cards": keeping is
+    offered, not forced; left, the deck stays as it was; a lapsed turn keeps the first card offered."""
+    state = _bare(area="quarrypit", fatigue=1, roubles=1000)
+    state["locks"]["greenhouse"]["lock"] = "l_bribe"
+    finds = list(state["finds"]["greenhouse"])
+    opened = send(state, 0, {"type": "open_facility", "facility": "greenhouse"})
+    assert opened["pending"]["kind"] == "find" and {"type": "refuse"} in opened["pending"]["choices"]
+    assert ZONA.timeout_command(opened, 0) == {"type": "keep_find", "card": finds[0]}
+    from domain.rng import Rng
+
+    view = ZONA.view(opened, 0)  # a bot samples its world while it looks through the finds
+    assert ZONA.view(ZONA.ai.determinize(view, 0, Rng("w")), 0) == view
+    left = choose(opened, {"type": "refuse"})
+    assert left["finds"]["greenhouse"] == finds and left["hand"] == []
+    assert not any(c in finds for kind in ("backpack", "worn", "small", "sixth") for c in left["stalkers"][0][kind])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domain.rng import Rng
 from tests.domain.zona.fixtures import (
     PACK,
     accept_tests,
@@ -81,6 +82,24 @@ def test_healing_removes_damage_tokens():
     assert state["stalkers"][0]["injuries"] == []
 
 
+def test_healing_an_injury_at_the_research_camp_the_player_chooses_which_attribute_recovers():
+    """Zona §"URAZY" / §"AKCJE OBSZARÓW" (Obóz naukowy): paying to "discard an injury token" lets the player
+    choose which of their injuries goes; a lapsed turn heals the one taken first; one injury needs no choice."""
+    from domain.zona.game import ZONA
+
+    state = _bare(area="fieldlab", roubles=1000, damage=0, injuries=["agility", "willpower"])
+    state = send(state, 0, {"type": "area_action"})
+    state = choose(state, {"type": "choose", "option": 0})  # pay 800
+    pending = state["pending"]
+    assert pending["kind"] == "heal_injury" and pending["seat"] == 0
+    assert pending["choices"] == [{"type": "recover", "attribute": "agility"}, {"type": "recover", "attribute": "willpower"}]
+    assert ZONA.timeout_command(state, 0) == {"type": "recover", "attribute": "agility"}
+    healed = choose(state, {"type": "recover", "attribute": "willpower"})
+    assert healed["stalkers"][0]["injuries"] == ["agility"] and healed["stalkers"][0]["roubles"] == 200
+    single = resolve(_bare(injuries=["intellect"]), 0, [{"heal_injury": 1}])
+    assert single["pending"] is None and single["stalkers"][0]["injuries"] == []
+
+
 def test_fourth_injury_kills_and_a_new_stalker_comes_at_the_end_of_the_news_phase():
     """Zona §"ŚMIERĆ": everything discarded; a board not used yet; one of two secrets kept;
     no starting threats for the new stalker."""
@@ -100,7 +119,7 @@ def test_fourth_injury_kills_and_a_new_stalker_comes_at_the_end_of_the_news_phas
     offered = {c["character"] for c in state["pending"]["choices"]}
     assert not offered & {"mila", "vera"}
     keeps = {c["keep"] for c in state["pending"]["choices"]}
-    assert keeps == {"f_gh1", "f_ss1"}
+    assert keeps == {"f_gh1", "f_ss1", None}
     from tests.domain.zona.fixtures import events_of
 
     events, state = events_of(state, 0, {"type": "new_stalker", "character": "lev", "keep": "f_ss1"})
@@ -108,6 +127,32 @@ def test_fourth_injury_kills_and_a_new_stalker_comes_at_the_end_of_the_news_phas
     lev = state["stalkers"][0]
     assert lev["character"] == "lev" and not lev["dead"] and lev["secrets"] == ["f_ss1"]
     assert lev["area"] == PACK.stalkers["lev"].area and lev["fatigue"] == 1
+
+
+def test_a_dead_stalkers_two_secrets_one_may_be_kept_or_none():
+    """Zona §"ŚMIERĆ": with two secrets discovered the player "may keep 1 of them": each of the two, or
+    neither, with every new board; a lapsed turn keeps the first secret; with one secret nothing is kept."""
+    from domain.zona import setup
+    from domain.zona.game import ZONA
+    from domain.zona.resolution import ZonaResolution
+
+    def reborn(secrets):
+        state = _bare(damage=0, secrets=secrets)
+        state = with_stalker(state, 0, dead=True, area=None)
+        res = ZonaResolution(state, Rng("rebirth"))
+        res.push("rebirth", seat=0)
+        setup.step_rebirth(res, res.frame)
+        return res.state
+
+    state = reborn(["f_gh1", "f_ss1"])
+    choices = state["pending"]["choices"]
+    for character in {c["character"] for c in choices}:
+        assert {c["keep"] for c in choices if c["character"] == character} == {"f_gh1", "f_ss1", None}
+    assert ZONA.timeout_command(state, 0)["keep"] == "f_gh1"
+    fresh = choose(state, next(c for c in choices if c["keep"] is None))
+    assert fresh["stalkers"][0]["secrets"] == []
+    assert "f_gh1" in fresh["discards"]["greenhouse"] and "f_ss1" in fresh["discards"]["signalstation"]
+    assert {c["keep"] for c in reborn(["f_gh1"])["pending"]["choices"]} == {None}
 
 
 def test_fatigue_bounds_overflow_and_no_voluntary_overflow():

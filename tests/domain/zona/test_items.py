@@ -62,6 +62,18 @@ def test_backpack_full_asks_to_drop_or_refuse():
     assert "anomaly_probe#1" in state["stalkers"][0]["backpack"] and "torn_map#1" in state["discards"]["junk"]
 
 
+def test_a_find_in_another_stalkers_decision_reads_as_a_find():
+    """Zona §"ZNALEZISKA": finds are looked at alone, so another seat's prompt names none, as its view does."""
+    state = _bare()
+    for card in ("rusty_pipe#1", "rusty_pipe#2", "torn_map#1", "scope_rifle#1", "scope_rifle#2"):
+        state = _gain(state, card)
+    state = _gain(state, "lead_cape#f1")
+    assert state["pending"]["kind"] == "gain_item"
+    assert "Lead Cape" in ZONA.describe_decision(state, 0)
+    for seat in (1, None):
+        assert "Lead Cape" not in ZONA.describe_decision(state, seat) and "a find" in ZONA.describe_decision(state, seat)
+
+
 def test_outfit_worn_by_body_part_and_changed_on_own_turn():
     """Zona §"STRÓJ": no two worn outfits on one body part; wearing one moves the other to the backpack."""
     state = _bare()
@@ -227,6 +239,31 @@ def test_market_columns_by_reputation_and_slide_after_a_purchase():
     assert state["market"]["junk"][3] not in row
 
 
+def test_a_purchase_in_the_event_phase_slides_and_refills_the_market_when_the_card_is_done():
+    """Zona §"TARGOWISKO": "if the player bought at least 1 item in their turn, at the end of the turn" the
+    row slides left and fills from the right, in every phase: a card that opens the market in the event
+    phase refills it when that stalker's card is done, before the next stalker reads."""
+    from tests.domain.zona.fixtures import events_of
+
+    state = _bare(area="milltown", roubles=5000, reputation="good", fatigue=1)
+    state = with_stalker(state, 1, area="hayfields")
+    state = put(state, "y_caravan", "deck:yellow")
+    state = send(state, 0, {"type": "pass"})
+    state = send(state, 1, {"type": "pass"})
+    assert state["phase"] == "event" and state["pending"]["kind"] == "trade"
+    row = list(state["market"]["junk"])
+    state = choose(state, {"type": "buy", "row": "junk", "slot": 0})
+    while state["pending"]["kind"] != "trade":
+        state = choose(state, state["pending"]["choices"][0])
+    events, state = events_of(state, 0, {"type": "done"})
+    kinds = [e.type for e in events]
+    assert "MarketSlid" in kinds and "MarketFilled" in kinds, kinds
+    read = next(i for i, e in enumerate(events) if e.type == "EventCardDrawn" and e.data["seat"] == 1)
+    assert kinds.index("MarketFilled") < read, "the market waits for a later action phase"
+    after = [e.data for e in events[:read] if e.type in ("MarketSlid", "MarketFilled")]
+    assert [d["thing"] for d in after if d["target"].startswith("market:junk")][:3] == row[1:]
+
+
 def test_camping_rests_by_willpower_then_heal_repair_sell_buy():
     """Zona §"OBOZOWANIE": fatigue down by willpower, heal 1 for 200, repair 1 for 100, sell at value."""
     state = _bare(character="orest", area="waystation", fatigue=5, damage=2, roubles=1000, reputation="neutral")
@@ -242,6 +279,25 @@ def test_camping_rests_by_willpower_then_heal_repair_sell_buy():
     assert state["wear"]["kevlar_vest#1"] == 1 and state["stalkers"][0]["roubles"] == 700
     state = choose(state, {"type": "sell", "thing": "kevlar_vest#1"})
     assert state["stalkers"][0]["roubles"] == 700 + 500 - 100
+
+
+def test_abilities_of_their_own_mending_in_camp_and_haggling_over_sales():
+    """Zona §"ZDOLNOŚĆ": each stalker's ability is unique. Beside the rerolls, protections and the deacon's
+    rest: the field medic heals 1 damage free when she rests in camp (§"OBOZOWANIE"), and the smuggler
+    sells everything, trophies too, for 100 roubles more (§"OBOZOWANIE", §"AKCJE OBSZARÓW")."""
+    medic = _bare(character="nadia", area="waystation", fatigue=3, damage=2, roubles=0, reputation="neutral")
+    medic = choose(send(medic, 0, {"type": "area_action"}), {"type": "rest"})
+    assert medic["stalkers"][0]["damage"] == 1 and medic["stalkers"][0]["roubles"] == 0
+    plain = _bare(character="orest", area="waystation", fatigue=3, damage=2, roubles=0, reputation="neutral")
+    plain = choose(send(plain, 0, {"type": "area_action"}), {"type": "rest"})
+    assert plain["stalkers"][0]["damage"] == 2
+    smuggler = _bare(character="lev", area="waystation", roubles=0, reputation="neutral")
+    smuggler = put(put(smuggler, "kevlar_vest#1", "backpack:0"), "gm_rat#1", "trophies:0")
+    smuggler = choose(send(smuggler, 0, {"type": "area_action"}), {"type": "rest"})
+    smuggler = choose(smuggler, {"type": "sell", "thing": "kevlar_vest#1"})
+    assert smuggler["stalkers"][0]["roubles"] == 500 + 100
+    smuggler = choose(smuggler, {"type": "sell", "thing": "gm_rat#1"})
+    assert smuggler["stalkers"][0]["roubles"] == 600 + PACK.threat("gm_rat#1").loot["trophy"] + 100
 
 
 def test_camping_is_once_a_turn():

@@ -69,4 +69,4 @@ def test_every_item_power_threat_ability_lock_and_timed_news_is_in_the_pack(name
     assert {item.use for item in pack.items.values()} == {"single", "consumable", "durable"}
     assert {item.kind for item in pack.items.values()} == {"junk", "equipment", "find", "artifact", "starting"}
     assert any(item.category == "crowbar" for item in pack.items.values())
-    assert {next(iter(s.ability)) for s in pack.stalkers.values()} == {"reroll", "protect", "camp"}
+    assert {next(iter(s.ability)) for s in pack.stalkers.values()} == {"reroll", "protect", "camp", "mend", "haggle"}

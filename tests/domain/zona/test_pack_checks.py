@@ -90,3 +90,25 @@ def test_locks_may_come_from_their_own_file():
     files = copy.deepcopy(TEST_FILES)
     files["locks"] = {"locks": files["news"].pop("locks")}
     assert len(load(files, "split").locks) == 8
+
+
+def test_every_stalkers_ability_is_its_own():
+    """Zona §"ZDOLNOŚĆ": "each stalker has a unique ability": the shipped packs give no two stalkers the same
+    one, and a pack that does is refused; a frozen copy (games were played with it) still loads as it shipped."""
+    from domain.zona.pack import pack_named
+
+    for name in PACKS:
+        pack = load(read_directory(SHELF.bundled(name)), name)
+        abilities = [tuple(sorted(s.ability.items())) for s in pack.stalkers.values()]
+        assert len(set(abilities)) == len(abilities) == len(pack.stalkers), name
+    files = copy.deepcopy(TEST_FILES)
+    stalkers = files["stalkers"]["stalkers"]
+    stalkers[1]["ability"] = dict(stalkers[0]["ability"])
+    stalkers[2]["ability"] = {"camp": 0}
+    stalkers[3]["ability"] = {"reroll": "luck"}
+    text = _problems(files)
+    assert "stalkers.yaml stalker bogdan: ability {'reroll': 'intellect'} is vera's too: each stalker's is its own" in text
+    assert "stalkers.yaml stalker mila: ability is one of reroll: <attribute>, protect: <damage type>" in text
+    assert "stalkers.yaml stalker orest: ability is one of reroll: <attribute>, protect: <damage type>" in text
+    for address in SHELF.frozen():
+        assert pack_named(address).stalkers, address

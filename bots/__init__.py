@@ -1,9 +1,9 @@
 """Bots: pure policies that play a seat from its own view (no Flask, no Redis).
 
 ``make_bot(level, options)`` gives a ``random``, ``greedy`` or ``planner``
-bot; see ``service.usecases.bots.policies`` for how each one chooses.
+bot; see ``bots.policies`` for how each one chooses.
 """
 
-from service.usecases.bots.policies import LEVELS, Bot, UnknownBot, decide, make_bot, sub
+from bots.policies import LEVELS, Bot, UnknownBot, decide, make_bot, sub
 
 __all__ = ["LEVELS", "Bot", "UnknownBot", "decide", "make_bot", "sub"]

@@ -95,7 +95,8 @@ def make_bot(level: str, options: dict[str, Any] | None = None, ai: GameAI | Non
     if level == "greedy":
         return GreedyBot()
     if level == "planner":
-        budget = options.get("bot_budget_ms", getattr(ai, "planner_budget_ms", PLANNER_BUDGET_MS))
+        chosen = ai.planner_budget_ms if ai is not None and ai.planner_budget_ms is not None else PLANNER_BUDGET_MS
+        budget = options.get("bot_budget_ms", chosen)
         return PlannerBot(
             budget_ms=float(budget),
             rollouts=options.get("bot_rollouts"),
@@ -117,8 +118,8 @@ def _apply(module: Game, state: Any, seat: int | str, command: Command, rng: Rng
 
 def _look(ai: GameAI, module: Game, state: Any, seat: int) -> dict[str, Any]:
     """What the seat's scoring reads of its view: the AI's ``scoring_view`` where it offers one (quicker)."""
-    scoring = getattr(ai, "scoring_view", None)
-    return scoring(state, seat) if scoring is not None else module.view(state, seat)
+    scoring = ai.scoring_view(state, seat)
+    return scoring if scoring is not None else module.view(state, seat)
 
 
 def _score(ai: GameAI, module: Game, state: Any, seat: int) -> float:
@@ -160,7 +161,7 @@ def settle(
 def lapsed(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng) -> tuple[Command, Any] | None:
     """What a lapsed deadline would answer, and the state after it: the planner's rollouts answer so, for
     speed (weighing every answer there made a playout several times dearer)."""
-    command = ai.timeout_command(state, seat)
+    command = module.timeout_command(state, seat)
     return None if command is None else (command, _apply(module, state, seat, command, rng))
 
 
@@ -177,7 +178,7 @@ def follow_up(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng) -> tupl
         return None
     if len(actions) == 1:
         return actions[0], _apply(module, state, seat, actions[0], sub(rng, "f0"))
-    default = ai.timeout_command(state, seat)
+    default = module.timeout_command(state, seat)
     if len(actions) > FOLLOW_UP_WIDTH:
         others = [a for a in actions if a != default]
         actions = ([default] if default in actions else []) + rng.shuffled(others)[: FOLLOW_UP_WIDTH - 1]
@@ -252,7 +253,7 @@ def _whole_round(ai: GameAI) -> bool:
     """The AI's ``whole_round_playouts``: the planner's playouts run to the next round, every candidate in
     a world meets one random stream, and greedy's pick stands unless the playouts beat it clearly. Off by
     default: a game whose planner was measured with playouts to the end of its own turn keeps them."""
-    return bool(getattr(ai, "whole_round_playouts", False))
+    return ai.whole_round_playouts
 
 
 def _deal(ai: GameAI, view: dict[str, Any], seat: int, rng: Rng) -> Any | None:
@@ -373,11 +374,11 @@ class PlannerBot(_Searching):
         where it has none) and the playout goes on to the next round's first
         free choice, so what the round's end brings (Zona's event phase) is
         scored whichever seat the bot sits in. A game that counts no rounds
-        (``outcome().progress["round"]``) stops at another seat's turn.
+        (``Outcome.round``) stops at another seat's turn.
         """
         # A game whose AI asks for whole-round playouts plays on to the next round; otherwise the playout
         # stops at another seat's turn (a game counting no rounds always does).
-        round_at = module.outcome(state).progress.get("round") if _whole_round(ai) else None
+        round_at = module.outcome(state).round if _whole_round(ai) else None
         state = _apply(module, state, seat, first, sub(rng, "0"))
         for step in range(1, self.max_steps):
             if module.is_over(state):
@@ -412,7 +413,7 @@ class PlannerBot(_Searching):
         """A free choice here ends the playout: the round has moved on (or, counting no rounds, it is another's)."""
         if round_at is None:
             return not own
-        now = module.outcome(state).progress.get("round")
+        now = module.outcome(state).round
         return now is not None and now != round_at
 
     def rollout_choice(
@@ -429,7 +430,7 @@ class PlannerBot(_Searching):
             try:
                 after = settle(ai, module, state, seat, action, sub(rng, f"g{i}"), answer=lapsed)
                 values.append(_score(ai, module, after, seat))
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 - not playable in this playout: never chosen
                 values.append(-math.inf)
         baseline = _score(ai, module, state, seat) if free else None
         return _best(ai, actions, values, rng, baseline)

@@ -1,34 +1,25 @@
-"""Zona's one table of commands, decision answers, event folds and event schemas.
+"""Every fact Zona's log can hold: each event's fold and schema, registered in the table.
 
-Folds live here too: they are small and all of one kind (a card or token
-moves, a stalker's fields change, a frame of the resolution stack changes),
-so one place shows every fact the log can hold.
+The folds are small and all of one kind (a card or token moves, a stalker's
+fields change, a frame of the resolution stack changes), so one place shows
+every fact the log can hold. Each writes through a ``Draft``, so the old
+state is never touched and ``resolution.evolve_owned`` can fold in place.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from marshmallow import fields
 
-from domain.engine.rulebook import Rulebook
-from domain.game import Event
+from domain.zona.resolution import RULES, WRITERS
 from domain.zona.state import Draft, State, clone, move
-
-if TYPE_CHECKING:
-    from domain.zona.resolution import ZonaResolution
-
-RULES: Rulebook[State, ZonaResolution] = Rulebook("zona")
 
 Str = fields.String
 Int = fields.Integer
 Raw = fields.Raw
 Bool = fields.Boolean
-
-
-#: Each event's writer, for ``evolve_owned``.
-WRITERS: dict[str, Callable[[Draft, dict[str, Any]], None]] = {}
 
 
 def _fold(name: str, shape: dict[str, fields.Field]) -> Callable[[Callable[[Draft, dict[str, Any]], None]], None]:
@@ -44,24 +35,6 @@ def _fold(name: str, shape: dict[str, fields.Field]) -> Callable[[Callable[[Draf
         WRITERS[name] = write
 
     return register
-
-
-def evolve(state: State, event: Event) -> State:
-    return RULES.evolve(state, event)
-
-
-def evolve_owned(state: State, event: Event, owned: set[str]) -> State:
-    """``evolve`` for a resolution folding its own events one after another: the top-level parts in
-    ``owned`` were copied by its earlier folds (no other state shares them), so they are written in
-    place rather than copied once an event; ``owned`` grows by what this fold copies. A resolution emits
-    about ten events a command, and copying each part anew for each was most of the engine's time."""
-    write = WRITERS.get(event.type)
-    if write is None or event.type in RULES.watches:
-        return RULES.evolve(state, event)
-    d = Draft(state, owned)
-    write(d, event.data)
-    owned |= d.copied
-    return d.new
 
 
 # -- the game is created -------------------------------------------------------

@@ -1,0 +1,80 @@
+"""Self-play: bots against bots, in-process, straight on the game module.
+
+No Redis and no HTTP: a plain loop over ``decide``/``evolve`` in which every
+seat is a bot given only its own view and legal actions, exactly as the
+worker gives them. A bot "wins" a game when the rules say so (the game's
+``winners``); ``leaders`` are who stood best at the end, by the game AI's
+``standing`` of the final position, ties shared. The setup is handed in, so
+the caller builds it as the service does (``service.usecases.selfplay``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from bots.policies import decide, make_bot
+from domain.game import SYSTEM, Event, Game
+from domain.rng import Rng
+
+#: A game still running after this many decisions is stopped and counted as a draw.
+MAX_DECISIONS = 20000
+
+
+@dataclass
+class GameResult:
+    levels: list[str]  # by seat
+    winners: list[int]
+    leaders: list[int]
+    decisions: int
+    rounds: int | None
+    bot_seconds: dict[str, float] = field(default_factory=dict)
+    bot_decisions: dict[str, int] = field(default_factory=dict)
+    finished: bool = True
+
+
+def play_game(
+    module: Game, levels: list[str], seed: str, setup: list[Event], options: dict[str, Any] | None = None,
+    max_decisions: int = MAX_DECISIONS,
+) -> GameResult:
+    """Bots of ``levels`` (by seat) play ``module`` from the events of its ``setup`` to its end."""
+    bots = [make_bot(level, options or {}, module.ai) for level in levels]
+    state = module.initial_state()
+    for event in setup:
+        state = module.evolve(state, event)
+    seconds: dict[str, float] = defaultdict(float)
+    counts: dict[str, int] = defaultdict(int)
+    version = 1
+    while not module.is_over(state) and version < max_decisions:
+        command = module.system_command(state)
+        if command is not None:
+            seat: int | str = SYSTEM
+        else:
+            waiting = module.waiting_for(state)
+            if not waiting:
+                break
+            seat = waiting[0]
+            actions = module.legal_actions(state, seat)
+            started = time.perf_counter()
+            command = decide(bots[seat], module, state, actions, seat, Rng(seed, f"bot-s{seat}-v{version}"))
+            seconds[levels[seat]] += time.perf_counter() - started
+            counts[levels[seat]] += 1
+        state = module.decide_and_fold(state, seat, command, Rng.for_position(seed, version))[1]
+        version += 1
+    outcome = module.outcome(state)
+    final = module.view(state, None)
+    ai = module.ai
+    standing = [ai.standing(final, s) if ai is not None else 0.0 for s in range(len(levels))]
+    top = max(standing)
+    return GameResult(
+        levels=list(levels),
+        winners=list(outcome.winners),
+        leaders=[s for s, v in enumerate(standing) if v == top],
+        decisions=version - 1,
+        rounds=outcome.round,
+        bot_seconds=dict(seconds),
+        bot_decisions=dict(counts),
+        finished=module.is_over(state),
+    )
