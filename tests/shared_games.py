@@ -78,7 +78,8 @@ class SharedGames:
 _BUSY = object()
 
 
-def session_folder(tmp_path_factory: Any) -> Path:
-    """The folder every xdist worker of this run shares (the base temp folder's parent under xdist)."""
+def session_folder(tmp_path_factory: Any, name: str = "shared-games") -> Path:
+    """A folder of this run that every xdist worker shares (under the base temp folder's parent under
+    xdist, the base temp folder itself without), and no other run sees."""
     base = tmp_path_factory.getbasetemp()
-    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared-games"
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / name

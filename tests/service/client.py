@@ -16,6 +16,7 @@ fails the test. A schema the generator cannot use fails our own tests.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import importlib
 import json
@@ -33,6 +34,7 @@ import pytest
 import yaml
 
 from domain import registry
+from tests.shared_games import session_folder
 
 if TYPE_CHECKING:
     from tests.service.conformance import Conformance
@@ -82,15 +84,19 @@ def _generated(cache: Path) -> ModuleType:
         json.dumps([document_, version("openapi-python-client"), CONFIG.read_text()], sort_keys=True).encode()
     ).hexdigest()[:16]
     home = cache / key
-    if not (home / PACKAGE / "__init__.py").exists():
-        building = cache / f"{key}.building"
-        shutil.rmtree(building, ignore_errors=True)
-        generate(document_, building)
-        shutil.rmtree(home, ignore_errors=True)
-        building.rename(home)
-        for older in cache.iterdir():  # clients of documents gone by
-            if older != home and older.is_dir():
-                shutil.rmtree(older, ignore_errors=True)
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / "generating.lock", "a") as lock:
+        # xdist's workers share the folder: one generates, the others wait for it and import its package.
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (home / PACKAGE / "__init__.py").exists():
+            building = cache / f"{key}.building"
+            shutil.rmtree(building, ignore_errors=True)
+            generate(document_, building)
+            shutil.rmtree(home, ignore_errors=True)
+            building.rename(home)
+            for older in cache.iterdir():  # clients of documents gone by
+                if older != home and older.is_dir():
+                    shutil.rmtree(older, ignore_errors=True)
     sys.path.insert(0, str(home))
     importlib.import_module(f"{PACKAGE}.models")
     return importlib.import_module(PACKAGE)
@@ -100,7 +106,8 @@ def _generated(cache: Path) -> ModuleType:
 def generated(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     """The generated package ``holotape_client``, imported (kept in pytest's cache when it has one)."""
     cache = getattr(request.config, "cache", None)
-    return _generated(Path(cache.mkdir("holotape-client")) if cache else tmp_path_factory.mktemp("client"))
+    # Without pytest's cache (CI), a folder of this run that every xdist worker shares.
+    return _generated(Path(cache.mkdir("holotape-client")) if cache else session_folder(tmp_path_factory, "client"))
 
 
 @pytest.fixture(scope="session")
