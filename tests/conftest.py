@@ -7,9 +7,9 @@ for the tests that ask for it, a real rq worker in its own process.
 Under pytest-xdist (``make test``, ``make test-fast``) every worker process
 has a session of its own, so each starts its own embedded server; with
 REDIS_URL set, worker ``gwN`` takes the database N after the one named, so no
-two workers flush each other's data. Tests that share something costly across
-a session (the Redis Cluster, the browser stack, a game's contract plays) carry
-an ``xdist_group`` mark, so ``--dist loadgroup`` runs each group on one worker.
+two workers flush each other's data. Tests that share something costly to
+start (the session's Redis Cluster, the browser module's stack) carry an
+``xdist_group`` mark, so ``--dist loadgroup`` runs each group on one worker.
 """
 
 from __future__ import annotations
