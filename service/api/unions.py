@@ -108,7 +108,8 @@ class Registrar:
 
 
 def _redactable(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` as redaction may leave it: every property nullable, at every depth."""
+    """``schema`` as redaction may leave it: every property, list item and map value nullable, at every depth
+    (a hidden deck's order is a list of nulls)."""
     schema = copy.deepcopy(schema)
 
     def loosen(node: Any) -> None:
@@ -120,6 +121,8 @@ def _redactable(schema: dict[str, Any]) -> dict[str, Any]:
                 loosen(child)
         for key in ("items", "additionalProperties"):
             if isinstance(node.get(key), dict):
+                if "$ref" not in node[key]:
+                    node[key]["nullable"] = True
                 loosen(node[key])
 
     loosen(schema)
