@@ -96,11 +96,16 @@ def audit(store: EventLog, game_id: str) -> Verdict:
     return judge(game_id, envelopes, store.verify(game_id), origin_ok)
 
 
-def judge(game_id: str, envelopes: Sequence[Envelope], chain: ChainReport, origin_ok: bool | None) -> Verdict:
+def judge(
+    game_id: str, envelopes: Sequence[Envelope], chain: ChainReport, origin_ok: bool | None,
+    replayed: Replay | None = None,
+) -> Verdict:
     """The verdict on a whole log (``envelopes``, as stored) whose chain walked as ``chain`` says.
 
     ``origin_ok``: whether a fork's first state is its origin's (None: not a
     fork, or not checked, as offline, where the origin's log is not at hand).
+    ``replayed``: the replay of ``envelopes`` from their revealed secret, when
+    the caller has made it already (the verifier reads its end too).
     """
     envelopes = list(envelopes)
     seeding = _seeding(envelopes)
@@ -140,7 +145,7 @@ def judge(game_id: str, envelopes: Sequence[Envelope], chain: ChainReport, origi
                        decisions="nothing decided yet: the seed is revealed when the game ends")  # fmt: skip
     secret = revealed[-1].data["seed"]
     matches = genesis.commitment(secret) == created.get("seed_commitment")
-    replayed = replay(envelopes, secret)
+    replayed = replayed if replayed is not None else replay(envelopes, secret)
     strict = [b for b in replayed.batches if b.rules == here]
     other = [b for b in replayed.batches if b.rules != here]
     mismatch = next((b for b in strict if not b.matched), None)

@@ -81,11 +81,12 @@ def verify(lines: Iterable[str]) -> Verification:
     """Check an export (its NDJSON lines) as ``holotape verify`` does."""
     log = envelopes(lines)
     game_id = log[0].game_id
-    verdict = judge(game_id, log, walk_chain(game_id, log), None)
+    revealed = [e for e in log if e.type == "SeedRevealed"]
+    # One replay, for the verdict and for the end the game folds to.
+    replayed = replay(log, revealed[-1].data["seed"]) if revealed else None
+    verdict = judge(game_id, log, walk_chain(game_id, log), None, replayed)
     over = winners = None
-    if verdict.verdict in (FAIR, PARTIAL) and verdict.refolded:
-        revealed = next(e for e in log if e.type == "SeedRevealed")
-        record = replay(log, revealed.data["seed"]).record
-        result = record.module.outcome(record.state)
+    if replayed is not None and verdict.verdict in (FAIR, PARTIAL) and verdict.refolded:
+        result = replayed.record.module.outcome(replayed.record.state)
         over, winners = result.over, list(result.winners)
     return Verification(verdict, over, winners)
