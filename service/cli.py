@@ -4,6 +4,7 @@ verify an exported game offline, freeze the content packs."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import os
@@ -25,6 +26,7 @@ from service.adapters.config import events_client, redis_client
 from service.adapters.embedded_redis import EmbeddedRedis
 from service.api import create_app
 from service.rebuild import rebuild
+from service.usecases import ladder
 from service.usecases.audit import PARTIAL
 from service.usecases.exports import BadExport, verify
 from service.usecases.selfplay import read_results, run, summary
@@ -48,7 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     selfplay = commands.add_parser("selfplay", help="bots play each other in-process and report how each level did")
     selfplay.add_argument("--bots", default="greedy,random", help="levels, comma-separated, dealt round the seats")
     selfplay.add_argument("--games", type=int, default=20)
-    selfplay.add_argument("--players", type=int, default=2)
+    selfplay.add_argument("--players", default="2",
+                          help="seats per game; with --ladder a list, e.g. 2,3,4 or 2-4")
     selfplay.add_argument("--game", default=registry.builtin_names()[0], choices=registry.names())
     selfplay.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                           help="a game option (e.g. scenario=saltmarsh_reach, bot_budget_ms=50); JSON values")
@@ -60,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
                           help="append each game's result to PATH as a JSON line as it ends")
     selfplay.add_argument("--summarize", metavar="PATH",
                           help="play nothing: print the summary of the results recorded in PATH")
+    selfplay.add_argument("--ladder", action="store_true",
+                          help="every level of --bots against every other at each player count of --players, "
+                               "--games games a pair; prints a rating per level (docs/bots.md, \"The ladder\")")
 
     verify = commands.add_parser("verify", help="check an ended game's export offline: chain, seed, every decision")
     verify.add_argument("export", help="the game's export (GET /games/{id}/export), NDJSON; - for standard input")
@@ -113,20 +119,42 @@ def selfplay_command(args: argparse.Namespace) -> int:
             options[key] = json.loads(raw)
         except ValueError:
             options[key] = raw
+    try:
+        counts = player_counts(args.players)
+    except ValueError:
+        print(f"--players takes a count or a list of counts (2,3,4 or 2-4), not {args.players!r}", file=sys.stderr)
+        return 2
+    if len(counts) > 1 and not args.ladder:
+        print("several player counts are for --ladder", file=sys.stderr)
+        return 2
     if args.summarize:
         with open(args.summarize) as recorded:
-            print(summary(read_results(recorded), bots))
+            results = read_results(recorded)
+        print(ladder.report(bots, results) if args.ladder else summary(results, bots))
         return 0
     started = time.monotonic()
-    if args.record:
-        with open(args.record, "a") as record:
-            results = run(args.game, bots, args.games, args.players, options, jobs=args.jobs, seed=args.seed,
+    with open(args.record, "a") if args.record else contextlib.nullcontext() as record:
+        if args.ladder:
+            results = ladder.play(args.game, bots, args.games, counts, options, jobs=args.jobs,
+                                  seed=args.seed, record=record)
+            print(ladder.report(bots, results))
+        else:
+            results = run(args.game, bots, args.games, counts[0], options, jobs=args.jobs, seed=args.seed,
                           record=record)
-    else:
-        results = run(args.game, bots, args.games, args.players, options, jobs=args.jobs, seed=args.seed)
-    print(summary(results, bots))
+            print(summary(results, bots))
     print(f"wall time: {time.monotonic() - started:.0f} s")
     return 0
+
+
+def player_counts(text: str) -> list[int]:
+    """``2``, ``2,3,4`` or ``2-4`` as a list of counts."""
+    counts: list[int] = []
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        counts += range(int(low), int(high) + 1) if dash else [int(low)]
+    if not counts or min(counts) < 1:
+        raise ValueError(text)
+    return list(dict.fromkeys(counts))
 
 
 #: ``holotape verify``'s exit codes (docs/audit.md): every decision re-derived and equal; a
