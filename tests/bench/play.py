@@ -1,12 +1,12 @@
 """`make bench`, the play part: bots, the round end through a real worker, and what a game leaves in Redis.
 
-- self-play decisions per second on one core, whole loop (legal actions,
+- for each hosted game (`BENCH_GAMES` to choose): self-play decisions per second on one core, whole loop (legal actions,
   the bot's choice, decide and fold: what a bots job costs a worker), for
   random and greedy bots, against the issue's targets;
 - the round end: a real rq worker (``python -m workers.main``) turning an
   enqueued system step into appended events, timed from the enqueue to the
   first appended event's arrival (``XREAD BLOCK``), p95 against the target;
-- footprint: a 4-player game of random bots played to its end by the worker,
+- footprint, per game: a 4-player game of random bots played to its end by the worker,
   then the Redis bytes per event of its stream and its share of the feed
   (``MEMORY USAGE``), every key of the game, and what rq keeps per finished
   job (its keys' bytes after the game less before, over the jobs run).
@@ -38,28 +38,29 @@ from tests.games.counter import COUNTER
 registry.register(COUNTER)
 
 ROOT = Path(__file__).resolve().parents[2]
-GAME = os.environ.get("BENCH_GAME", registry.builtin_names()[0])
+#: The games measured: every hosted game unless BENCH_GAMES names some (comma-separated).
+GAMES = [g for g in os.environ.get("BENCH_GAMES", ",".join(registry.builtin_names())).split(",") if g]
 ROUND_ENDS = int(os.environ.get("BENCH_ROUND_ENDS", "60"))
 #: How long the footprint game may take before the bench gives up on its end.
 GAME_TIMEOUT = float(os.environ.get("BENCH_GAME_TIMEOUT", "180"))
 TARGETS = {"random": "value >= 30000", "greedy": "value >= 1000"}
 
 
-def selfplay(report: Report) -> None:
+def selfplay(report: Report, game: str) -> None:
     for level in ("random", "greedy"):
         decisions = bot_decisions = 0
         bot_seconds = 0.0
         started = time.perf_counter()
         n = 0
         while time.perf_counter() - started < SECONDS:
-            result = play_game(GAME, [level] * 2, f"bench-{n}", max_decisions=2000 if level == "random" else 150)
+            result = play_game(game, [level] * 2, f"bench-{n}", max_decisions=2000 if level == "random" else 150)
             decisions += result.decisions
             bot_decisions += sum(result.bot_decisions.values())
             bot_seconds += sum(result.bot_seconds.values())
             n += 1
         elapsed = time.perf_counter() - started
         report.add(
-            f"self-play, {level} bots ({GAME}, one core)", decisions / elapsed, "decisions/s",
+            f"self-play, {level} bots ({game}, one core)", decisions / elapsed, "decisions/s",
             target=TARGETS[level], games=n, bot_choice_only_per_s=bot_decisions / bot_seconds if bot_seconds else 0.0,
         )  # fmt: skip
 
@@ -105,12 +106,12 @@ def _jobs_done(client: redis.Redis) -> int:
     return sum(w.successful_job_count + w.failed_job_count for w in Worker.all(connection=client))
 
 
-def footprint(report: Report, client: redis.Redis, games: Games) -> None:
+def footprint(report: Report, client: redis.Redis, games: Games, game: str) -> None:
     seats = [{"seat": s, "kind": "bot", "name": None, "bot": "random"} for s in range(4)]
     _, rq_before = _bytes(client, "rq:*")
     jobs_before = _jobs_done(client)
     started = time.perf_counter()
-    game_id = games.create(GAME, {}, seats, seed="bench-footprint").game_id
+    game_id = games.create(game, {}, seats, seed=f"bench-footprint-{game}").game_id
     deadline = time.monotonic() + GAME_TIMEOUT
     while not games.load(game_id).state.over and time.monotonic() < deadline:
         time.sleep(0.5)
@@ -122,33 +123,33 @@ def footprint(report: Report, client: redis.Redis, games: Games) -> None:
     events = loaded.version
     stream = int(client.memory_usage(stream_key(game_id), samples=0) or 0)
     feed_key = games.store.partitions.keys[0]
-    # The footprint game runs first on its own server: the whole feed is its own.
+    # Each footprint game runs on a server of its own: the whole feed is its own.
     feed_share = int(client.memory_usage(feed_key, samples=0) or 0)
     keys, game_bytes = _bytes(client, f"*{{{game_id}}}*")
     report.add(
-        f"Redis bytes per event (stream + feed), 4-player {GAME} game", (stream + feed_share) / events, "B/event",
+        f"Redis bytes per event (stream + feed), 4-player {game} game", (stream + feed_share) / events, "B/event",
         target="value <= 200", events=events, stream_per_event=stream / events, feed_per_event=feed_share / events,
         feed_entries=client.xlen(feed_key), over=loaded.state.over, played_s=played,
     )  # fmt: skip
     report.add(
-        "Redis bytes the game holds, all its keys + feed share", game_bytes + feed_share, "B", keys=keys,
+        f"Redis bytes the {game} game holds, all its keys + feed share", game_bytes + feed_share, "B", keys=keys,
     )  # fmt: skip
     jobs = _jobs_done(client) - jobs_before
     rq_keys, rq_after = _bytes(client, "rq:*")
     report.add(
-        "rq bytes left per finished job", _finished_bytes(client) / max(jobs, 1), "B/job", target="value <= 0",
+        f"rq bytes left per finished job ({game} game)", _finished_bytes(client) / max(jobs, 1), "B/job", target="value <= 0",
         jobs=jobs, rq_keys=rq_keys, rq_bytes_before=rq_before, rq_bytes_after=rq_after,
     )  # fmt: skip
-    fold_game(report, games, game_id)
+    fold_game(report, games, game_id, game)
 
 
-def fold_game(report: Report, games: Games, game_id: str) -> None:
+def fold_game(report: Report, games: Games, game_id: str, game: str) -> None:
     best = float("inf")
     for _ in range(3):
         started = time.perf_counter()
         version = fold(games.store, None, games.folder, game_id).version
         best = min(best, time.perf_counter() - started)
-    report.add(f"fold of that {GAME} game (read + upcast + evolve)", version / best, "events/s", events=version)
+    report.add(f"fold of that {game} game (read + upcast + evolve)", version / best, "events/s", events=version)
 
 
 def round_ends(report: Report, games: Games) -> None:
@@ -173,18 +174,21 @@ def round_ends(report: Report, games: Games) -> None:
 
 
 def main(report: Report) -> None:
-    selfplay(report)
-    with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data, durable=False) as server:
-        client = redis.Redis.from_url(server.url)
-        worker = WorkerProcess(server.url, Path(data) / "worker.log")
-        try:
-            games = wiring.build(client).games
-            time.sleep(1)
-            footprint(report, client, games)
-            round_ends(report, games)
-        finally:
-            worker.stop()
-            client.close()
+    for game in GAMES:
+        selfplay(report, game)
+    for n, game in enumerate(GAMES):
+        with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data, durable=False) as server:
+            client = redis.Redis.from_url(server.url)
+            worker = WorkerProcess(server.url, Path(data) / "worker.log")
+            try:
+                games = wiring.build(client).games
+                time.sleep(1)
+                footprint(report, client, games, game)
+                if n == 0:  # the round end is the service's, measured once on the counter game
+                    round_ends(report, games)
+            finally:
+                worker.stop()
+                client.close()
 
 
 if __name__ == "__main__":
