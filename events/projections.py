@@ -55,10 +55,13 @@ class RowProjection:
         value = self.redis.get(self.checkpoint_key)
         return value.decode() if isinstance(value, bytes) else "0-0"
 
-    def catch_up(self, batch: int = 500) -> int:
-        """Apply every feed entry after the checkpoint; returns how many."""
+    def catch_up(self, batch: int = 500, limit: int | None = None) -> int:
+        """Apply the feed's entries after the checkpoint (all of them, or at most ``limit``), ``batch`` to a
+        transaction; returns how many."""
         applied = 0
-        while True:
+        while limit is None or applied < limit:
+            if limit is not None:
+                batch = min(batch, limit - applied)
             after = self.checkpoint()
             entries = self.store.feed(after=after, count=batch)
             if not entries:
@@ -87,6 +90,16 @@ class RowProjection:
                 except redis.WatchError:
                     continue
             applied += len(entries)
+        return applied
+
+    def current_row(self, game_id: str) -> Row | None:
+        """``game_id``'s row as of its stream's last event, whatever the checkpoint: the stored row with
+        the game's own later events applied (read from its stream; nothing written)."""
+        row = self.row(game_id) or {}
+        later = self.store.read(game_id, from_version=int(row.get("version", 0)) + 1)
+        for envelope in later:
+            row = self.apply(row, envelope)
+        return row or None
 
     def _reindex(self, pipe: Any, was: dict[str, str], now: dict[str, str]) -> None:
         for index, member in was.items():

@@ -11,6 +11,8 @@ a round end). Our jobs are short and safe to run twice, so the isolation a
 fork buys is not worth it; a job that hangs is still stopped by rq's
 timeout, and a worker that dies is covered by the sweeper (``service.adapters.sweeper``),
 which a thread of this process enqueues every ``HOLOTAPE_SWEEP_SECONDS``.
+Another thread keeps the lobby's game index current (``GameIndex.keep``),
+so a listing request never pays for a burst of new games itself.
 The game modules and their default content are loaded before the first job.
 """
 
@@ -29,6 +31,7 @@ from service import wiring
 from service.adapters.config import QUEUE_NAME, queue_client
 from service.adapters.sweeper import SWEEP_SECONDS
 from service.usecases import genesis
+from workers.jobs import services
 
 log = logging.getLogger("workers.main")
 
@@ -36,6 +39,8 @@ log = logging.getLogger("workers.main")
 #: done, every sweep) is rq's INFO, which an operator sees only at DEBUG:
 #: at INFO a worker says it started and what went wrong, nothing every ten seconds.
 LOG_LEVEL = (os.environ.get("HOLOTAPE_LOG_LEVEL") or "INFO").upper()
+#: How often each worker applies the feed's new entries to the game index (``HOLOTAPE_INDEX_SECONDS``).
+INDEX_SECONDS = float(os.environ.get("HOLOTAPE_INDEX_SECONDS") or 0.5)
 
 
 def preload() -> None:
@@ -68,12 +73,25 @@ def sweep_every(seconds: float, stop: threading.Event) -> None:
         stop.wait(seconds)
 
 
+def keep_index_every(seconds: float, stop: threading.Event) -> None:
+    """Apply the feed's new entries to the game index now and every ``seconds``: a listing request
+    applies at most ``index.READ_CATCH_UP`` entries itself, so this is what keeps the lobby current
+    through a burst. Every worker does it; the projection's checkpoint makes that safe."""
+    while not stop.is_set():
+        try:
+            services().index.keep()
+        except Exception as failed:  # noqa: BLE001 - Redis away for a moment: try next time
+            log.warning("could not bring the game index up to date (trying again in %s s): %s", seconds, failed)
+        stop.wait(seconds)
+
+
 def main() -> None:
     logging.basicConfig(level=LOG_LEVEL, format="%(asctime)s worker %(message)s")
     preload()
     client = queue_client()
     stop = threading.Event()
     threading.Thread(target=sweep_every, args=(SWEEP_SECONDS, stop), daemon=True, name="sweeper").start()
+    threading.Thread(target=keep_index_every, args=(INDEX_SECONDS, stop), daemon=True, name="index").start()
     worker = SimpleWorker([Queue(QUEUE_NAME, connection=client)], connection=client)
     log.info("worker %s on queue %s", worker.name, QUEUE_NAME)
     try:

@@ -144,9 +144,19 @@ def listing_indexes(row: Row) -> dict[str, str]:
     }
 
 
+#: Feed entries a listing request may apply itself before it reads: the index is kept current by
+#: the workers (``keep``), so a request pays for a bounded backlog only, never for a whole burst.
+READ_CATCH_UP = 200
+
+
 class GameIndex:
-    def __init__(self, rows: GameRows):
+    def __init__(self, rows: GameRows, read_catch_up: int = READ_CATCH_UP):
         self.rows = rows
+        self.read_catch_up = read_catch_up
+
+    def keep(self) -> int:
+        """Apply everything the feed holds after the index (what a worker does, every ``KEEP_SECONDS``)."""
+        return self.rows.catch_up()
 
     def page(
         self,
@@ -164,7 +174,7 @@ class GameIndex:
         """
         wanted = options or {}
         before = _member(decode_cursor(cursor)) if cursor is not None else None
-        self.rows.catch_up()
+        self.rows.catch_up(limit=self.read_catch_up)
         index = _index_name(game or _ANY, status or _ANY, "yes" if (min_open_seats or 0) >= 1 else _ANY)
         found: list[Row] = []
         scanned = 0
@@ -192,5 +202,6 @@ class GameIndex:
         return {"games": [summary(r) for r in page], "next_cursor": encode_cursor((created_at, game_id))}
 
     def row(self, game_id: str) -> Row | None:
-        self.rows.catch_up()
-        return self.rows.row(game_id)
+        """The game's row as of its last event: the stored row brought up to date from the game's own
+        stream, so one game's entry is exact however far the index is behind."""
+        return self.rows.current_row(game_id)
