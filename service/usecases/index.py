@@ -146,7 +146,7 @@ def listing_indexes(row: Row) -> dict[str, str]:
 
 #: Feed entries a listing request may apply itself before it reads: the index is kept current by
 #: the workers (``keep``), so a request pays for a bounded backlog only, never for a whole burst.
-READ_CATCH_UP = 200
+READ_CATCH_UP = 50
 
 
 class GameIndex:

@@ -1,0 +1,144 @@
+"""`make bench`, the flat-cost part: what a request costs as a game grows long and the lobby grows large.
+
+In-process (the app's test client on a real embedded Redis, rate limits off),
+so the figures are the service's own work and its Redis round trips, not
+gunicorn's; each pair is measured in the same run and compared as a ratio:
+
+- an action (POST /actions, the counter game's ``redraw``) and a seat's view
+  (GET /state) at version 10 and at version 10,000 of the same game: p50 and
+  p99, target: the ratio of the p50s at most 1.2;
+- GET /games p99 with 1,000 and with 100,000 games in the index (rows put
+  straight in, as the listing's scale test does): target at most 50 ms;
+- the first GET /games after a burst of 5,000 creations that nobody has
+  listed (the workers keep the index; a request applies at most
+  ``READ_CATCH_UP`` entries itself);
+- Redis bytes per event of the game's stream at both versions.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Callable
+
+import redis
+
+from domain import registry
+from events.store import stream_key
+from service import wiring
+from service.adapters.embedded_redis import EmbeddedRedis
+from service.api import create_app
+from service.usecases.games import Games
+from service.wiring import game_rows
+from tests.bench.report import Report, pct
+from tests.games.counter import COUNTER
+from tests.service.listing_rows import write_index
+
+registry.register(COUNTER)
+
+CONFIG = {"RATE_LIMIT": "0"}
+SAMPLES = int(os.environ.get("BENCH_COST_SAMPLES", "200"))
+LONG = 10_000
+BURST = int(os.environ.get("BENCH_BURST", "5000"))
+HUMANS = [{"seat": s, "kind": "human", "name": f"p{s}", "bot": None} for s in range(2)]
+
+
+def _timed(call: Callable[[], None], samples: int = SAMPLES) -> list[float]:
+    took = []
+    for _ in range(samples):
+        started = time.perf_counter()
+        call()
+        took.append(time.perf_counter() - started)
+    return took
+
+
+def _grow(games: Games, game_id: str, to_version: int) -> None:
+    while games.load(game_id).version < to_version:
+        games.act(game_id, 0, {"type": "redraw"}, follow_up=False)
+
+
+def long_game(report: Report, client: redis.Redis, games: Games) -> None:
+    """Two games of the counter, one at version 10 and one at 10,000, measured turn about, so a load
+    that comes and goes on the machine falls on both alike."""
+    app = create_app(wiring.build(client), CONFIG).test_client()
+    tables = {}
+    for version in (10, LONG):
+        created = games.create("counter", {}, HUMANS, seed=f"bench-long-{version}")
+        _grow(games, created.game_id, version)
+        tables[version] = (created.game_id, {"Authorization": f"Bearer {created.seat_tokens[0]}"})
+    took: dict[tuple[str, int], list[float]] = {(name, v): [] for name in ("action", "view") for v in tables}
+    for _ in range(SAMPLES):
+        for version, (game_id, headers) in tables.items():
+            now = games.store.version(game_id)
+            started = time.perf_counter()
+            answer = app.post(f"/games/{game_id}/actions", json={"type": "redraw"},
+                              headers={**headers, "If-Match": f'"{now}"'})
+            took[("action", version)].append(time.perf_counter() - started)
+            assert answer.status_code == 200, answer.get_json()
+            started = time.perf_counter()
+            assert app.get(f"/games/{game_id}/state", headers=headers).status_code == 200
+            took[("view", version)].append(time.perf_counter() - started)
+    for name in ("action", "view"):
+        short, long = pct(took[(name, 10)], 50), pct(took[(name, LONG)], 50)
+        report.add(
+            f"{name} at version {LONG:,} against version 10 (p50 ratio)", long / short, "x", target="value <= 1.2",
+            p50_ms_v10=short, p50_ms_long=long, p99_ms_v10=pct(took[(name, 10)], 99),
+            p99_ms_long=pct(took[(name, LONG)], 99),
+        )  # fmt: skip
+    per_event = {v: int(client.memory_usage(stream_key(g), samples=0) or 0) / games.store.version(g)
+                 for v, (g, _) in tables.items()}
+    report.add(
+        f"Redis bytes per event of the game's stream, version {LONG:,}", per_event[LONG], "B/event",
+        at_v10=per_event[10],
+    )  # fmt: skip
+
+
+def listing(report: Report, client: redis.Redis) -> None:
+    services = wiring.build(client)
+    app = create_app(services, CONFIG).test_client()
+    p99 = {}
+    for count in (1_000, 100_000):
+        client.flushdb()
+        write_index(client, game_rows(client, services.games.store), count)
+        app.get("/games?limit=20")
+        took = _timed(lambda: app.get("/games?status=lobby&limit=20"))
+        p99[count] = pct(took, 99)
+    report.add(
+        "GET /games p99 with 100,000 games in the index", p99[100_000], "ms", target="value <= 50",
+        p99_ms_at_1000=p99[1_000], ratio=p99[100_000] / p99[1_000],
+    )  # fmt: skip
+
+
+def burst(report: Report, client: redis.Redis, games: Games) -> None:
+    client.flushdb()
+    services = wiring.build(client)
+    app = create_app(services, CONFIG).test_client()
+    for n in range(BURST):
+        games.create("counter", {}, HUMANS, seed=f"burst-{n}")
+    started = time.perf_counter()
+    assert app.get("/games?limit=20").status_code == 200
+    first = time.perf_counter() - started
+    then = pct(_timed(lambda: app.get("/games?limit=20"), 20), 50)
+    report.add(
+        f"first GET /games after {BURST:,} creations nobody listed", first * 1000, "ms", target="value <= 50",
+        next_p50_ms=then,
+    )  # fmt: skip
+
+
+def main(report: Report) -> None:
+    with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data, durable=False) as server:
+        client = redis.Redis.from_url(server.url)
+        try:
+            games = wiring.build(client).games
+            long_game(report, client, games)
+            listing(report, client)
+            burst(report, client, wiring.build(client).games)
+        finally:
+            client.close()
+
+
+if __name__ == "__main__":
+    from tests.bench.__main__ import run
+
+    run([main])
