@@ -178,6 +178,9 @@ class ZonaGame(Game):
     def describe_event(self, event: Event, seat: Seat | None, state: State) -> str:
         return words.event(event, seat, state)
 
+    def describe_command(self, state: State, seat: Seat, command: Command) -> str:
+        return words.command_text(state, seat, command)
+
     def describe_decision(self, state: State, seat: Seat | None) -> str | None:
         return words.decision(state, seat)
 
@@ -263,7 +266,9 @@ def _example() -> dict[str, Any]:
     while state["pending"] is not None and state["phase"] == "setup":
         seat = state["pending"]["seat"]
         state = ZONA.decide_and_fold(state, seat, state["pending"]["choices"][0], Rng(f"example-{seat}"))[1]
-    return {"options": options, "view": view(state, 0), "actions": legal_actions(state, 0),
+    actions = legal_actions(state, 0)
+    return {"options": options, "view": view(state, 0), "actions": actions,
+            "texts": [words.command_text(state, 0, a) for a in actions],
             "prompt": words.decision(state, 0), "events": [{"type": t, "data": d} for t, d in EVENTS]}  # fmt: skip
 
 

@@ -299,7 +299,7 @@ _OTHERS: dict[str, Any] = {
 _PHRASES = {
     "stow": "stow it", "wear": "wear it", "refuse": "leave it", "take_damage": "take the damage", "accept": "accept the dice",
     "face": "face it", "confront": "confront it", "flee": "flee", "rest": "rest", "pass": "pass",
-    "area_action": "take the area's action", "heal": "heal", "done": "be done", "stay": "stay",
+    "area_action": "take the area's action", "heal": "heal", "done": "done", "stay": "stay",
     "search": "search the area",
 }  # fmt: skip
 _WITH_CARD = {
@@ -351,6 +351,38 @@ def command_words(command: dict[str, Any], n: Names, context: dict[str, Any]) ->
     if kind in ("choose_stalker", "new_stalker"):
         return f"play {n.stalker(command.get('character'))}"
     return _plain(kind)
+
+
+def command_text(state: State, seat: int, command: dict[str, Any]) -> str:
+    """A legal action of ``seat`` as its button says it (``Game.describe_command``)."""
+    n = Names(state)
+    pending = state.get("pending")
+    context = dict(pending.get("context") or {}) if pending is not None and pending["seat"] == seat else {}
+    if "card" in context:
+        context["item"] = n.thing(context["card"])
+    kind = command.get("type")
+    labels = context.get("labels") or []
+    option = command.get("option")
+    if kind == "choose" and isinstance(option, int) and 0 <= option < len(labels):
+        return _capital(str(labels[option]).strip().rstrip("."))
+    if kind in _ON_ITEM and context.get("item"):
+        return _ON_ITEM[kind].format(context["item"])
+    if kind == "search" and n.pack is not None and isinstance(command.get("token"), str):
+        threat = n.pack.threats.get(command["token"].split("#")[0])
+        if threat is not None:
+            return f"Search {_the(threat.name)} {_plain(threat.kind)}"
+    if kind == "buy" and n.pack is not None:
+        slots = (state.get("market") or {}).get(command.get("row")) or []
+        slot = command.get("slot")
+        card = slots[slot] if isinstance(slot, int) and 0 <= slot < len(slots) else None
+        item = n.pack.items.get(str(card).split("#")[0]) if card else None
+        if item is not None:
+            return f"Buy {item.name} from the {command.get('row')} row ({item.price} roubles)"
+    return _capital(command_words(command, n, context))
+
+
+#: What a decision about one card does with it, the card named.
+_ON_ITEM = {"stow": "Stow {} in the backpack", "wear": "Wear {}", "refuse": "Leave {}", "keep_find": "Keep {}"}
 
 
 def decision(state: State, seat: int | None) -> str | None:
