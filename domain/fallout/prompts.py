@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.engine.addressing import addressed
 from domain.fallout.content import catalog
 from domain.fallout.model import DIRECTIONS
 from domain.fallout.names import Names, capital, counted, listed, plain
@@ -149,9 +150,14 @@ def _quest_text(n: Names, command: dict[str, Any]) -> str:
 
 def decision(state: GameState, seat: int | None) -> str | None:
     """What the game waits for, as ``seat`` may read it; None while it waits on nobody."""
+    said = _decision(state, seat)
+    return addressed(said) if said is not None else None
+
+
+def _decision(state: GameState, seat: int | None) -> str | None:
     if state.over or state.phase == "new":
         return None
-    n = Names(state)
+    n = Names(state, seat)
     pending = state.pending
     if pending is not None:
         who = n.seat(pending.seat)

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.engine.decisions import Decision, matching_choice, normalized
+from domain.engine.faces import faces_field
 from domain.engine.shelf import UnknownPack
 from domain.game import SYSTEM, Command, Event, EventSchema, Game, Outcome, RuleViolation, Seat, SeatRange, malformed
 from domain.rng import Rng
@@ -110,6 +111,7 @@ class ZonaView(Schema):
                                                  "played this phase, the resolution stack, discard piles, cards being read"})
     board = fields.Dict(metadata={"description": "this side's areas (name, sector, action in words) and borders"})
     cards = fields.Dict(metadata={"description": "what each item card named in the view is, by type"})
+    faces = faces_field()
 
 
 class ZonaGame(Game):

@@ -160,10 +160,12 @@ class Queries:
         record = loaded.state
         playing = seat is not None and record.started and not record.over and record.kind_of(seat) != OPEN
         module = record.module
-        actions = [
-            {**command, "text": module.describe_command(record.state, seat, command)}
-            for command in (module.legal_actions(record.state, seat) if playing and seat is not None else [])
-        ]
+        actions = []
+        if playing and seat is not None:
+            actions = [
+                {**command, "text": module.describe_command(record.state, seat, command)}
+                for command in module.legal_actions(record.state, seat)
+            ]
         return {
             "game_id": game_id,
             "game": record.game,
