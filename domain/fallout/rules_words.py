@@ -68,7 +68,7 @@ class Rules:
             return plain(raw)
         return self._result(parsed)
 
-    def _result(self, e: r.Result) -> str:  # noqa: PLR0911, PLR0912 (one case per form of the vocabulary)
+    def _result(self, e: r.Result) -> str:
         if isinstance(e, r.Add):
             return f"shuffle library card {e.number} into its deck"
         if isinstance(e, r.Stage):
@@ -130,7 +130,7 @@ class Rules:
 
     # -- conditions, tasks, modifiers, influence ---------------------------------------------
 
-    def condition(self, c: Any) -> str:  # noqa: PLR0911, PLR0912 (one case per key of the vocabulary)
+    def condition(self, c: Any) -> str:
         if not isinstance(c, dict):
             return plain(c)
         parts = []

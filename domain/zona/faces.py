@@ -75,7 +75,7 @@ def _modifier(m: dict[str, Any]) -> str:
     return f"{' and '.join(said) or attribute}{against}{stage}"
 
 
-def _item(t: ItemType) -> dict[str, Any]:  # noqa: PLR0912 (one case per property of an item card)
+def _item(t: ItemType) -> dict[str, Any]:
     parts = [f"{t.colour + ' ' if t.colour else ''}{_plain(t.kind)} item"]
     parts.append(_USE.get(t.use) or f"{t.durability} use{'s' if t.durability != 1 else ''}, then discard it")
     if t.small:
