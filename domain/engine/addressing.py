@@ -19,7 +19,10 @@ _IRREGULAR = {"is": "are", "has": "have", "does": "do", "goes": "go", "was": "we
 #: Words after the subject that are no verb of it ("You and Marek trade").
 _NOT_VERBS = frozenset({"and", "or", "as", "alone"})
 #: Second verbs of the same subject a sentence joins with "and" ("recover 2 HP and shed a rad").
-_SECOND_VERBS = frozenset({"sheds", "goes", "kills", "suffers", "recovers", "gains", "takes", "is", "loses", "moves"})
+_SECOND_VERBS = frozenset({
+    "sheds", "goes", "kills", "suffers", "recovers", "gains", "takes", "is", "loses", "moves", "turns", "draws", "plays",
+    "picks", "keeps", "discards", "wins",
+})
 
 _SUBJECT = re.compile(r"(^|[.;:!?] +|\n)" + YOU + r" ([A-Za-z]+)")
 _POSSESSIVE = re.compile(r"(^|[.;:!?] +)?" + YOU + "'s")

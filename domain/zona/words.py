@@ -281,7 +281,7 @@ _OTHERS: dict[str, Any] = {
     "TurnStarted": lambda d, n: f"{n.seat(d['seat'])}'s turn begins.",
     "ActionTaken": lambda d, n: f"{n.seat(d['seat'])} takes an action: {_plain(d['action'])}.",
     "TurnEnded": lambda d, n: f"{n.seat(d['seat'])}'s turn ends.",
-    "VoicePassed": lambda d, n: f"{n.seat(d['seat'])} now holds the Voice of the Zone.",
+    "VoicePassed": lambda d, n: f"The Voice of the Zone passes to {n.seat(d['seat'])}.",
     "EmissionAdvanced": lambda d, n: f"The emission draws nearer (space {d['marker']}).",
     "TimedNewsPlaced": lambda d, n: (f"The news {n.thing(d['card'])} holds over "
                                      f"{_listed([n.area(a) for a in str(d.get('target') or '').split('|') if a])}."),

@@ -90,7 +90,7 @@ def test_signed_deliveries_a_retry_after_a_500_and_the_reminder(redis_client, ga
         assert payload["type"] == "your_turn" and payload["seat"] == other and payload["game_id"] == game_id
         assert "deadline" in payload
         # In words, for the seat: the pending decision as its prompt says it.
-        assert payload["text"] == f"Your turn: Seat {other} must add 1, 2 or 3 to the total of 1 (50 wins)."
+        assert payload["text"] == "Your turn: you must add 1, 2 or 3 to the total of 1 (50 wins)."
         # And the batch that made it the seat's turn, in the words its log reads.
         page = client.get(f"/games/{game_id}/events?limit=1000", headers=auth[other]).get_json()["events"]
         assert payload["events"] == [
@@ -107,7 +107,7 @@ def test_signed_deliveries_a_retry_after_a_500_and_the_reminder(redis_client, ga
                            message="the reminder")  # fmt: skip
     reminded = verifier.verify(reminders[0][1], reminders[0][0])
     assert reminded["seat"] == other
-    assert reminded["text"].startswith(f"Reminder: your time runs out at {reminded['deadline']}. Seat {other} must add")
+    assert reminded["text"].startswith(f"Reminder: your time runs out at {reminded['deadline']}. You must add")
 
     log = client.get(f"/games/{game_id}/webhooks/deliveries", headers=auth[other]).get_json()["deliveries"]
     turn_log = [d for d in log if d["kind"] == "your_turn"]
