@@ -144,7 +144,7 @@ def _command_unions(reg: Registrar, game: Game, prefix: str) -> str:
         name = reg.add(f"{prefix}Command{camel(kind)}", game.command_schemas[kind])
         typed = reg.schemas[name]
         typed["properties"]["type"] = {"type": "string", "enum": [kind]}
-        typed["properties"]["text"] = TEXT
+        typed["properties"]["text"] = dict(TEXT)
         typed["required"] = sorted({*typed.get("required", []), "type"})
         names[kind] = name
     return _put(reg, f"{prefix}Command", union(names, "type", f"A command of {game.title}, told apart by its `type`"))
@@ -223,8 +223,10 @@ def publish_unions(spec: APISpec, games: Sequence[Game], names: dict[str, tuple[
         )
         per_game["Actions"][game.name] = reg.derive(
             f"{prefix}Actions", "Actions", f"What the caller may do in a game of {game.title}", game=this,
-            actions={"type": "array", "items": {"allOf": [ref(command), {"required": ["text"]}]},
-                     "description": "Each one a complete body to POST, with its `text` (the command in words)"},
+            # Each listed action always carries its `text`; the command schemas keep it optional, since a
+            # posted command may leave it out (client generators take no allOf of a oneOf to require it here).
+            actions={"type": "array", "items": ref(command),
+                     "description": "Each one a complete body to POST, always with its `text` (the command in words)"},
         )  # fmt: skip
         events = {"type": "array", "items": ref(event)}
         per_game["Acted"][game.name] = reg.derive(
