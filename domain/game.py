@@ -313,7 +313,9 @@ class Game(ABC):
         play comes from its data. So the sentence is a function of the log up
         to the event and of the seat, the same in every channel and every year
         (DESIGN.md, invariant 8). Read nothing from ``state`` that ``view``
-        hides from ``seat``. Never empty; never raises on an event the game emits.
+        hides from ``seat``. Where the subject is ``seat`` itself, the sentence
+        addresses its reader: "You end the turn", "Your turn begins"
+        (``domain.engine.addressing``). Never empty; never raises on an event the game emits.
         """
 
     @abstractmethod
@@ -330,8 +332,9 @@ class Game(ABC):
     @abstractmethod
     def describe_decision(self, state: Any, seat: Seat | None) -> str | None:
         """What the game waits for now, in plain English, as ``seat`` may read it
-        (``"Tamsin must choose: fight the Mirelurk or flee."``); ``None`` when it
-        waits on nobody (automatic work is due, or the game is over)."""
+        (``"Tamsin must choose: fight the Mirelurk or flee."``; ``"You must choose: …"``
+        to the seat it waits on); ``None`` when it waits on nobody (automatic work
+        is due, or the game is over)."""
 
     @abstractmethod
     def system_command(self, state: Any) -> Command | None:

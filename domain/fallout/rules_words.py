@@ -18,6 +18,14 @@ from domain.fallout.model import Pack
 from domain.fallout.names import capital, listed, plain
 
 _SIGNS = {"star": "★", "spade": "♠"}
+#: The counters of agenda influence, as one and as many (docs/fallout-effects.md, "Agenda cards").
+_COUNTERS = {
+    "caps": ("Cap", "Caps"), "special": ("S.P.E.C.I.A.L. token", "S.P.E.C.I.A.L. tokens"), "perks": ("perk", "perks"),
+    "items": ("item held", "items held"), "traits": ("trait", "traits"), "agendas": ("agenda card", "agenda cards"),
+    "xp_gained": ("XP gained", "XP gained"), "kills": ("kill", "kills"),
+    "quests_done": ("quest objective done", "quest objectives done"),
+    "tiles_explored": ("tile explored", "tiles explored"),
+}  # fmt: skip
 
 
 def amount(value: Any) -> str:
@@ -205,20 +213,25 @@ class Rules:
         if "if" in entry:
             return f"+{gain} influence if {self.condition(entry['if'])}"
         per = entry.get("per")
-        if isinstance(per, dict):
-            counter = f"{plain(per['kind'])} held" if "kind" in per else f"space {self.faction(per.get('lead'))} leads by"
+        if isinstance(per, dict) and "kind" in per:
+            one, many = f"{plain(per['kind'])} held", f"{plain(per['kind'])}s held"
+        elif isinstance(per, dict):
+            ahead = f"{self.faction(per.get('lead'))} is ahead"
+            one, many = f"space {ahead}", f"spaces {ahead}"
         else:
-            counter = plain(per)
+            one, many = _COUNTERS.get(str(per), (plain(per), plain(per)))
         every = entry.get("every", 1)
         most = f" (at most {entry['most']})" if entry.get("most") is not None else ""
-        return f"+{gain} influence per {'' if every == 1 else f'{every} '}{counter}{most}"
+        return f"+{gain} influence per {one if every == 1 else f'{every} {many}'}{most}"
 
     def trigger(self, t: Any) -> str:
         if not isinstance(t, dict) or not t:
             return plain(t)
         key, value = next(iter(t.items()))
         if key == "kill":
-            return f"when you kill {'any enemy' if value == 'any' else self.faction(value) + ' token' if value in _SIGNS else 'a ' + plain(value)}"
+            if value in _SIGNS:
+                return f"when you kill a {self.faction(value)} token"
+            return f"when you kill {'any enemy' if value == 'any' else f'a {plain(value)} enemy'}"
         if key == "explore":
             tile = self.pack.tiles.get(str(value))
             return f"when you explore {tile.name if tile else 'a ' + plain(value) + ' tile'}"

@@ -85,7 +85,7 @@ def _examples(spec: APISpec, games: Sequence[Game]) -> None:
 
 def _with_texts(game: Game) -> list[dict[str, Any]]:
     """The example actions as GET …/actions serves them: each with its words."""
-    texts = game.examples.get("texts") or []
-    return [{**action, "text": text} for action, text in zip(game.examples["actions"], texts, strict=False)] or list(
-        game.examples["actions"]
-    )
+    actions, texts = game.examples["actions"], game.examples.get("texts")
+    if not texts:
+        return list(actions)
+    return [{**action, "text": text} for action, text in zip(actions, texts, strict=True)]
