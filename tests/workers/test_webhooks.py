@@ -162,9 +162,11 @@ def test_rewind_proposals_and_the_game_over_are_told_too(redis_client, games: Ga
     winner = games.load(table.game_id).state.module.outcome(games.load(table.game_id).state.state).winners[0]
     over = {json.loads(r[1])["text"] for r in receiver.of_kind("game_over")}
     assert over == {f"The game is over: seat {winner} won."}
-    # The batch that ended the game, as each seat's log reads it after the end (unredacted, the seed revealed).
-    ended = client.get(table.url("/events?limit=1000")).get_json()["events"]
+    # The batch that ended the game, as each seat's log reads it after the end (unredacted, the seed revealed;
+    # its own seat's doings addressed to it as "you").
     for _, body, _ in receiver.of_kind("game_over"):
+        seat = json.loads(body)["seat"]
+        ended = client.get(table.url("/events?limit=1000"), headers=table.seats[seat]).get_json()["events"]
         events = json.loads(body)["events"]
         assert events[-1]["type"] == "SeedRevealed" and events[0]["type"] == "CommandAccepted"
         assert events == [{"version": e["version"], "type": e["type"], "text": e["text"]}
