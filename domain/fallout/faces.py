@@ -32,7 +32,8 @@ _TIMING = {"before_fight": "Before a fight", "during_fight": "During a fight"}
 def shown(state_pack: str, scenario: str, strings: Iterable[str]) -> dict[str, dict[str, Any]]:
     """The faces of the ids among ``strings`` (every string a view shows)."""
     faces = pack_faces(state_pack, scenario)
-    return {key: faces[key] for key in strings if key in faces}
+    # Copies: the pack's faces are cached, a view is the caller's to change.
+    return {key: dict(faces[key]) for key in strings if key in faces}
 
 
 @functools.cache
