@@ -96,3 +96,32 @@ def test_views_show_a_seat_nothing_the_log_hides_from_it(game: Game, plays: list
                     hidden_so_far |= leaves(event.data) - shown
                 leaked = seen(game.view(state, seat)) & (hidden_so_far - shown_so_far)
                 assert not leaked, f"{play.name}: seat {seat}'s view shows {sorted(leaked)}, which its log hides"
+
+
+def _strings(value: Any) -> set[str]:
+    """Every string in ``value``, keys included."""
+    if isinstance(value, dict):
+        return set(value).union(*(_strings(v) for v in value.values()))
+    if isinstance(value, list | tuple):
+        return set().union(*(_strings(v) for v in value))
+    return {value} if isinstance(value, str) else set()
+
+
+def test_a_views_card_faces_are_of_ids_the_view_shows_and_no_other(game: Game, plays: list[Play]):
+    """A view's ``faces`` (cards you can read) are read off the view: each is the face of a string the rest of
+    the view shows, so a face never tells a seat of a card its view hides; each has a name, a kind, a cost
+    (a number or null) and its rules in words. A game whose views carry no faces passes as is."""
+    for play in plays[::2]:
+        for state in play.sampled(SAMPLED):
+            for seat in [None, *play.seat_range]:
+                shown = game.view(state, seat)
+                faces = shown.get("faces")
+                if faces is None:
+                    continue
+                rest = _strings({k: v for k, v in shown.items() if k != "faces"})
+                assert set(faces) <= rest, f"{play.name}: seat {seat} has faces of ids its view does not show: " \
+                    f"{sorted(set(faces) - rest)[:5]}"  # fmt: skip
+                for key, face in faces.items():
+                    assert isinstance(face["name"], str) and face["name"] and isinstance(face["kind"], str), key
+                    assert face["cost"] is None or isinstance(face["cost"], int), key
+                    assert isinstance(face["text"], str) and face["text"].strip(), key
