@@ -121,10 +121,24 @@ def _item(t: ItemType) -> dict[str, Any]:
     return face(t.name, _plain(t.kind), t.price, _sentences(parts))
 
 
+#: A stalker's ability in words (Zona §"ZDOLNOŚĆ"), by its key in the pack.
+_ABILITY = {
+    "reroll": "once per test of {}, reroll a die", "protect": "once a round, stop one {} harm",
+    "camp": "resting, shed {} more fatigue", "mend": "resting, heal {} damage free",
+    "haggle": "sell for {} roubles more",
+}  # fmt: skip
+#: A threat's ability in words, by its key in the pack.
+_THREAT = {"spawn": "when beaten, {} more like it appear in the area", "trophy_lowers": "a trophy given up lowers its test by {}"}
+
+
+def _ability(words: dict[str, str], ability: dict[str, Any]) -> str:
+    return "; ".join(words[k].format(_plain(v)) if k in words else f"{_plain(k)} {_plain(v)}" for k, v in ability.items())
+
+
 def _stalker(pack: Pack, s: Stalker) -> dict[str, Any]:
     area = pack.areas.get(s.area)
     items = [pack.items[i].name if i in pack.items else _plain(i) for i in s.equipment]
-    ability = "; ".join(f"{_plain(k)} {_plain(v)}" for k, v in s.ability.items())
+    ability = _ability(_ABILITY, s.ability)
     parts = [", ".join(f"{a} {n}" for a, n in s.attributes.items()), f"stamina {s.stamina}",
              f"starts at {area.name if area else _plain(s.area)} with {s.roubles} roubles, "
              f"{_plain(s.reputation)} reputation and {', '.join(items) or 'nothing'}",
@@ -133,12 +147,21 @@ def _stalker(pack: Pack, s: Stalker) -> dict[str, Any]:
 
 
 def _threat(t: Threat) -> dict[str, Any]:
-    loot = ", ".join(f"{_plain(k)} {v}" for k, v in t.loot.items())
-    ability = "; ".join(f"{_plain(k)} {_plain(v)}" for k, v in t.ability.items())
+    loot = _loot(t.loot)
+    ability = _ability(_THREAT, t.ability)
     parts = [f"{t.colour} {t.kind}", f"detects at {t.detect}", f"test of {t.attribute} {t.difficulty}",
              f"harm: {_harm(t.damage, t.fatigue)}", f"loot: {loot}" if loot else "",
              f"ability: {ability}" if ability else ""]  # fmt: skip
     return face(t.name, t.kind, None, _sentences(parts))
+
+
+def _loot(loot: dict[str, Any]) -> str:
+    if "trophy" in loot:
+        return f"a trophy worth {loot['trophy']} roubles"
+    if "artifact" in loot:
+        count = int(loot.get("count", 1))
+        return f"{count} {loot['artifact']} artifact{'s' if count != 1 else ''}"
+    return ", ".join(f"{_plain(k)} {v}" for k, v in loot.items())
 
 
 def _news(n: NewsCard) -> dict[str, Any]:
