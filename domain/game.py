@@ -203,7 +203,8 @@ class Game(ABC):
     #: client filter games by (``GET /games?option=<name>:<value>``): the few
     #: that tell one table of this game from another.
     listed_options: ClassVar[tuple[str, ...]] = ()
-    #: Real examples for the API document: ``{"options": ..., "view": ..., "actions": [...]}``, and
+    #: Real examples for the API document: ``{"options": ..., "view": ..., "actions": [...]}``, optionally
+    #: ``"texts"`` (each action's ``describe_command``, in the same order), and
     #: optionally ``"games"``: more create bodies by name (``{"solo": {"seats": 1, "options": {...}}}``).
     examples: ClassVar[Mapping[str, Any]] = {}
     #: Every code the game's own rules refuse with (``RuleViolation.code``), by kind, each with a
@@ -312,14 +313,28 @@ class Game(ABC):
         play comes from its data. So the sentence is a function of the log up
         to the event and of the seat, the same in every channel and every year
         (DESIGN.md, invariant 8). Read nothing from ``state`` that ``view``
-        hides from ``seat``. Never empty; never raises on an event the game emits.
+        hides from ``seat``. Where the subject is ``seat`` itself, the sentence
+        addresses its reader: "You end the turn", "Your turn begins"
+        (``domain.engine.addressing``). Never empty; never raises on an event the game emits.
+        """
+
+    @abstractmethod
+    def describe_command(self, state: Any, seat: Seat, command: Command) -> str:
+        """A command ``seat`` may send now (one of ``legal_actions``) in words, as a button says it:
+        ``"Reroll die 2"``, ``"Search the Mirror anomaly"``, ``"Answer the crier: bribe him (3 caps)"``.
+
+        The API serves it as each action's ``text``. It is read by ``seat`` only,
+        so it may name what ``seat`` sees (its own cards); never an internal id,
+        never a bare option number, never snake_case. Starts with a capital,
+        no full stop. Never empty; never raises on a command ``legal_actions`` offers.
         """
 
     @abstractmethod
     def describe_decision(self, state: Any, seat: Seat | None) -> str | None:
         """What the game waits for now, in plain English, as ``seat`` may read it
-        (``"Tamsin must choose: fight the Mirelurk or flee."``); ``None`` when it
-        waits on nobody (automatic work is due, or the game is over)."""
+        (``"Tamsin must choose: fight the Mirelurk or flee."``; ``"You must choose: …"``
+        to the seat it waits on); ``None`` when it waits on nobody (automatic work
+        is due, or the game is over)."""
 
     @abstractmethod
     def system_command(self, state: Any) -> Command | None:

@@ -32,7 +32,9 @@ def play_example(game: Game) -> dict[str, Any]:
             break
         _, state = game.decide_and_fold(state, waiting[0], game.legal_actions(state, waiting[0])[0], Rng("holotape-example", f"choice-{step}"))
     seat = game.waiting_for(state)[0]
-    return {"options": OPTIONS, "view": game.view(state, seat), "actions": game.legal_actions(state, seat),
+    actions = game.legal_actions(state, seat)
+    return {"options": OPTIONS, "view": game.view(state, seat), "actions": actions,
+            "texts": [game.describe_command(state, seat, a) for a in actions],
             "prompt": game.describe_decision(state, seat), "events": [{"type": t, "data": d} for t, d in EVENTS]}  # fmt: skip
 
 

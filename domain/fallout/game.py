@@ -144,6 +144,9 @@ class FalloutGame(Game):
     def describe_event(self, event: Event, seat: Seat | None, state: GameState) -> str:
         return words.event(event, seat, state)
 
+    def describe_command(self, state: GameState, seat: Seat, command: Command) -> str:
+        return prompts.command_text(state, seat, command)
+
     def describe_decision(self, state: GameState, seat: Seat | None) -> str | None:
         return prompts.decision(state, seat)
 

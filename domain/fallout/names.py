@@ -16,6 +16,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
+from domain.engine.addressing import YOU
 from domain.fallout.content import catalog
 from domain.fallout.state import FACE_DOWN, GameState
 
@@ -64,8 +65,10 @@ def pack_names(pack_id: str, scenario_id: str | None) -> dict[str, str]:
 class Names:
     """The pack's names for the ids an event carries, with the id when the pack does not know it."""
 
-    def __init__(self, state: GameState):
+    def __init__(self, state: GameState, reader: int | None = None):
         self.state = state
+        #: The seat the words are for: named ``YOU`` (``domain.engine.addressing``), never by its survivor.
+        self.reader = reader
         try:
             self.catalog: Any = catalog(state.pack) if state.pack else None
         except KeyError:
@@ -80,6 +83,8 @@ class Names:
         return pack_names(self.state.pack, self.state.scenario).get(key)
 
     def seat(self, seat: object) -> str:
+        if self.reader is not None and seat == self.reader:
+            return YOU
         survivors = self.state.survivors
         chosen = survivors[seat].survivor if isinstance(seat, int) and 0 <= seat < len(survivors) else None
         if chosen:

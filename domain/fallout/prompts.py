@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.fallout.names import Names, counted, listed, plain
+from domain.engine.addressing import addressed
+from domain.fallout.content import catalog
+from domain.fallout.model import DIRECTIONS
+from domain.fallout.names import Names, capital, counted, listed, plain
 from domain.fallout.state import GameState
 from domain.fallout.view import PRIVATE_DECISIONS
 
@@ -87,11 +90,74 @@ def command_words(command: dict[str, Any], n: Names, context: dict[str, Any] | N
     return plain(kind)
 
 
+#: Buttons that say more than a prompt's list of choices does.
+_BUTTONS = {
+    "trade_give_caps": "Offer one more cap", "trade_take_caps": "Ask for one more cap",
+    "encounter": "Draw an encounter card here", "move": "Take a move action",
+}  # fmt: skip
+#: The compass point of each of ``model.DIRECTIONS`` as the board draws it (pointy-topped hexes).
+_COMPASS = ("north-east", "east", "south-east", "south-west", "west", "north-west")
+
+
+def command_text(state: GameState, seat: int, command: dict[str, Any]) -> str:
+    """A legal action of ``seat`` as its button says it (``Game.describe_command``): the prompt's
+    phrase for it, and what tells one button from another where the phrase does not (which tile,
+    which objective, which answer to an encounter)."""
+    pending = state.pending
+    context = pending.context if pending is not None and pending.seat == seat else {}
+    n = Names(state)
+    kind = command.get("type")
+    if kind in _BUTTONS:
+        return _BUTTONS[kind]
+    if kind == "choose_option":
+        read = context.get("read_aloud") or {}
+        options = read.get("options") or []
+        option = command.get("option")
+        if isinstance(option, int) and 0 <= option < len(options) and options[option].get("label"):
+            label = str(options[option]["label"]).strip().rstrip(".")
+            return f"Answer {read['title']}: {label}" if read.get("title") else capital(label)
+    if kind == "explore":
+        return f"Explore the {_explored(state, seat, command.get('place'))}"
+    if kind == "quest":
+        return _quest_text(n, command)
+    return capital(command_words(command, n, context))
+
+
+def _explored(state: GameState, seat: int, place_id: object) -> str:
+    """A face-down place as the survivor sees it from their tile: its back and its compass point."""
+    place = state.place(place_id) if isinstance(place_id, str) else None
+    if place is None:
+        return "face-down tile"
+    back = f"face-down {place.back} tile" if place.back else "face-down tile"
+    space = state.survivor(seat).space
+    here = next((p for p in state.places if space and p.faceup and p.tile and space.startswith(f"{p.tile}.")), None)
+    coords = {p.id: (p.q, p.r) for p in catalog(state.pack).pack.scenarios[state.scenario].places}
+    if here is None or here.id not in coords or place.id not in coords:
+        return back
+    step = (coords[place.id][0] - coords[here.id][0], coords[place.id][1] - coords[here.id][1])
+    return f"{back} to the {_COMPASS[DIRECTIONS.index(step)]}" if step in DIRECTIONS else back
+
+
+def _quest_text(n: Names, command: dict[str, Any]) -> str:
+    quest = n.catalog.quests.get(command.get("quest")) if n.catalog else None
+    objective = command.get("objective")
+    title = n.quest(command.get("quest"))
+    if quest is None or not isinstance(objective, int) or not 0 <= objective < len(quest.objectives):
+        return f"Work on {title}"
+    aim = quest.objectives[objective].text.strip().rstrip(".")
+    return f"Work on {title}: {aim}" if aim else f"Work on {title} (objective {objective + 1})"
+
+
 def decision(state: GameState, seat: int | None) -> str | None:
     """What the game waits for, as ``seat`` may read it; None while it waits on nobody."""
+    said = _decision(state, seat)
+    return addressed(said) if said is not None else None
+
+
+def _decision(state: GameState, seat: int | None) -> str | None:
     if state.over or state.phase == "new":
         return None
-    n = Names(state)
+    n = Names(state, seat)
     pending = state.pending
     if pending is not None:
         who = n.seat(pending.seat)

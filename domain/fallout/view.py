@@ -12,15 +12,16 @@ seat only. Once the game is over,
 has ended: a caller that wants the whole log revealed after the end skips it.
 
 A view carries ``names``: the pack's name for each id it shows, so a board
-labels cards as the log's words do (``domain.fallout.names``). It is read off
-the view itself, so a name never tells what the view hides.
+labels cards as the log's words do (``domain.fallout.names``), and ``faces``:
+each shown card's face, its rules in words (``domain.fallout.faces``). Both
+are read off the view itself, so neither tells what the view hides.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from domain.fallout import encounter, enemies, influence, trade
+from domain.fallout import encounter, enemies, faces, influence, trade
 from domain.fallout.content import catalog
 from domain.fallout.names import Names
 from domain.fallout.snapshot import dump
@@ -54,15 +55,16 @@ def _resolving(state: GameState) -> list[dict[str, Any]]:
     ]
 
 
-def _names(state: GameState, shown: dict[str, Any]) -> dict[str, str]:
-    """The pack's name for every id in ``shown`` (keys included) that has one, and for nothing else.
+def _names(state: GameState, strings: dict[str, None]) -> dict[str, str]:
+    """The pack's name for every id among ``strings`` (those of the view, keys included) that has one, and for
+    nothing else.
 
     Read off the view itself, not the state, so it can only name what the
     seat already sees (another seat's agenda cards, a face-down tile, an
     inactive enemy's token stay unnamed because they are not shown)."""
     names = Names(state)
     out: dict[str, str] = {}
-    for key in _strings(shown, {}):
+    for key in strings:
         name = names.of(key)
         if name:
             out[key] = name
@@ -87,7 +89,9 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
     """What ``seat`` (None: a spectator) sees, with the names of what it shows."""
     shown = scoring_view(state, seat)
     if shown.get("phase") != "new":
-        shown["names"] = _names(state, shown)
+        strings = _strings(shown, {})
+        shown["names"] = _names(state, strings)
+        shown["faces"] = faces.shown(state.pack, state.scenario, strings)
     return shown
 
 

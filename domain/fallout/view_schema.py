@@ -13,6 +13,8 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, fields
 
+from domain.engine.faces import faces_field
+
 
 def _about(text: str) -> dict[str, Any]:
     return {"metadata": {"description": text}}
@@ -287,3 +289,4 @@ class ViewSchema(_Shape):
                  "agendas, perks, quests, enemy tokens, the scenario and its factions): exactly the ids shown, "
                  "so it names nothing the view hides. Ids are stable; names are content, so label with these."),
     )
+    faces = faces_field()

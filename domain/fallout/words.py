@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from domain.engine.addressing import addressed
 from domain.fallout.names import Names, capital, counted, listed, pack_names, plain
 from domain.fallout.prompts import KINDS, PLAIN, command_words
 from domain.fallout.state import GameState
@@ -36,7 +37,7 @@ def event(event: Event, seat: int | None, state: GameState) -> str:
     words = _EVENTS.get(event.type)
     if words is None:
         raise KeyError(f"Fallout has no words for {event.type}")
-    return words(event.data, Names(state))
+    return addressed(words(event.data, Names(state, seat)))
 
 
 # -- setup and the round ----------------------------------------------------------
@@ -54,7 +55,7 @@ def _set_up(d: dict[str, Any], n: Names) -> str:
 
 @_says("SurvivorChosen")
 def _chosen(d: dict[str, Any], n: Names) -> str:
-    return f"Seat {d['seat']} plays {n.survivor(d['survivor'])}, who starts at {n.space(d['space'])}."
+    return f"{n.seat(d['seat'])} plays {n.survivor(d['survivor'])}, who starts at {n.space(d['space'])}."
 
 
 @_says("RoundStarted")

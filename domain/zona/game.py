@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.engine.decisions import Decision, matching_choice, normalized
+from domain.engine.faces import faces_field
 from domain.engine.shelf import UnknownPack
 from domain.game import SYSTEM, Command, Event, EventSchema, Game, Outcome, RuleViolation, Seat, SeatRange, malformed
 from domain.rng import Rng
@@ -110,6 +111,7 @@ class ZonaView(Schema):
                                                  "played this phase, the resolution stack, discard piles, cards being read"})
     board = fields.Dict(metadata={"description": "this side's areas (name, sector, action in words) and borders"})
     cards = fields.Dict(metadata={"description": "what each item card named in the view is, by type"})
+    faces = faces_field()
 
 
 class ZonaGame(Game):
@@ -177,6 +179,9 @@ class ZonaGame(Game):
 
     def describe_event(self, event: Event, seat: Seat | None, state: State) -> str:
         return words.event(event, seat, state)
+
+    def describe_command(self, state: State, seat: Seat, command: Command) -> str:
+        return words.command_text(state, seat, command)
 
     def describe_decision(self, state: State, seat: Seat | None) -> str | None:
         return words.decision(state, seat)
@@ -263,7 +268,9 @@ def _example() -> dict[str, Any]:
     while state["pending"] is not None and state["phase"] == "setup":
         seat = state["pending"]["seat"]
         state = ZONA.decide_and_fold(state, seat, state["pending"]["choices"][0], Rng(f"example-{seat}"))[1]
-    return {"options": options, "view": view(state, 0), "actions": legal_actions(state, 0),
+    actions = legal_actions(state, 0)
+    return {"options": options, "view": view(state, 0), "actions": actions,
+            "texts": [words.command_text(state, 0, a) for a in actions],
             "prompt": words.decision(state, 0), "events": [{"type": t, "data": d} for t, d in EVENTS]}  # fmt: skip
 
 

@@ -22,6 +22,7 @@ import re
 from typing import Any
 
 from domain.game import Event
+from domain.zona import faces
 from domain.zona.board import board_for
 from domain.zona.model import Pack
 from domain.zona.pack import pack_named
@@ -55,6 +56,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     # The board names no item card: left out of the walk, it keeps a view quick enough for bots' searches.
     shown["cards"] = _catalog(pack, shown)
     shown["board"] = clone(board_description(pack.name, state["side"]))
+    shown["faces"] = faces.shown(shown, state["pack"])
     return shown
 
 

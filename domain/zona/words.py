@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.engine.addressing import YOU, addressed
 from domain.game import Event
 from domain.zona.model import EventCard, Pack
 from domain.zona.pack import pack_named
@@ -120,14 +121,18 @@ def _listed(items: list[str], last: str = "and") -> str:
 class Names:
     """The pack's names for the ids an event carries."""
 
-    def __init__(self, state: State):
+    def __init__(self, state: State, reader: int | None = None):
         self.state = state
+        #: The seat the words are for: named ``YOU`` (``domain.engine.addressing``), never by its stalker.
+        self.reader = reader
         try:
             self.pack: Pack | None = pack_named(state["pack"]) if state.get("pack") else None
         except (KeyError, ValueError):
             self.pack = None
 
     def seat(self, seat: object) -> str:
+        if self.reader is not None and seat == self.reader:
+            return YOU
         stalkers = self.state.get("stalkers") or []
         if isinstance(seat, int) and 0 <= seat < len(stalkers) and stalkers[seat].get("character"):
             return self.stalker(stalkers[seat]["character"])
@@ -247,15 +252,15 @@ _STALKER = {"StalkerMoved", "StalkerRelocated", "DamageSuffered", "Healed", "Inj
 
 def event(event: Event, seat: int | None, state: State) -> str:
     """``event`` (redacted for ``seat``) as a sentence."""
-    d, n, kind = event.data, Names(state), event.type
+    d, n, kind = event.data, Names(state, seat), event.type
     if kind in _MOVES:
-        return _moved(kind, d, n)
+        return addressed(_moved(kind, d, n))
     if kind in _STALKER:
-        return _stalker(kind, d, n)
+        return addressed(_stalker(kind, d, n))
     said = _OTHERS.get(kind)
     if said is None:
         raise KeyError(f"Zona has no words for {kind}")
-    return said(d, n)
+    return addressed(said(d, n))
 
 
 def _decision_made(d: dict[str, Any], n: Names) -> str:
@@ -268,7 +273,7 @@ def _decision_made(d: dict[str, Any], n: Names) -> str:
 _OTHERS: dict[str, Any] = {
     "GameSetUp": lambda d, n: f"A game of Zona for {_counted(d['state'].get('players') or 0, 'stalker')} is set up.",
     "DeckShuffled": lambda d, n: f"The {_plain(d['deck'])} deck is shuffled.",
-    "CharacterChosen": lambda d, n: f"Seat {d['seat']} plays {n.stalker((d.get('stalker') or {}).get('character'))}.",
+    "CharacterChosen": lambda d, n: f"{n.seat(d['seat'])} plays {n.stalker((d.get('stalker') or {}).get('character'))}.",
     "ItemUsed": lambda d, n: f"{n.seat(d['seat'])} uses {n.thing(d['card'])}.",
     "ItemRepaired": lambda d, n: f"{n.seat(d['seat'])} repairs {n.thing(d['card'])}.",
     "ItemsRefreshed": lambda d, n: "Used items are ready again.",
@@ -276,7 +281,7 @@ _OTHERS: dict[str, Any] = {
     "TurnStarted": lambda d, n: f"{n.seat(d['seat'])}'s turn begins.",
     "ActionTaken": lambda d, n: f"{n.seat(d['seat'])} takes an action: {_plain(d['action'])}.",
     "TurnEnded": lambda d, n: f"{n.seat(d['seat'])}'s turn ends.",
-    "VoicePassed": lambda d, n: f"{n.seat(d['seat'])} now holds the Voice of the Zone.",
+    "VoicePassed": lambda d, n: f"The Voice of the Zone passes to {n.seat(d['seat'])}.",
     "EmissionAdvanced": lambda d, n: f"The emission draws nearer (space {d['marker']}).",
     "TimedNewsPlaced": lambda d, n: (f"The news {n.thing(d['card'])} holds over "
                                      f"{_listed([n.area(a) for a in str(d.get('target') or '').split('|') if a])}."),
@@ -299,7 +304,7 @@ _OTHERS: dict[str, Any] = {
 _PHRASES = {
     "stow": "stow it", "wear": "wear it", "refuse": "leave it", "take_damage": "take the damage", "accept": "accept the dice",
     "face": "face it", "confront": "confront it", "flee": "flee", "rest": "rest", "pass": "pass",
-    "area_action": "take the area's action", "heal": "heal", "done": "be done", "stay": "stay",
+    "area_action": "take the area's action", "heal": "heal", "done": "done", "stay": "stay",
     "search": "search the area",
 }  # fmt: skip
 _WITH_CARD = {
@@ -353,11 +358,48 @@ def command_words(command: dict[str, Any], n: Names, context: dict[str, Any]) ->
     return _plain(kind)
 
 
+def command_text(state: State, seat: int, command: dict[str, Any]) -> str:
+    """A legal action of ``seat`` as its button says it (``Game.describe_command``)."""
+    n = Names(state)
+    pending = state.get("pending")
+    context = dict(pending.get("context") or {}) if pending is not None and pending["seat"] == seat else {}
+    if "card" in context:
+        context["item"] = n.thing(context["card"])
+    kind = command.get("type")
+    labels = context.get("labels") or []
+    option = command.get("option")
+    if kind == "choose" and isinstance(option, int) and 0 <= option < len(labels):
+        return _capital(str(labels[option]).strip().rstrip("."))
+    if kind in _ON_ITEM and context.get("item"):
+        return _ON_ITEM[kind].format(context["item"])
+    if kind == "search" and n.pack is not None and isinstance(command.get("token"), str):
+        threat = n.pack.threats.get(command["token"].split("#")[0])
+        if threat is not None:
+            return f"Search {_the(threat.name)} {_plain(threat.kind)}"
+    if kind == "buy" and n.pack is not None:
+        slots = (state.get("market") or {}).get(command.get("row")) or []
+        slot = command.get("slot")
+        card = slots[slot] if isinstance(slot, int) and 0 <= slot < len(slots) else None
+        item = n.pack.items.get(str(card).split("#")[0]) if card else None
+        if item is not None:
+            return f"Buy {item.name} from the {command.get('row')} row ({item.price} roubles)"
+    return _capital(command_words(command, n, context))
+
+
+#: What a decision about one card does with it, the card named.
+_ON_ITEM = {"stow": "Stow {} in the backpack", "wear": "Wear {}", "refuse": "Leave {}", "keep_find": "Keep {}"}
+
+
 def decision(state: State, seat: int | None) -> str | None:
     """What the game waits for, as ``seat`` may read it; None while it waits on nobody."""
+    said = _decision(state, seat)
+    return addressed(said) if said is not None else None
+
+
+def _decision(state: State, seat: int | None) -> str | None:
     if state.get("phase", "new") == "new" or state.get("over"):
         return None
-    n = Names(state)
+    n = Names(state, seat)
     pending = state.get("pending")
     if pending is not None:
         who = n.seat(pending["seat"])

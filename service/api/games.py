@@ -162,6 +162,10 @@ class CommandSchema(Schema):
         unknown = INCLUDE
 
     type = fields.String(required=True, validate=validate.Length(1, 64), metadata={"example": "add"})
+    text = fields.String(
+        metadata={"description": "The action's words as GET /games/{id}/actions lists them: accepted and left out, "
+                  "never part of the command the game reads or the log keeps"},
+    )
 
 
 class ActionsSchema(Schema):
@@ -170,7 +174,10 @@ class ActionsSchema(Schema):
     version = fields.Integer(required=True, metadata={"description": "Send it back as If-Match"})
     seat = fields.Integer(allow_none=True)
     actions = fields.List(
-        fields.Dict(), required=True, metadata={"description": "Each one a complete body to POST here"}
+        fields.Dict(),
+        required=True,
+        metadata={"description": "Each one a complete body to POST here, with its `text`: the command in words for "
+                  "this seat, as a button says it (posting it back with `text` is fine: it is left out)"},
     )
     prompt = fields.String(required=True, **PROMPT)
 
@@ -234,8 +241,12 @@ class GameActions(MethodView):
             "game_id": EXAMPLE_GAME_ID,
             "version": 12,
             "seat": 0,
-            "actions": [{"type": "add", "amount": 1}, {"type": "add", "amount": 2}, {"type": "redraw"}],
-            "prompt": "Seat 0 must add 1, 2 or 3 to the total of 7 (50 wins).",
+            "actions": [
+                {"type": "add", "amount": 1, "text": "Add 1 to the total of 7"},
+                {"type": "add", "amount": 2, "text": "Add 2 to the total of 7"},
+                {"type": "redraw", "text": "Redraw your secret"},
+            ],
+            "prompt": "You must add 1, 2 or 3 to the total of 7 (50 wins).",
         },
     )
     @blp.doc(operationId="listActions")
@@ -264,6 +275,8 @@ class GameActions(MethodView):
         """Post one command for the caller's seat, decided on the version in If-Match."""
         seat = seat_holder(game_id)
         expected = expected_version()
+        # An action posted back as GET …/actions listed it carries its words: they are no part of the command.
+        command = {key: value for key, value in command.items() if key != "text"}
         if len(canonical_json(command)) > MAX_COMMAND_BYTES:
             # The command is kept in the log for good (CommandAccepted): no ballast.
             raise Problem(422, "command_too_large", f"a command takes at most {MAX_COMMAND_BYTES} bytes of JSON")

@@ -63,7 +63,7 @@ def _examples(spec: APISpec, games: Sequence[Game]) -> None:
     listed["examples"] = {
         g.name: {
             "value": {"game_id": EXAMPLE_GAME_ID, "game": g.name, "version": 12, "seat": 0,
-                      "actions": g.examples["actions"], "prompt": g.examples.get("prompt")}
+                      "actions": _with_texts(g), "prompt": g.examples.get("prompt")}
         }
         for g in with_examples
     }
@@ -81,3 +81,11 @@ def _examples(spec: APISpec, games: Sequence[Game]) -> None:
     for g in with_examples:
         for label, body in g.examples.get("games", {}).items():
             create["examples"][f"{g.name}_{label}"] = {"value": {"game": g.name, **body}}
+
+
+def _with_texts(game: Game) -> list[dict[str, Any]]:
+    """The example actions as GET …/actions serves them: each with its words."""
+    actions, texts = game.examples["actions"], game.examples.get("texts")
+    if not texts:
+        return list(actions)
+    return [{**action, "text": text} for action, text in zip(actions, texts, strict=True)]

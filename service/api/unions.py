@@ -129,12 +129,22 @@ def _redactable(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+#: An action's words (``Game.describe_command``): served with each action, left out of a posted one.
+TEXT = {
+    "type": "string",
+    "description": "The command in words for the caller's seat, as a button says it (GET …/actions serves it "
+    "with every action; posted back, it is left out: never part of the command the game reads or the log keeps)",
+    "example": "Reroll die 2",
+}
+
+
 def _command_unions(reg: Registrar, game: Game, prefix: str) -> str:
     names = {}
     for kind in sorted(game.command_schemas):
         name = reg.add(f"{prefix}Command{camel(kind)}", game.command_schemas[kind])
         typed = reg.schemas[name]
         typed["properties"]["type"] = {"type": "string", "enum": [kind]}
+        typed["properties"]["text"] = dict(TEXT)
         typed["required"] = sorted({*typed.get("required", []), "type"})
         names[kind] = name
     return _put(reg, f"{prefix}Command", union(names, "type", f"A command of {game.title}, told apart by its `type`"))
@@ -213,7 +223,10 @@ def publish_unions(spec: APISpec, games: Sequence[Game], names: dict[str, tuple[
         )
         per_game["Actions"][game.name] = reg.derive(
             f"{prefix}Actions", "Actions", f"What the caller may do in a game of {game.title}", game=this,
-            actions={"type": "array", "items": ref(command), "description": "Each one a complete body to POST"},
+            # Each listed action always carries its `text`; the command schemas keep it optional, since a
+            # posted command may leave it out (client generators take no allOf of a oneOf to require it here).
+            actions={"type": "array", "items": ref(command),
+                     "description": "Each one a complete body to POST, always with its `text` (the command in words)"},
         )  # fmt: skip
         events = {"type": "array", "items": ref(event)}
         per_game["Acted"][game.name] = reg.derive(

@@ -59,7 +59,9 @@ def about(kind: str, data: dict[str, Any]) -> int | None:
 
 
 def your_turn_text(record: Record, seat: int) -> str:
-    return f"Your turn: {prompt(record, seat) or 'the game waits for you.'}"
+    said = prompt(record, seat) or "the game waits for you."
+    # The prompt addresses the seat ("You must choose…"), after a colon in lower case.
+    return f"Your turn: {'you' + said[3:] if said.startswith('You ') else said}"
 
 
 def reminder_text(record: Record, seat: int, deadline: str) -> str:

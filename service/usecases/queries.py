@@ -153,11 +153,19 @@ class Queries:
         return state_body(game_id, loaded.state, loaded.version, seat)
 
     def actions(self, game_id: str, seat: int | None) -> dict[str, Any]:
-        """Every command ``seat`` may post now (none for a spectator)."""
+        """Every command ``seat`` may post now (none for a spectator), each with its ``text``: the command
+        in words for that seat (``Game.describe_command``). A client may post an action back as it is:
+        the API leaves ``text`` out before the game reads the command."""
         loaded = self.games.load(game_id)
         record = loaded.state
         playing = seat is not None and record.started and not record.over and record.kind_of(seat) != OPEN
-        actions = record.module.legal_actions(record.state, seat) if playing and seat is not None else []
+        module = record.module
+        actions = []
+        if playing and seat is not None:
+            actions = [
+                {**command, "text": module.describe_command(record.state, seat, command)}
+                for command in module.legal_actions(record.state, seat)
+            ]
         return {
             "game_id": game_id,
             "game": record.game,

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from domain.engine.addressing import YOU, addressed
 from domain.game import SYSTEM, Event
 from events.envelope import Envelope
 from events.schemas import SchemaRegistry
@@ -126,7 +127,7 @@ def told(record: Record, envelope: Envelope, seat: int | None, now: Record | Non
 def sentence(record: Record, event_type: str, data: dict[str, Any], seat: int | None) -> str:
     """One event, whose ``data`` is already as ``seat`` may see it, in words; ``record``: the game right before it."""
     if event_type in META_EVENTS:
-        return _meta(record, event_type, data)
+        return addressed(_meta(record, event_type, data, seat))
     return record.module.describe_event(Event(event_type, data), seat, record.state)
 
 
@@ -146,8 +147,10 @@ def player(record: Record, seat: Any) -> str:
     return f"{name} (seat {seat})" if name else f"seat {seat}"
 
 
-def _meta(record: Record, event_type: str, data: dict[str, Any]) -> str:
-    who = _capital(player(record, data.get("seat", data.get("by"))))
+def _meta(record: Record, event_type: str, data: dict[str, Any], reader: int | None) -> str:
+    actor = data.get("seat", data.get("by"))
+    # The reader's own seat is "you" (``domain.engine.addressing``), as in the game's words.
+    who = YOU if reader is not None and actor == reader else _capital(player(record, actor))
     if event_type == "GameCreated":
         return f"A game of {data['game']} is created for {len(data['seats'])} seats."
     if event_type == "SeatJoined":

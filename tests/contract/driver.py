@@ -220,6 +220,15 @@ def leaves(value: Any) -> set[str]:
     return found
 
 
+def seen(view: Any) -> set[str]:
+    """The strings a view shows (``leaves``), less the kinds of its card faces (``faces``): a face's kind
+    ("agenda", "item") is a word of the game, like a command's type, told alongside ids the view shows
+    anyway; the face's id, name and text are kept, being as secret as the card."""
+    faces = view.get("faces") if isinstance(view, dict) else None
+    kinds = {f.get("kind") for f in faces.values() if isinstance(f, dict)} if isinstance(faces, dict) else set()
+    return leaves(view) - kinds
+
+
 def json_ready(value: Any) -> bool:
     """``value`` comes back from JSON exactly as it went in (no tuples, sets or objects)."""
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.game import Game
-from tests.contract.driver import Play, json_ready, leaves
+from tests.contract.driver import Play, json_ready, leaves, seen
 
 SAMPLED = 30
 
@@ -62,7 +62,7 @@ def test_the_log_shows_a_seat_nothing_another_seat_sees_privately(game: Game, pl
                 break
             if who in known:
                 known[who] |= leaves(command)
-            views = {seat: leaves(game.view(after, seat)) for seat in [None, *play.seat_range]}
+            views = {seat: seen(game.view(after, seat)) for seat in [None, *play.seat_range]}
             for seat in [None, *play.seat_range]:
                 private = set().union(*(views[other] for other in play.seat_range if other != seat))
                 private -= views[seat] | views[None] | vocabulary | known[seat]
@@ -94,5 +94,34 @@ def test_views_show_a_seat_nothing_the_log_hides_from_it(game: Game, plays: list
                     shown = leaves(game.redact(event, seat).data)
                     shown_so_far |= shown
                     hidden_so_far |= leaves(event.data) - shown
-                leaked = leaves(game.view(state, seat)) & (hidden_so_far - shown_so_far)
+                leaked = seen(game.view(state, seat)) & (hidden_so_far - shown_so_far)
                 assert not leaked, f"{play.name}: seat {seat}'s view shows {sorted(leaked)}, which its log hides"
+
+
+def _strings(value: Any) -> set[str]:
+    """Every string in ``value``, keys included."""
+    if isinstance(value, dict):
+        return set(value).union(*(_strings(v) for v in value.values()))
+    if isinstance(value, list | tuple):
+        return set().union(*(_strings(v) for v in value))
+    return {value} if isinstance(value, str) else set()
+
+
+def test_a_views_card_faces_are_of_ids_the_view_shows_and_no_other(game: Game, plays: list[Play]):
+    """A view's ``faces`` (cards you can read) are read off the view: each is the face of a string the rest of
+    the view shows, so a face never tells a seat of a card its view hides; each has a name, a kind, a cost
+    (a number or null) and its rules in words. A game whose views carry no faces passes as is."""
+    for play in plays[::2]:
+        for state in play.sampled(SAMPLED):
+            for seat in [None, *play.seat_range]:
+                shown = game.view(state, seat)
+                faces = shown.get("faces")
+                if faces is None:
+                    continue
+                rest = _strings({k: v for k, v in shown.items() if k != "faces"})
+                assert set(faces) <= rest, f"{play.name}: seat {seat} has faces of ids its view does not show: " \
+                    f"{sorted(set(faces) - rest)[:5]}"  # fmt: skip
+                for key, face in faces.items():
+                    assert isinstance(face["name"], str) and face["name"] and isinstance(face["kind"], str), key
+                    assert face["cost"] is None or isinstance(face["cost"], int), key
+                    assert isinstance(face["text"], str) and face["text"].strip(), key

@@ -9,12 +9,13 @@ initial state too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 from domain.game import Event, Game, Seat
 from domain.rng import Rng
-from tests.contract.driver import Play, leaves
+from tests.contract.driver import Play, leaves, seen
 
 #: Running states per play whose words are compared with a determinized world's.
 DETERMINIZED = 8
@@ -111,7 +112,7 @@ def test_the_words_show_a_seat_nothing_another_seat_sees_privately(game: Game, p
         for (who, events, after), command, before in zip(_running(game, play), commands, befores, strict=False):
             if who in known:
                 known[who] |= leaves(command)
-            views = {seat: leaves(game.view(after, seat)) for seat in _readers(play)}
+            views = {seat: seen(game.view(after, seat)) for seat in _readers(play)}
             for seat in _readers(play):
                 private = set().union(*(views[other] for other in play.seat_range if other != seat))
                 private -= views[seat] | views[None] | vocabulary | known[seat]
@@ -149,3 +150,37 @@ def test_the_words_read_nothing_hidden_from_the_state(game: Game, plays: list[Pl
                     assert game.describe_event(shown, seat, world) == game.describe_event(shown, seat, at), (
                         f"{play.name}: {event.type}'s words for seat {seat} depend on what it cannot see"
                     )
+
+
+#: What an action's words may never hold: an internal id's marks, a bare option number, a snake_case token.
+_INTERNAL = re.compile(r"[@#]|\bOption: ?\d|\b[a-z0-9]+_[a-z0-9_]+\b")
+
+
+def test_every_legal_action_reads_as_words_for_its_seat_and_shows_no_internal_id(game: Game, plays: list[Play]):
+    """``describe_command``: every action ``legal_actions`` offers a seat has words (the API's action ``text``),
+    with no internal id in them: no ``@`` or ``#``, no "Option: N", no snake_case."""
+    for play in plays:
+        for state in play.sampled(60):
+            for seat in play.seat_range:
+                for command in game.legal_actions(state, seat):
+                    text = _sentence(game.describe_command(state, seat, command), f"{play.name}: {command} for seat {seat}")
+                    assert not _INTERNAL.search(text), f"{play.name}: {command} reads {text!r}, an internal id"
+                    assert text[:1].isupper(), f"{play.name}: {command} reads {text!r}: a button starts with a capital"
+
+
+def test_an_actions_words_show_its_seat_nothing_another_seat_sees_privately(game: Game, plays: list[Play]):
+    """No action's words for seat s contain a string another seat's view shows privately (as the log's words
+    are checked above): the words name only what s sees or sent."""
+    vocabulary = set(game.command_schemas)
+    for play in plays[::2]:
+        for state in play.sampled(20):
+            if game.is_over(state):
+                continue
+            views = {seat: seen(game.view(state, seat)) for seat in _readers(play)}
+            for seat in play.seat_range:
+                private = set().union(*(views[other] for other in play.seat_range if other != seat))
+                private -= views[seat] | views[None] | vocabulary
+                for command in game.legal_actions(state, seat):
+                    text = game.describe_command(state, seat, command)
+                    leaked = sorted(p for p in private - leaves(command) if p in text)
+                    assert not leaked, f"{play.name}: seat {seat}'s action {command} reads {text!r}, which shows {leaked}"

@@ -95,7 +95,8 @@ def play_over_http(typed: Typed, games: Games, seed: str, players: int, level: s
             continue
         seat = state.waiting_for[0]
         listed = typed.call("listActions", seats[seat], game_id)
-        actions = typed.raw["actions"]
+        # The commands as served, less their words ("text"): a bot chooses among the game's commands.
+        actions = [{k: v for k, v in a.items() if k != "text"} for a in typed.raw["actions"]]
         typed.call("getState", seats[seat], game_id)
         view = typed.raw["view"]  # as served, keys in order: a greedy bot's tie-breaks follow it
         command = _choose(level, seed, step, module, view, actions, seat)

@@ -236,7 +236,8 @@ class Counter(Game):
             "deck_size": 8,
         },  # fmt: skip
         "actions": [{"type": "add", "amount": 1}, {"type": "add", "amount": 2}, {"type": "redraw"}],
-        "prompt": "Seat 0 must add 1, 2 or 3 to the total of 7 (50 wins).",
+        "texts": ["Add 1 to the total of 7", "Add 2 to the total of 7", "Redraw your secret"],
+        "prompt": "You must add 1, 2 or 3 to the total of 7 (50 wins).",
     }
     ai = CounterAI()
 
@@ -318,7 +319,8 @@ class Counter(Game):
             mine = f" Your secret is {own}." if own else ""
             return f"{data['players']} seats race to {data.get('target', TARGET)}; seat {data['first']} adds first.{mine}"
         if event.type == "Added":
-            return f"Seat {data['seat']} adds {data['amount']}."
+            who = "You add" if data["seat"] == seat else f"Seat {data['seat']} adds"
+            return f"{who} {data['amount']}."
         if event.type == "Ticked":
             return f"The tick rolls a {data['roll']}."
         if event.type == "SecretDrawn":
@@ -328,10 +330,16 @@ class Counter(Game):
             return f"The total reaches {data['total']}: the game is over."
         raise ValueError(f"no words for {event.type}")
 
+    def describe_command(self, state: CounterState, seat: int, command: dict[str, Any]) -> str:
+        if command["type"] == "add":
+            return f"Add {command['amount']} to the total of {state.total}"
+        return "Redraw your secret"
+
     def describe_decision(self, state: CounterState, seat: int | None) -> str | None:
         if state.over or _tick_due(state):
             return None
-        return f"Seat {state.turn} must add 1, 2 or 3 to the total of {state.total} ({state.target} wins)."
+        who = "You" if seat == state.turn else f"Seat {state.turn}"
+        return f"{who} must add 1, 2 or 3 to the total of {state.total} ({state.target} wins)."
 
     def system_command(self, state: CounterState) -> dict[str, Any] | None:
         return {"type": "tick"} if _tick_due(state) and not state.over else None

@@ -30,6 +30,9 @@ from tests.golden.goldens import ENDED, NAMES, golden
 
 #: What a final state holds that depends on when it was read, not on the log.
 READ_AT = ("clocks",)
+#: Readings a view gained after some logs were recorded, made from the rest of the view (the cards' faces,
+#: from the ids it shows): compared where the recording has them, left out where it was made before them.
+VIEW_READINGS = ("faces",)
 
 def test_there_are_enough_golden_logs_of_every_kind() -> None:
     """Issue 21: at least 20 logs, 3 or more from earlier releases, both games, solo and multi-seat, a rewind, a fork."""
@@ -69,6 +72,9 @@ def test_this_release_folds_it_to_its_recorded_end(name: str) -> None:
         if recorded is None:
             continue  # a bot's seat: no token could read it
         now = state_body(log.meta["game_id"], record, version, seat)
+        view = recorded.get("view")
+        if isinstance(view, dict) and isinstance(now.get("view"), dict):
+            now = {**now, "view": {k: v for k, v in now["view"].items() if k in view or k not in VIEW_READINGS}}
         for key in recorded.keys() - set(READ_AT):
             assert now[key] == recorded[key], f"{name}: seat {seat}'s final {key} is not as recorded"
 

@@ -151,5 +151,8 @@ def test_no_response_to_one_seat_holds_another_seats_fallout_agendas_or_deck_ord
             assert json.dumps(order[:2]) not in text and json.dumps(order[:2], separators=(",", ":")) not in text, name
     own = games.load(game_id).state.state.survivors[0].agendas
     assert own and all(card in texts["state"] for card in own)  # not vacuous: seat 0 sees its own hand
+    # Cards you can read: the view's faces hold seat 0's own agendas, and none of the hidden cards.
+    faces = json.loads(texts["state"])["view"]["faces"]
+    assert all(faces[card]["text"] for card in own) and not hidden & set(faces)
     events = json.loads(texts["events"])["events"]
     assert events and all(e["text"] for e in events)  # the words were there to search

@@ -37,7 +37,10 @@ def test_a_seat_plays_the_listed_actions_and_the_state_follows(client, games):
     listed = client.get(table.url("/actions"), headers=table.seats[turn])
     assert listed.headers["ETag"] == '"3"'
     actions = listed.get_json()["actions"]
-    assert {"type": "add", "amount": 2} in actions and {"type": "redraw"} in actions
+    # Each a complete body, with its words as "text" (no part of the command: posted back, it is left out).
+    commands = [{k: v for k, v in action.items() if k != "text"} for action in actions]
+    assert {"type": "add", "amount": 2} in commands and {"type": "redraw"} in commands
+    assert all(action["text"] for action in actions)
     acted = act(client, table, turn, actions[1], version=3)
     assert acted.status_code == 200 and acted.headers["ETag"] == '"5"'
     assert [e["type"] for e in acted.get_json()["events"]] == ["CommandAccepted", "Added"]

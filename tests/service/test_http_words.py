@@ -22,11 +22,12 @@ def test_every_served_event_carries_its_sentence_for_the_caller(client, games):
     # The answer to an action: the batch in words, as its seat reads it, the new secret named.
     answered = drawn.get_json()["events"]
     secret = answered[-1]["data"]["secret"]
-    assert [e["text"] for e in answered] == ["Seat 1 sends redraw.", f"Seat 1 draws the secret {secret}."]
+    # Its own seat is "you" to the reader (``domain.engine.addressing``).
+    assert [e["text"] for e in answered] == ["You send redraw.", f"Seat 1 draws the secret {secret}."]
 
     own, other, spectator = _texts(client, table, 1), _texts(client, table, 0), _texts(client, table, None)
     version = answered[-1]["version"]
-    assert own[version] == f"Seat 1 draws the secret {secret}."
+    assert own[version] == f"Seat 1 draws the secret {secret}."  # the counter's words name every seat alike
     # Another seat and a spectator read that a secret was drawn, not which: the words follow the redaction.
     assert other[version] == spectator[version] == "Seat 1 draws a new secret."
     assert other[version - 1] == "Seat 1 acts."
@@ -47,12 +48,21 @@ def test_the_state_and_the_actions_carry_the_pending_decision_in_words(client, g
     now = state(client, table, 0)
     turn = now["waiting_for"][0]
     expected = f"Seat {turn} must add 1, 2 or 3 to the total of 0 (50 wins)."
-    assert now["prompt"] == expected and state(client, table)["prompt"] == expected
+    # The seat the game waits on reads it as "you"; another seat and a spectator by the seat's name.
+    assert state(client, table, 1 - turn)["prompt"] == expected and state(client, table)["prompt"] == expected
+    assert now["prompt"] == (expected if turn else "You must add 1, 2 or 3 to the total of 0 (50 wins).")
     listed = client.get(table.url("/actions"), headers=table.seats[turn]).get_json()
-    assert listed["prompt"] == expected and listed["actions"]
+    assert listed["prompt"] == "You must add 1, 2 or 3 to the total of 0 (50 wins)." and listed["actions"]
+    # Each action with its words, and posted back as listed, words and all, it is taken.
+    assert [a["text"] for a in listed["actions"]] == ["Add 1 to the total of 0", "Add 2 to the total of 0",
+                                                     "Add 3 to the total of 0", "Redraw your secret"]
+    acted = act(client, table, turn, listed["actions"][1])
+    assert acted.status_code == 200, acted.get_json()
+    accepted = [e for e in games.store.read(table.game_id) if e.type == "CommandAccepted"][-1]
+    assert accepted.data["command"] == {"type": "add", "amount": 2}  # the words are no part of the command
 
     opening = _stream(client, table, seat=1)[1]
-    assert opening["event"] == "state" and opening["data"]["prompt"] == expected
+    assert opening["event"] == "state" and "must add 1, 2 or 3 to the total of 2" in opening["data"]["prompt"]
 
     over = finish(client, table, games)
     assert over["over"] and over["prompt"] is None
@@ -66,4 +76,4 @@ def test_the_stream_carries_each_events_sentence(client):
     table = new_table(client, seats=1, seed="words")
     act(client, table, 0, {"type": "add", "amount": 2})
     events = [m for m in _stream(client, table, seat=0, **{"Last-Event-ID": "3"}) if m.get("event") == "event"]
-    assert [m["data"]["text"] for m in events] == ["Seat 0 sends add.", "Seat 0 adds 2."]
+    assert [m["data"]["text"] for m in events] == ["You send add.", "You add 2."]

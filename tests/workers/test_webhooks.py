@@ -90,7 +90,7 @@ def test_signed_deliveries_a_retry_after_a_500_and_the_reminder(redis_client, ga
         assert payload["type"] == "your_turn" and payload["seat"] == other and payload["game_id"] == game_id
         assert "deadline" in payload
         # In words, for the seat: the pending decision as its prompt says it.
-        assert payload["text"] == f"Your turn: Seat {other} must add 1, 2 or 3 to the total of 1 (50 wins)."
+        assert payload["text"] == "Your turn: you must add 1, 2 or 3 to the total of 1 (50 wins)."
         # And the batch that made it the seat's turn, in the words its log reads.
         page = client.get(f"/games/{game_id}/events?limit=1000", headers=auth[other]).get_json()["events"]
         assert payload["events"] == [
@@ -107,7 +107,7 @@ def test_signed_deliveries_a_retry_after_a_500_and_the_reminder(redis_client, ga
                            message="the reminder")  # fmt: skip
     reminded = verifier.verify(reminders[0][1], reminders[0][0])
     assert reminded["seat"] == other
-    assert reminded["text"].startswith(f"Reminder: your time runs out at {reminded['deadline']}. Seat {other} must add")
+    assert reminded["text"].startswith(f"Reminder: your time runs out at {reminded['deadline']}. You must add")
 
     log = client.get(f"/games/{game_id}/webhooks/deliveries", headers=auth[other]).get_json()["deliveries"]
     turn_log = [d for d in log if d["kind"] == "your_turn"]
@@ -162,9 +162,11 @@ def test_rewind_proposals_and_the_game_over_are_told_too(redis_client, games: Ga
     winner = games.load(table.game_id).state.module.outcome(games.load(table.game_id).state.state).winners[0]
     over = {json.loads(r[1])["text"] for r in receiver.of_kind("game_over")}
     assert over == {f"The game is over: seat {winner} won."}
-    # The batch that ended the game, as each seat's log reads it after the end (unredacted, the seed revealed).
-    ended = client.get(table.url("/events?limit=1000")).get_json()["events"]
+    # The batch that ended the game, as each seat's log reads it after the end (unredacted, the seed revealed;
+    # its own seat's doings addressed to it as "you").
     for _, body, _ in receiver.of_kind("game_over"):
+        seat = json.loads(body)["seat"]
+        ended = client.get(table.url("/events?limit=1000"), headers=table.seats[seat]).get_json()["events"]
         events = json.loads(body)["events"]
         assert events[-1]["type"] == "SeedRevealed" and events[0]["type"] == "CommandAccepted"
         assert events == [{"version": e["version"], "type": e["type"], "text": e["text"]}

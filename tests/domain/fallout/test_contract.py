@@ -161,13 +161,15 @@ def test_decide_and_fold_hands_back_the_fold_of_its_events() -> None:
 def test_examples_are_real_and_have_their_declared_shapes() -> None:
     """The API document's examples: options that resolve, a view and legal actions of a real early game."""
     examples = FALLOUT.examples
-    assert set(examples) == {"options", "view", "actions", "prompt", "events"}
+    assert set(examples) == {"options", "view", "actions", "texts", "prompt", "events"}
     FALLOUT.resolve_options(examples["options"])
     assert isinstance(examples["prompt"], str) and examples["prompt"]
     assert not _shape_errors(FALLOUT.view_schema, examples["view"])
     assert examples["view"]["phase"] == "playing" and examples["actions"]
     for action in examples["actions"]:
         FALLOUT.check_command(action)
+    # Each action's words, as GET …/actions serves them beside it.
+    assert len(examples["texts"]) == len(examples["actions"]) and all(examples["texts"])
 
 
 def test_fallout_is_a_game_with_its_declared_surface() -> None:
