@@ -14,7 +14,7 @@ from typing import Any
 from domain.zona import effects, facilities, market
 from domain.zona.model import EventCard
 from domain.zona.pack import pack_named
-from domain.zona.resolution import ZonaResolution
+from domain.zona.resolution import FRAMES, ZonaResolution
 from domain.zona.state import State, turn_order
 
 
@@ -32,6 +32,7 @@ def start_phase(res: ZonaResolution) -> None:
     res.push("event_phase", order=turn_order(res.state), index=0)
 
 
+@FRAMES.step("event_phase")
 def step_phase(res: ZonaResolution, frame: dict[str, Any]) -> None:
     if frame.get("bought"):
         # Zona §"TARGOWISKO": the stalker who just read bought from the market: their turn is over.
@@ -62,6 +63,7 @@ def section(card: EventCard, state: State, seat: int) -> str:
     return str(s["area"]) if s["area"] in card.sections else "other"
 
 
+@FRAMES.step("card")
 def step_card(res: ZonaResolution, frame: dict[str, Any]) -> None:
     seat = frame["seat"]
     card = res.pack.events[frame["card"]]

@@ -18,7 +18,7 @@ from marshmallow import fields
 
 from domain.zona import harm, items
 from domain.zona.effects import Address, effect
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import MAX_FATIGUE, State, owned_items
 
 RULE = 'Zona §"WYKONYWANIE TESTÓW"'
@@ -145,6 +145,7 @@ def _reused(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+@FRAMES.step("test")
 def step_test(res: ZonaResolution, frame: dict[str, Any]) -> None:
     if frame["step"] == "roll":
         rolled = [res.rng.choice(faces(res.state)) for _ in range(DICE)]

@@ -14,7 +14,7 @@ from marshmallow import fields
 
 from domain.zona import encounter, harm, items
 from domain.zona.effects import Address, effect, run
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import owned_items
 
 
@@ -79,6 +79,7 @@ def _discard_one(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address)
                  labels=["Give it up", "Keep everything"], branches=[[*at, "then"], None])
 
 
+@FRAMES.step("choice")
 def step_choice(res: ZonaResolution, frame: dict[str, Any]) -> None:
     res.ask(frame["chooser"], frame["decision"], frame["choices"], labels=frame.get("labels", []))
 

@@ -16,7 +16,7 @@ from marshmallow import fields
 
 from domain.zona import harm, items
 from domain.zona.model import ATTRIBUTES, DAMAGE_TYPES
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import MAX_INJURIES, owned_items
 
 RULE_DAMAGE = 'Zona §"OCHRONA PRZED OBRAŻENIAMI"'
@@ -50,6 +50,7 @@ def protections(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, An
     return out
 
 
+@FRAMES.step("damage")
 def step_damage(res: ZonaResolution, frame: dict[str, Any]) -> None:
     if frame.get("step") != "apply":
         choices = protections(res, frame)
@@ -123,6 +124,7 @@ def injure(res: ZonaResolution, seat: int) -> None:
     res.push("injury", seat=seat)
 
 
+@FRAMES.step("injury")
 def step_injury(res: ZonaResolution, frame: dict[str, Any]) -> None:
     s = res.stalker(frame["seat"])
     res.ask(frame["seat"], "injury", [{"type": "injure", "attribute": a} for a in ATTRIBUTES if a not in s["injuries"]])
@@ -138,6 +140,7 @@ def answer_injury(res: ZonaResolution, choice: dict[str, Any], decision: Any) ->
 RULES.answer_command("injure", {"attribute": fields.String(required=True)})
 
 
+@FRAMES.step("heal_injury")
 def step_heal_injury(res: ZonaResolution, frame: dict[str, Any]) -> None:
     """Zona §"URAZY": which injury token is discarded, in the order they were taken (a lapsed turn takes
     the first choice: the oldest injury heals)."""

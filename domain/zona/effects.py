@@ -28,7 +28,7 @@ from typing import Any
 
 from domain.engine.effects import Effects
 from domain.zona.model import Pack
-from domain.zona.resolution import ZonaResolution
+from domain.zona.resolution import FRAMES, ZonaResolution
 from domain.zona.state import turn_order
 
 Address = list[Any]
@@ -94,6 +94,7 @@ def run(res: ZonaResolution, seat: int, at: Address) -> None:
         res.push("effects", seat=seat, at=list(at), index=0, test_at=None)
 
 
+@FRAMES.step("effects")
 def step_effects(res: ZonaResolution, frame: dict[str, Any]) -> None:
     EFFECTS.step(res)
 

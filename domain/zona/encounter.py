@@ -16,7 +16,7 @@ from domain.zona import checks, harm, items
 from domain.zona.effects import Address, effect
 from domain.zona.model import queue_of
 from domain.zona.pack import pack_named
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import State, owned_items
 
 RULE_BOARD = 'Zona §"ŻETONY ZAGROŻEŃ NA PLANSZY"'
@@ -54,6 +54,7 @@ def start(res: ZonaResolution, seat: int, token: str, no_flee: bool = False) -> 
              facility=res.pack.areas[area].sector == "facility", lowered=0)
 
 
+@FRAMES.step("encounter")
 def step_encounter(res: ZonaResolution, frame: dict[str, Any]) -> None:
     seat, token = frame["seat"], frame["token"]
     threat = res.pack.threat(token)
@@ -205,6 +206,7 @@ def arrive(res: ZonaResolution, seat: int, area: str) -> None:
     res.push("arrival", seat=seat, area=area, chooser=res.state["voice"], tokens=tokens)
 
 
+@FRAMES.step("arrival")
 def step_arrival(res: ZonaResolution, frame: dict[str, Any]) -> None:
     res.ask(frame["chooser"], "threat_met", [{"type": "meet", "token": t} for t in frame["tokens"]],
             stalker=frame["seat"], area=frame["area"])

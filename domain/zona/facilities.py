@@ -15,7 +15,7 @@ from domain.zona import harm, items
 from domain.zona.board import board_for
 from domain.zona.effects import Address, effect
 from domain.zona.pack import pack_named
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import MAX_FATIGUE, Draft, State
 
 RULE_OPEN = 'Zona §"OTWARCIE TAJNEGO OBIEKTU"'
@@ -94,6 +94,7 @@ def offer_find(res: ZonaResolution, seat: int, facility: str) -> None:
         res.push("find", seat=seat, facility=facility)
 
 
+@FRAMES.step("find")
 def step_find(res: ZonaResolution, frame: dict[str, Any]) -> None:
     """The stalker *may* keep one (Zona §"ZNALEZISKA"): each card, or ``refuse`` last (a lapsed turn keeps
     the first card)."""

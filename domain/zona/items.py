@@ -19,7 +19,7 @@ from domain.zona import effects, harm
 from domain.zona.effects import Address, effect
 from domain.zona.model import ItemType, Pack
 from domain.zona.pack import pack_named
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import BACKPACK_SLOTS, MAX_FATIGUE, State, owned_items
 
 RULE_USE = 'Zona §"UŻYWANIE I USZKADZANIE PRZEDMIOTÓW"'
@@ -147,6 +147,7 @@ def settle_sixth(res: ZonaResolution, seat: int) -> None:
         res.push("sixth", seat=seat)
 
 
+@FRAMES.step("sixth")
 def step_sixth(res: ZonaResolution, frame: dict[str, Any]) -> None:
     s = res.stalker(frame["seat"])
     if not s["sixth"] or has_sixth_slot(res.pack, s):
@@ -194,6 +195,7 @@ def gain_choices(res: ZonaResolution, seat: int, card: str) -> list[dict[str, An
     return out
 
 
+@FRAMES.step("gain")
 def step_gain(res: ZonaResolution, frame: dict[str, Any]) -> None:
     seat, card = frame["seat"], frame["card"]
     t = res.pack.item_type(card)
@@ -274,6 +276,7 @@ def take(res: ZonaResolution, seat: int, deck: str, count: int, keep: int) -> No
             gain(res, seat, card, "hand")
 
 
+@FRAMES.step("keep")
 def step_keep(res: ZonaResolution, frame: dict[str, Any]) -> None:
     hand = res.state["hand"]
     if len(hand) > frame["keep"]:

@@ -14,7 +14,7 @@ from marshmallow import fields
 
 from domain.zona import encounter, harm, items
 from domain.zona.effects import Address, effect
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import MARKET_COLUMNS, MARKET_ROWS, Draft, State, owned_items
 
 RULE_MARKET = 'Zona §"TARGOWISKO"'
@@ -137,6 +137,7 @@ def trade_choices(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, 
     return out
 
 
+@FRAMES.step("trade")
 def step_trade(res: ZonaResolution, frame: dict[str, Any]) -> None:
     choices = trade_choices(res, frame)
     if choices == [{"type": "done"}]:
@@ -240,6 +241,7 @@ def repair(res: ZonaResolution, seat: int, amount: int) -> None:
         res.push("repair", seat=seat, left=amount)
 
 
+@FRAMES.step("repair")
 def step_repair(res: ZonaResolution, frame: dict[str, Any]) -> None:
     cards = repairable(res, frame["seat"])
     if frame["left"] <= 0 or not cards:
@@ -272,6 +274,7 @@ def _colour(res: ZonaResolution, thing: str) -> str | None:
     return res.pack.item_type(thing).colour
 
 
+@FRAMES.step("sale")
 def step_sale(res: ZonaResolution, frame: dict[str, Any]) -> None:
     s = res.stalker(frame["seat"])
     things = [c for c in owned_items(s) if res.pack.item_type(c).artifact]

@@ -15,7 +15,7 @@ from marshmallow import fields
 from domain.zona import effects, encounter, harm, items, market
 from domain.zona.effects import Address, effect
 from domain.zona.model import OPEN_GROUND
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import MAX_FATIGUE, owned_items, turn_order
 
 RULE_NEWS = 'Zona §"WIEŚCI"'
@@ -27,6 +27,7 @@ def start_phase(res: ZonaResolution) -> None:
     res.push("news", step="draw", emitted=False, card=None)
 
 
+@FRAMES.step("news")
 def step_news(res: ZonaResolution, frame: dict[str, Any]) -> None:
     step = frame["step"]
     state = res.state
@@ -128,6 +129,7 @@ def _place_threats(res: ZonaResolution, seat: int, e: dict[str, Any], at: Addres
         voice_places(res, spec["kind"], spec["colour"], bool(spec.get("spread")))
 
 
+@FRAMES.step("voice_area")
 def step_voice_area(res: ZonaResolution, frame: dict[str, Any]) -> None:
     key = "border" if "|" in frame["areas"][0] else "area"
     res.ask(frame["chooser"], "voice_area", [{"type": "mark", key: a} for a in frame["areas"]],
@@ -160,6 +162,7 @@ def _apply_area(res: ZonaResolution, purpose: str, data: dict[str, Any], area: s
 # -- the emission ------------------------------------------------------------------------
 
 
+@FRAMES.step("emission")
 def step_emission(res: ZonaResolution, frame: dict[str, Any]) -> None:
     step = frame["step"]
     state = res.state

@@ -19,7 +19,7 @@ from domain.zona import encounter
 from domain.zona.board import side_for
 from domain.zona.model import QUEUES, Pack, Stalker
 from domain.zona.pack import pack_named
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import MARKET_COLUMNS, MARKET_ROWS, State, initial_state
 
 RULE_DRAFT = 'Zona §"WYBÓR I PRZYGOTOWANIE SZPERACZY"'
@@ -106,6 +106,7 @@ def draft_choices(state: State, seat: int) -> list[str]:
     return list(state["draft"][str(seat)])
 
 
+@FRAMES.step("draft")
 def step_draft(res: ZonaResolution, frame: dict[str, Any]) -> None:
     order = frame["order"]
     if frame["index"] < len(order):
@@ -158,6 +159,7 @@ def prepare(res: ZonaResolution, seat: int, character: str, secrets: list[str]) 
         res.move("ItemKept", card, "box", f"{target}:{seat}", seat)
 
 
+@FRAMES.step("rebirth")
 def step_rebirth(res: ZonaResolution, frame: dict[str, Any]) -> None:
     seat = frame["seat"]
     used = set(res.state["used_characters"])
