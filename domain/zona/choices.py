@@ -23,7 +23,7 @@ def _choose(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> N
     """Zona §"POLECENIE „WYBIERZ”": one option, the others ignored. ``by: voice`` gives the
     choice to the Voice of the Zone (in solo, to the player)."""
     options = e["choose"]
-    chooser = res.state["voice"] if e.get("by") == "voice" and res.state["players"] > 1 else seat
+    chooser = res.state.voice if e.get("by") == "voice" and res.state.players > 1 else seat
     res.push("choice", seat=seat, chooser=chooser, decision="choose", labels=[o["label"] for o in options],
              choices=[{"type": "choose", "option": i} for i in range(len(options))],
              branches=[[*at, "choose", i, "effects"] for i in range(len(options))])

@@ -169,7 +169,7 @@ def die(res: ZonaResolution, seat: int) -> None:
         res.move("ThreatDiscarded", token, f"trophies:{seat}", f"dispenser_top:{res.pack.threat(token).queue}", seat)
     # The figure leaves the board with its board and tokens.
     res.set("StalkerDied", seat, dead=True, damage=s["damage"], area=None)
-    frames = res.state["frames"]
+    frames = res.state.frames
     # What the dead stalker was in the middle of ends with them: the card being read is
     # discarded, cards being looked at and tokens being met go back.
     depth = len(frames)
@@ -177,10 +177,10 @@ def die(res: ZonaResolution, seat: int) -> None:
         depth -= 1
     if depth < len(frames):
         for f in frames[depth:]:
-            if f["kind"] == "card" and f["card"] in res.state["reading"]:
+            if f["kind"] == "card" and f["card"] in res.state.reading:
                 res.move("EventCardDiscarded", f["card"], "reading", f"discard:{f['deck']}", seat)
         res.pop(count=len(frames) - depth)
-    for card in list(res.state["hand"]):
+    for card in list(res.state.hand):
         res.move("ItemDiscarded", card, "hand", items.discard_target(res.pack, card), seat)
-    for token in list(res.state["in_play"]):
+    for token in list(res.state.in_play):
         res.move("ThreatDiscarded", token, "in_play", f"dispenser_top:{res.pack.threat(token).queue}")

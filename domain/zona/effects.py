@@ -117,7 +117,7 @@ def _relocate(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) ->
 @effect("next", "failed", "secret", "win")
 def _control(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     """A paragraph ends: hand the ending to the card being read and drop what is left of the paragraph."""
-    frames = res.state["frames"]
+    frames = res.state.frames
     depth = next(i for i, f in enumerate(reversed(frames)) if f["kind"] == "card")
     res.pop(count=depth)
     res.update(control=next(iter(e)))

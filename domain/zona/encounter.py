@@ -25,7 +25,7 @@ RULE_BOARD = 'Zona §"ŻETONY ZAGROŻEŃ NA PLANSZY"'
 def draw(res: ZonaResolution, kind: str, colour: str, target: str) -> str | None:
     """The bottom token of a dispenser queue to ``target``; an empty queue gives nothing."""
     queue = queue_of(kind, colour)
-    tokens = res.state["dispenser"][queue]
+    tokens = res.state.dispenser[queue]
     if not tokens:
         return None
     token: str = tokens[0]
@@ -182,7 +182,7 @@ RULES.answer_command("discard_trophy", {"token": fields.String(required=True)})
 
 def highest_detection(state: State, tokens: list[str]) -> list[str]:
     """Zona §"WARIANT GRY SOLO": the automated Voice picks the hardest to detect."""
-    pack = pack_named(state["pack"])
+    pack = pack_named(state.pack)
     best = max(pack.threat(t).detect for t in tokens)
     return [t for t in tokens if pack.threat(t).detect == best]
 
@@ -190,20 +190,20 @@ def highest_detection(state: State, tokens: list[str]) -> list[str]:
 def arrive(res: ZonaResolution, seat: int, area: str) -> None:
     """Zona §"ŻETONY ZAGROŻEŃ NA PLANSZY": a move into threats means one encounter; with several,
     the Voice of the Zone chooses which (in solo: the highest detection, ties to the player)."""
-    tokens = list(res.state["threats"].get(area, []))
+    tokens = list(res.state.threats.get(area, []))
     if not tokens:
         return
     if len(tokens) == 1:
         met(res, seat, tokens[0], area)
         return
-    if res.state["players"] == 1:
+    if res.state.players == 1:
         best = highest_detection(res.state, tokens)
         if len(best) == 1:
             met(res, seat, best[0], area)
             return
         res.push("arrival", seat=seat, area=area, chooser=seat, tokens=best)
         return
-    res.push("arrival", seat=seat, area=area, chooser=res.state["voice"], tokens=tokens)
+    res.push("arrival", seat=seat, area=area, chooser=res.state.voice, tokens=tokens)
 
 
 @FRAMES.step("arrival")

@@ -34,26 +34,26 @@ def run(res: ZonaResolution) -> None:
 
 
 def _waits(res: ZonaResolution) -> bool:
-    return bool(res.state["over"] or res.state["pending"] is not None)
+    return bool(res.state.over or res.state.pending is not None)
 
 
 def _frames(res: ZonaResolution) -> list[dict[str, Any]]:
-    frames: list[dict[str, Any]] = res.state["frames"]
+    frames: list[dict[str, Any]] = res.state.frames
     return frames
 
 
 def _between(res: ZonaResolution) -> bool:
     """No frame left: the phase moves on; False when it waits for the seat whose turn it is."""
     state = res.state
-    phase = state["phase"]
+    phase = state.phase
     if phase == "action":
         return _action_phase(res)
     if phase == "event":
-        res.emit("PhaseStarted", phase="news", round=state["round"])
+        res.emit("PhaseStarted", phase="news", round=state.round)
         news.start_phase(res)
         return True
     if phase == "news":
-        res.emit("PhaseStarted", phase="action", round=state["round"] + 1)
+        res.emit("PhaseStarted", phase="action", round=state.round + 1)
         return True
     return False
 
@@ -61,18 +61,18 @@ def _between(res: ZonaResolution) -> bool:
 def _action_phase(res: ZonaResolution) -> bool:
     """Move the action phase on; False when it waits for the seat whose turn it is."""
     state = res.state
-    turn = state["turn"]
+    turn = state.turn
     if turn is not None:
-        if not turn["done"] and not state["stalkers"][turn["seat"]]["dead"]:
+        if not turn["done"] and not state.stalkers[turn["seat"]]["dead"]:
             return False
         res.emit("TurnEnded", seat=turn["seat"])
         if turn["bought"]:
             market.slide_and_fill(res)
         return True
-    waiting = [s for s in turn_order(state) if s not in state["turns_taken"] and not state["stalkers"][s]["dead"]]
+    waiting = [s for s in turn_order(state) if s not in state.turns_taken and not state.stalkers[s]["dead"]]
     if waiting:
         res.emit("TurnStarted", seat=waiting[0])
     else:
-        res.emit("PhaseStarted", phase="event", round=state["round"])
+        res.emit("PhaseStarted", phase="event", round=state.round)
         cards.start_phase(res)
     return True

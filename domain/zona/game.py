@@ -29,7 +29,7 @@ from domain.zona.model import FACES
 from domain.zona.pack import PACKS, SHELF, pack_named
 from domain.zona.refusals import REFUSALS
 from domain.zona.resolution import RULES, ZonaResolution, evolve
-from domain.zona.state import State, clone, initial_state
+from domain.zona.state import State, dump, initial_state, load
 from domain.zona.view import redact, view
 
 #: The turn actions, each with the code of its refusal when the seat is not offered it now.
@@ -118,6 +118,9 @@ class ZonaGame(RulebookGame[State, ZonaResolution]):
     name = "zona"
     title = "Zona: The Secret of Chernobyl — reach the sarcophagus before the Zone's news runs out"
     seats = SeatRange(1, 4)
+    # zona-1 still: the state became a frozen record (``state.State``), but a snapshot is its fields, the very
+    # tree the dict was (``state.dump``; seeded games' snapshots digest alike before and after), so a zona-1
+    # snapshot loads as it always did.
     state_format = "zona-1"
     # 1: the first release that records its rules version; every earlier game is unversioned.
     # 2: issue 23's rulings: the market refills after an event-phase purchase, the healed injury and
@@ -164,16 +167,16 @@ class ZonaGame(RulebookGame[State, ZonaResolution]):
         return ZonaResolution(state, rng)
 
     def started(self, state: State) -> bool:
-        return bool(state["phase"] != "new")
+        return bool(state.phase != "new")
 
     def over(self, state: State) -> bool:
-        return bool(state["over"])
+        return bool(state.over)
 
     def players(self, state: State) -> int:
-        return int(state["players"])
+        return int(state.players)
 
     def pending(self, state: State) -> Decision | None:
-        pending = state["pending"]
+        pending = state.pending
         return None if pending is None else requested(pending)
 
     def system(self, res: ZonaResolution, kind: str) -> None:
@@ -181,8 +184,8 @@ class ZonaGame(RulebookGame[State, ZonaResolution]):
 
     def turn(self, res: ZonaResolution, seat: int, kind: str, command: Command) -> None:
         state = res.state
-        turn = state["turn"]
-        if state["phase"] != "action" or turn is None or turn["seat"] != seat:
+        turn = state.turn
+        if state.phase != "action" or turn is None or turn["seat"] != seat:
             raise RuleViolation("not_your_turn", "It is not your turn.", rule='Zona §"AKCJE"')
         if kind in TURN_ACTIONS and normalized(command) not in actions.turn_actions(state, seat):
             raise RuleViolation(_CANNOT[kind], f"You cannot {kind.replace('_', ' ')} now.", rule=_RULE.get(kind))
@@ -191,7 +194,7 @@ class ZonaGame(RulebookGame[State, ZonaResolution]):
         flow.run(res)
 
     def lapsed_choice(self, state: State, seat: Seat, actions: list[Command]) -> Command:
-        pending = state["pending"]
+        pending = state.pending
         if pending is not None and pending["kind"] == "give_up":
             # Giving something up is an offer (Zona §"WYKONYWANIE AKCJI OBSZARÓW"): a lapsed player keeps everything.
             return next((a for a in actions if a["type"] != "give_up"), actions[0])
@@ -216,26 +219,26 @@ class ZonaGame(RulebookGame[State, ZonaResolution]):
         return None
 
     def waiting_for(self, state: State) -> list[Seat]:
-        if state["phase"] == "new" or state["over"]:
+        if state.phase == "new" or state.over:
             return []
-        if state["pending"] is not None:
-            return [state["pending"]["seat"]]
-        if state["turn"] is not None:
-            return [state["turn"]["seat"]]
+        if state.pending is not None:
+            return [state.pending["seat"]]
+        if state.turn is not None:
+            return [state.turn["seat"]]
         return []
 
     def outcome(self, state: State) -> Outcome:
-        if state["phase"] == "new":
+        if state.phase == "new":
             return Outcome(False)
-        winners = (state["winner"],) if state.get("winner") is not None else ()
-        progress = {"round": state["round"], "news_left": len(state["decks"]["news"])}
-        return Outcome(bool(state["over"]), winners, progress, round=state["round"])
+        winners = (state.winner,) if state.winner is not None else ()
+        progress = {"round": state.round, "news_left": len(state.decks["news"])}
+        return Outcome(bool(state.over), winners, progress, round=state.round)
 
     def dump_state(self, state: State) -> dict[str, Any]:
-        return clone(state)
+        return dump(state)
 
     def load_state(self, data: dict[str, Any]) -> State:
-        return clone(data)
+        return load(data)
 
 
 _RULE = {
@@ -253,9 +256,9 @@ def _example() -> dict[str, Any]:
     state = initial_state()
     for event in ZONA.setup({**options, "players": 2}, Rng("example")):
         state = evolve(state, event)
-    while state["pending"] is not None and state["phase"] == "setup":
-        seat = state["pending"]["seat"]
-        state = ZONA.decide_and_fold(state, seat, state["pending"]["choices"][0], Rng(f"example-{seat}"))[1]
+    while state.pending is not None and state.phase == "setup":
+        seat = state.pending["seat"]
+        state = ZONA.decide_and_fold(state, seat, state.pending["choices"][0], Rng(f"example-{seat}"))[1]
     return {"options": options, "view": view(state, 0), "actions": legal_actions(state, 0),
             "prompt": words.decision(state, 0), "events": [{"type": t, "data": d} for t, d in EVENTS]}  # fmt: skip
 

@@ -45,18 +45,18 @@ class ZonaResolution(Resolution[State]):
 
     @property
     def pack(self) -> Pack:
-        return pack_named(self.state["pack"])
+        return pack_named(self.state.pack)
 
     @property
     def board(self) -> Board:
-        return board_for(self.state["pack"], self.state["side"])
+        return board_for(self.state.pack, self.state.side)
 
     def stalker(self, seat: int) -> dict[str, Any]:
-        return self.state["stalkers"][seat]
+        return self.state.stalkers[seat]
 
     @property
     def frame(self) -> Frame:
-        return self.state["frames"][-1]
+        return self.state.frames[-1]
 
     def push(self, kind: str, **data: Any) -> None:
         self.emit("FramePushed", frame={"kind": kind, **data})

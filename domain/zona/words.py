@@ -123,12 +123,12 @@ class Names:
     def __init__(self, state: State):
         self.state = state
         try:
-            self.pack: Pack | None = pack_named(state["pack"]) if state.get("pack") else None
+            self.pack: Pack | None = pack_named(state.pack) if state.pack else None
         except (KeyError, ValueError):
             self.pack = None
 
     def seat(self, seat: object) -> str:
-        stalkers = self.state.get("stalkers") or []
+        stalkers = self.state.stalkers
         if isinstance(seat, int) and 0 <= seat < len(stalkers) and stalkers[seat].get("character"):
             return self.stalker(stalkers[seat]["character"])
         return f"Seat {seat}"
@@ -225,7 +225,7 @@ def _stalker(kind: str, d: dict[str, Any], n: Names) -> str:
     if kind == "InjuryTaken":
         return f"{who} is injured ({_listed([_plain(i) for i in d.get('injuries') or []])})."
     if kind == "InjuryHealed":
-        before = (n.state.get("stalkers") or [{}] * (d["seat"] + 1))[d["seat"]].get("injuries") or []
+        before = (n.state.stalkers or [{}] * (d["seat"] + 1))[d["seat"]].get("injuries") or []
         healed = [a for a in before if a not in (d.get("injuries") or [])]
         return f"{who} recovers from the injury to {healed[0]}." if healed else f"{who} recovers from an injury."
     if kind == "FatigueChanged":
@@ -355,10 +355,10 @@ def command_words(command: dict[str, Any], n: Names, context: dict[str, Any]) ->
 
 def decision(state: State, seat: int | None) -> str | None:
     """What the game waits for, as ``seat`` may read it; None while it waits on nobody."""
-    if state.get("phase", "new") == "new" or state.get("over"):
+    if state.phase == "new" or state.over:
         return None
     n = Names(state)
-    pending = state.get("pending")
+    pending = state.pending
     if pending is not None:
         who = n.seat(pending["seat"])
         # Another seat reads the finds in the choices as its view shows them: hidden (Zona §"ZNALEZISKA").
@@ -373,7 +373,7 @@ def decision(state: State, seat: int | None) -> str | None:
         if len(phrases) > LISTED + 1:
             return f"{who} must choose {asked}: {', '.join(phrases[:LISTED])} or one of {len(phrases) - LISTED} more."
         return f"{who} must choose {asked}: {_listed(phrases, 'or')}."
-    turn = state.get("turn")
+    turn = state.turn
     if turn is None:
         return None
     taken = turn.get("actions", 0)
