@@ -15,9 +15,9 @@ the game's own.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from marshmallow import RAISE, Schema, ValidationError
@@ -26,6 +26,8 @@ from marshmallow import RAISE, Schema, ValidationError
 # pure-Python one; a pack of a whole box is thousands of lines, read by every
 # process that plays. Without libyaml, the pure-Python loader reads it alike.
 _SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+T = TypeVar("T")
 
 
 class PackError(Exception):
@@ -57,6 +59,8 @@ class PackReader:
         self.broken: set[str] = set()  # ids of items that failed their schema
         # every id seen, with where it was seen, for the pack-wide uniqueness check
         self.owners: dict[str, list[str]] = {}
+        # the ids seen of each kind, for the per-kind uniqueness check (``once``)
+        self.kinds: dict[str, set[Any]] = {}
 
     def problem(self, where: str, message: str) -> None:
         self.problems.append(f"{where}: {message}")
@@ -70,6 +74,11 @@ class PackReader:
         except yaml.YAMLError as err:
             self.problem(name, f"is not valid YAML: {err}".replace("\n", " "))
             return None
+
+    def folder(self, root: Traversable) -> dict[str, Any]:
+        """Every ``*.yaml`` file of ``root`` parsed, by stem (``board.yaml`` as ``board``); a file that
+        is not valid YAML is a problem and reads as None."""
+        return {node.name[:-5]: self.yaml(node, node.name) for node in root.iterdir() if node.name.endswith(".yaml")}
 
     def mapping(self, raw: Any, name: str, keys: Iterable[str]) -> dict | None:
         if raw is None:
@@ -101,6 +110,40 @@ class PackReader:
                 out.append((where, obj))
         return out
 
+    def records(self, raw: Any, key: str, name: str, keys: Collection[str]) -> list[dict[str, Any]]:
+        """The mappings listed under ``key`` of ``raw`` (file ``name``), each checked only for keys it
+        may have, not by a schema: for a game that builds its records itself (``build``)."""
+        listed = raw.get(key) if isinstance(raw, dict) else None
+        if not isinstance(listed, list):
+            self.problem(name, f"{key} must be a list")
+            return []
+        out = []
+        for record in listed:
+            if not isinstance(record, dict):
+                self.problem(name, f"not a mapping: {record!r}")
+                continue
+            unknown = sorted(set(record) - set(keys))
+            if unknown:
+                self.problem(f"{name} {record.get('id')}", f"unknown keys {unknown}")
+            out.append(record)
+        return out
+
+    def build(self, where: str, build: Callable[..., T], *args: Any) -> T | None:
+        """``build(*args)``, or None and a problem if a field it reads is missing or malformed."""
+        try:
+            return build(*args)
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            self.problem(where, f"missing or malformed field ({err})")
+            return None
+
+    def once(self, kind: str, item_id: Any, where: str) -> None:
+        """An id names one item of its ``kind``; a second one is a problem (ids unique per kind; ``own``
+        checks them across the whole pack)."""
+        seen = self.kinds.setdefault(kind, set())
+        if item_id in seen:
+            self.problem(where, f"{kind} id {item_id!r} used twice")
+        seen.add(item_id)
+
     def item(self, data: Any, where: str, schema: type[Schema]) -> Any:
         try:
             return schema().load(data)
@@ -121,6 +164,11 @@ class PackReader:
     def files_with_problems(self) -> set[str]:
         # every problem starts with its file name
         return {problem.split(":", 1)[0] for problem in self.problems}
+
+    def finish(self, source: str) -> None:
+        """Raise ``PackError`` with every problem found, if there is any."""
+        if self.problems:
+            raise PackError(source, self.problems)
 
 
 def label(noun: str, item: Any, index: int) -> str:
@@ -151,3 +199,12 @@ def flatten(messages: Any, data: Any, path: str = "") -> Iterator[tuple[str, str
             yield from flatten(message, data, path)
     else:
         yield path, str(messages)
+
+
+def read_folder(root: Traversable, source: str) -> dict[str, Any]:
+    """Every ``*.yaml`` file of the folder ``root`` parsed, by stem; ``PackError`` naming every file
+    that is not valid YAML."""
+    reader = PackReader()
+    files = reader.folder(root)
+    reader.finish(source)
+    return files

@@ -1,4 +1,4 @@
-"""Frozen state records, replaced fast.
+"""Frozen state records, replaced fast, and drafted copy-on-write.
 
 A game folds tens of thousands of events, each replacing a few fields of a
 state with some fifty. ``dataclasses.replace`` runs ``__init__`` every time;
@@ -9,7 +9,8 @@ records (no ``__post_init__``, no init-only fields), means the same.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, TypeVar
+import marshal
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -25,3 +26,48 @@ def replace(obj: T, /, **changes: Any) -> T:
     state.update(fields)
     state.update(changes)
     return new
+
+
+def clone(value: Any) -> Any:
+    """A deep copy of plain data (dicts, lists, strings, numbers, None): marshal round-trips it several
+    times faster than ``copy.deepcopy``."""
+    return marshal.loads(marshal.dumps(value))
+
+
+class Draft(Generic[T]):
+    """A writable view of a frozen record whose fields hold plain data (lists, dicts): copy-on-write.
+
+    A fold reads a field through ``draft[name]`` to change it: the field's value is copied on first
+    use (``clone``), so the record it came from is never touched, and ``new`` is the record with the
+    changed fields. Only what a fold writes is copied, not the whole state. Fields in ``owned`` are
+    already the draft's own (a resolution's earlier folds copied them, and no other state holds
+    them), so they are written in place.
+    """
+
+    def __init__(self, record: T, owned: set[str] | frozenset[str] = frozenset()):
+        self.base = record
+        self.changes: dict[str, Any] = {}
+        #: The fields this draft may write in place: copied by it, or owned from the start.
+        self.copied: set[str] = set(owned)
+
+    def __getitem__(self, name: str) -> Any:
+        if name in self.changes:
+            return self.changes[name]
+        value = getattr(self.base, name)
+        if name not in self.copied:
+            value = clone(value)
+            self.copied.add(name)
+        self.changes[name] = value
+        return value
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        self.changes[name] = value
+        self.copied.add(name)
+
+    def read(self, name: str) -> Any:
+        """A field as the draft has it now, without copying it (to read, never to change)."""
+        return self.changes[name] if name in self.changes else getattr(self.base, name)
+
+    @property
+    def new(self) -> T:
+        return replace(self.base, **self.changes) if self.changes else self.base

@@ -29,15 +29,7 @@ yet completed are not in the view and come back empty; they only ever exist
 in the middle of a resolution, which a bot searching from its own decision
 rarely meets.
 
-``timeout_command(state, seat)`` is what a lapsed play-by-post deadline sends
-for ``seat`` when the game's option says ``pass``: ``end_turn`` during the
-seat's turn (the remaining actions are skipped), and for a pending decision
-its default: keep the dice, stop shopping, decline a trade, cancel one being
-put together, stow a card just gained; any other decision takes its first
-listed choice.
-
-``domain.fallout.ai.FalloutAI`` offers both to the bots and the deadlines
-(``FALLOUT.ai``).
+``domain.fallout.ai.FalloutAI`` offers it to the bots (``FALLOUT.ai``).
 """
 
 from __future__ import annotations
@@ -48,7 +40,6 @@ from typing import Any
 
 from domain.fallout.content import catalog
 from domain.fallout.encounter import read_aloud
-from domain.fallout.legal import legal_actions
 from domain.fallout.snapshot import load
 from domain.fallout.state import (
     Attackers,
@@ -70,22 +61,7 @@ from domain.fallout.state import (
     Trade,
     Turn,
 )
-from domain.game import Command
 from domain.rng import Rng
-
-#: Pending decisions' defaults when a deadline lapses, in order of preference.
-TIMEOUT_DEFAULTS = ("end_turn", "keep_dice", "roll_dice", "done_shopping", "decline_trade", "trade_cancel", "stow")
-
-
-def timeout_command(state: GameState, seat: int) -> Command | None:
-    actions = legal_actions(state, seat)
-    if not actions:
-        return None
-    for kind in TIMEOUT_DEFAULTS:
-        for action in actions:
-            if action["type"] == kind:
-                return action
-    return actions[0]
 
 
 def _load(tp: type, data: Any) -> Any:

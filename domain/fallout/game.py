@@ -1,8 +1,10 @@
 """Fallout as a ``domain.game.Game``: ``domain.fallout.game.FALLOUT``.
 
-``decide`` validates a command against the state, lets the rule module that
-registered it in ``RULES`` emit its events through a ``Resolution`` and
-carries the resolution on until a seat must decide. It raises
+``decide`` is the engine kit's dispatch (``domain.engine.dispatch``): it
+validates a command against the state, lets the rule module that registered
+it in ``RULES`` emit its events through a ``Resolution`` and carries the
+resolution on until a seat must decide; this module says what Fallout's
+state answers and which turn checks it adds. It raises
 ``RuleViolation`` before emitting anything when the command is not legal
 now, so a refused command changes nothing.
 """
@@ -12,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.engine.decisions import matching_choice
+from domain.engine.decisions import Decision
+from domain.engine.dispatch import RulebookGame
 from domain.fallout import prompts, rounds, trade, words
 from domain.fallout import setup as setup_rules
 from domain.fallout.advance import advance
 from domain.fallout.ai import FALLOUT_AI
 from domain.fallout.content import SHELF
-from domain.fallout.determinize import timeout_command as lapsed_turn
 from domain.fallout.examples import Examples, play_example
 from domain.fallout.legal import legal_actions
 from domain.fallout.options import OptionsSchema, resolve_options
@@ -28,14 +30,20 @@ from domain.fallout.snapshot import dump_state, load_state
 from domain.fallout.state import GameState
 from domain.fallout.view import redact, view
 from domain.fallout.view_schema import ViewSchema
-from domain.game import SYSTEM, Command, Event, Game, GameAI, Outcome, RuleViolation, Seat, SeatRange, malformed
+from domain.game import SYSTEM, Command, Event, GameAI, Outcome, RuleViolation, Seat, SeatRange, malformed
 from domain.rng import Rng
+
+#: What a lapsed play-by-post deadline sends when the game's option says ``pass`` (``timeout_command``, the
+#: engine's): ``end_turn`` during the seat's turn (the remaining actions are skipped), and for a pending
+#: decision its default: keep the dice, stop shopping, decline a trade, cancel one being put together, stow
+#: a card just gained; any other decision takes its first listed choice.
+TIMEOUT_DEFAULTS = ("end_turn", "keep_dice", "roll_dice", "done_shopping", "decline_trade", "trade_cancel", "stow")
 
 #: The one instance the registry hosts (below the class; the examples play it).
 FALLOUT: FalloutGame
 
 
-class FalloutGame(Game):
+class FalloutGame(RulebookGame[GameState, Resolution]):
     name = "fallout"
     title = "Fallout: The Board Game — explore the wasteland, quest, and sway the factions, for one to four survivors."
     seats = SeatRange(1, 4)
@@ -50,7 +58,13 @@ class FalloutGame(Game):
     listed_options = ("scenario",)
     options_schema = OptionsSchema
     view_schema = ViewSchema
+    rulebook = RULES
     command_schemas = RULES.commands
+    timeout_defaults = TIMEOUT_DEFAULTS
+    unknown_command = "Unknown command {kind!r}."
+    setup_rule = "Complete Setup"
+    system_only = "Only the system runs the round end."
+    system_rule = rounds.RULE
     event_schemas = RULES.event_schemas()
     refusals = REFUSALS
     examples = Examples(lambda: play_example(FALLOUT))
@@ -65,52 +79,32 @@ class FalloutGame(Game):
     def setup(self, options: dict[str, Any], rng: Rng) -> list[Event]:
         return setup_rules.setup(options, rng)
 
-    def decide(self, state: GameState, seat: Seat | str, command: Command, rng: Rng) -> list[Event]:
-        return self._resolve(state, seat, command, rng).events
+    # -- the engine's dispatch (``domain.engine.dispatch``): Fallout's state and turn checks ------
 
-    def decide_and_fold(
-        self, state: GameState, seat: Seat | str, command: Command, rng: Rng
-    ) -> tuple[list[Event], GameState]:
-        # The resolution folded every event as it emitted it.
-        res = self._resolve(state, seat, command, rng)
-        return res.events, res.state
+    def resolution(self, state: GameState, rng: Rng) -> Resolution:
+        return Resolution(state, rng)
 
-    def _resolve(self, state: GameState, seat: Seat | str, command: Command, rng: Rng) -> Resolution:
-        kind = command.get("type") if isinstance(command, dict) else None
-        if not isinstance(kind, str) or kind not in RULES.commands:
-            raise malformed("unknown_command", f"Unknown command {kind!r}.")
-        if state.phase == "new":
-            raise RuleViolation("no_game", "The game has not been set up.", rule="Complete Setup")
-        if state.over:
-            raise RuleViolation("game_over", "The game is over.")
-        res = Resolution(state, rng)
-        if seat == SYSTEM:
-            if kind not in RULES.system_commands:
-                raise malformed("not_a_system_command", f"{kind!r} is a seat's command.")
-            if not rounds.ready(state):
-                raise RuleViolation("round_end_not_due", "The round end is not due now.", rule=rounds.RULE)
-            advance(res, SYSTEM)
-            return res
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
-            raise malformed("unknown_seat", f"There is no seat {seat!r}.")
-        if kind in RULES.system_commands:
-            raise RuleViolation("not_a_seat_command", "Only the system runs the round end.", rule=rounds.RULE)
-        decision = state.pending
-        if decision is not None:
-            rule = RULES.answers[decision.kind].rule
-            if decision.seat != seat:
-                raise RuleViolation(
-                    "not_your_decision", f"The game waits for seat {decision.seat} ({decision.kind}).", rule=rule
-                )
-            choice = matching_choice(decision.choices, command)
-            if choice is None:
-                raise RuleViolation("not_a_choice", f"That is not one of the choices for {decision.kind}.", rule=rule)
-            res.emit("DecisionMade", seat=seat, kind=decision.kind, command=dict(choice))
-            RULES.answers[decision.kind].handler(res, dict(choice), decision)
-            advance(res, seat)
-            return res
-        if RULES.answers_only(kind):
-            raise RuleViolation("no_decision_pending", "No decision is waiting for an answer.")
+    def started(self, state: GameState) -> bool:
+        return state.phase != "new"
+
+    def over(self, state: GameState) -> bool:
+        return state.over
+
+    def players(self, state: GameState) -> int:
+        return state.players
+
+    def pending(self, state: GameState) -> Decision | None:
+        return state.pending
+
+    def system(self, res: Resolution, kind: str) -> None:
+        if kind not in RULES.system_commands:
+            raise malformed("not_a_system_command", f"{kind!r} is a seat's command.")
+        if not rounds.ready(res.state):
+            raise RuleViolation("round_end_not_due", "The round end is not due now.", rule=rounds.RULE)
+        advance(res, SYSTEM)
+
+    def turn(self, res: Resolution, seat: int, kind: str, command: Command) -> None:
+        state = res.state
         if state.round_end_due or state.round_end is not None:
             raise RuleViolation("round_end_in_progress", "The round is ending; wait for it.", rule=rounds.RULE)
         if state.turn is None or state.turn.seat != seat:
@@ -122,18 +116,12 @@ class FalloutGame(Game):
         if state.turn.camping and kind not in trade.COMMANDS:
             # Trading belongs to the camp action: anything else closes it.
             res.emit("TradingClosed", seat=seat)
-        RULES.actions[kind](res, seat, command)
-        advance(res, seat)
-        return res
 
-    def evolve(self, state: GameState, event: Event) -> GameState:
-        return RULES.evolve(state, event)
+    def carry_on(self, res: Resolution, actor: Seat | str) -> None:
+        advance(res, actor)
 
     def legal_actions(self, state: GameState, seat: Seat) -> list[Command]:
         return legal_actions(state, seat)
-
-    def timeout_command(self, state: GameState, seat: Seat) -> Command | None:
-        return lapsed_turn(state, seat)
 
     def view(self, state: GameState, seat: Seat | None) -> dict[str, Any]:
         return view(state, seat)

@@ -11,8 +11,10 @@ and finish first. Amounts read ``L`` as the entry's level.
 What each kind of result does is registered by the rule module that owns it,
 where it defines it (``about_game``, ``about_survivor``): drawing loot in
 ``items``, XP in ``xp``, a fight in ``fight``. This module only keeps the
-stack and hands each result to its handler, so every module may push a bar
-and none needs to import the modules the bar's results reach.
+stack and hands each result to its handler through the engine's effect
+interpreter (``domain.engine.effects``, as Zona's effects run), so every
+module may push a bar and none needs to import the modules the bar's results
+reach.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, get_args
 
+from domain.engine.effects import Effects
 from domain.engine.shapes import anything, integer, mixed, string
 from domain.fallout import effects as fx
 from domain.fallout.rulebook import RULES, Resolution
@@ -34,29 +37,32 @@ SurvivorResult = Callable[[Resolution, int, int, Any], None]
 G = TypeVar("G", bound=GameResult)
 V = TypeVar("V", bound=SurvivorResult)
 
-_ABOUT_GAME: dict[type, GameResult] = {}
-_ABOUT_SURVIVOR: dict[type, SurvivorResult] = {}
+
+class Results(Effects[Resolution]):
+    """The engine's effect interpreter over the results stack: a result's kind is its parsed type;
+    taking one emits ``ResultResolving``, a spent bar ``ResultsResolved``."""
+
+    def kind(self, effect: Any) -> type:
+        return type(effect)
+
+    def take(self, res: Resolution) -> tuple[Any, tuple[Any, ...]] | None:
+        top = res.state.resolving[-1]
+        if not top.results:
+            res.emit("ResultsResolved", source=top.source, origin=top.origin)
+            return None
+        raw = top.results[0]
+        res.emit("ResultResolving", result=raw)
+        result = fx.parse_result(raw)
+        return result, (top, result)
 
 
-class ResultsError(Exception):
-    """A kind of result registered twice, or one with nobody to apply it."""
-
-
-def _register(table: dict[type, Any], kinds: tuple[type, ...], handler: Any) -> None:
-    for kind in kinds:
-        if kind in _ABOUT_GAME or kind in _ABOUT_SURVIVOR:
-            raise ResultsError(f"result {kind.__name__} registered twice")
-        table[kind] = handler
+#: What every kind of result does, registered by the module that owns it (``about_game``, ``about_survivor``).
+RESULTS = Results("fallout")
 
 
 def about_game(*kinds: type) -> Callable[[G], G]:
     """Register who applies these results, whoever resolves them (even no seat, at setup)."""
-
-    def register(handler: G) -> G:
-        _register(_ABOUT_GAME, kinds, handler)
-        return handler
-
-    return register
+    return RESULTS.handles(*kinds)
 
 
 def about_survivor(*kinds: type) -> Callable[[V], V]:
@@ -64,7 +70,12 @@ def about_survivor(*kinds: type) -> Callable[[V], V]:
     scenario sheet) or an eliminated survivor's do nothing."""
 
     def register(handler: V) -> V:
-        _register(_ABOUT_SURVIVOR, kinds, handler)
+        def on_resolver(res: Resolution, entry: Resolving, r: Any) -> None:
+            seat = resolver(res, entry)
+            if seat is not None:
+                handler(res, seat, entry.level, r)
+
+        RESULTS.handles(*kinds)(on_resolver)
         return handler
 
     return register
@@ -72,9 +83,7 @@ def about_survivor(*kinds: type) -> Callable[[V], V]:
 
 def check() -> None:
     """Every kind of result of the vocabulary (``fx.Result``) has its handler."""
-    missing = sorted(k.__name__ for k in get_args(fx.Result) if k not in _ABOUT_GAME and k not in _ABOUT_SURVIVOR)
-    if missing:
-        raise ResultsError(f"results nobody applies: {missing}")
+    RESULTS.check(get_args(fx.Result))
 
 
 def push(res: Resolution, seat: int | None, source: str, origin: str, level: int, bar: Any) -> None:
@@ -84,13 +93,7 @@ def push(res: Resolution, seat: int | None, source: str, origin: str, level: int
 
 
 def step(res: Resolution) -> None:
-    top = res.state.resolving[-1]
-    if not top.results:
-        res.emit("ResultsResolved", source=top.source, origin=top.origin)
-        return
-    raw = top.results[0]
-    res.emit("ResultResolving", result=raw)
-    apply(res, top, fx.parse_result(raw))
+    RESULTS.step(res)
 
 
 def settle(res: Resolution) -> None:
@@ -105,17 +108,6 @@ def resolver(res: Resolution, entry: Resolving) -> int | None:
     if seat is None or res.state.survivor(seat).eliminated:
         return None
     return seat
-
-
-def apply(res: Resolution, entry: Resolving, r: fx.Result) -> None:
-    game = _ABOUT_GAME.get(type(r))
-    if game is not None:
-        game(res, entry, r)
-        return
-    seat = resolver(res, entry)
-    if seat is None:
-        return
-    _ABOUT_SURVIVOR[type(r)](res, seat, entry.level, r)
 
 
 # -- the results that only change what this module folds ------------------------

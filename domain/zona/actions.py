@@ -25,14 +25,14 @@ def destinations(state: State, seat: int) -> list[str]:
     """Areas one move reaches: across a border (a shortcut too), never a blockade, the power-plant
     border or a border a timed news card blocks, into a facility only when it is open and has room,
     never out of the sarcophagus."""
-    pack = pack_named(state["pack"])
-    board = board_for(state["pack"], state["side"])
-    s = state["stalkers"][seat]
+    pack = pack_named(state.pack)
+    board = board_for(state.pack, state.side)
+    s = state.stalkers[seat]
     here = s["area"]
     if pack.areas[here].sector == "sarcophagus":
         return []
     out = []
-    timed = state["timed"]
+    timed = state.timed
     blocked = timed["target"] if timed is not None and "blocked" in (pack.news[timed["card"]].timed or {}) else None
     for there, border in board.neighbours(here).items():
         if blocked == "|".join(sorted((here, there))):
@@ -45,14 +45,14 @@ def destinations(state: State, seat: int) -> list[str]:
 
 
 def map_items(state: State, seat: int) -> list[str]:
-    pack = pack_named(state["pack"])
-    s = state["stalkers"][seat]
+    pack = pack_named(state.pack)
+    s = state.stalkers[seat]
     return [c for c in owned_items(s) if pack.item_type(c).shortcut and items.works(pack, state, s, c)]
 
 
 def move_choices(state: State, seat: int) -> list[dict[str, Any]]:
-    board = board_for(state["pack"], state["side"])
-    here = state["stalkers"][seat]["area"]
+    board = board_for(state.pack, state.side)
+    here = state.stalkers[seat]["area"]
     out: list[dict[str, Any]] = []
     for there in destinations(state, seat):
         out.append({"type": "move", "to": there})
@@ -70,7 +70,7 @@ def move_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> Non
     res.emit("ActionTaken", seat=seat, action="move")
     res.set("StalkerMoved", seat, area=there, must_leave=False, by="move")
     encounter.arrive(res, seat, there)
-    timed = res.state["timed"]
+    timed = res.state.timed
     if timed is not None and timed["target"] == there:
         card = res.pack.news[timed_card(res.state)]
         if card.timed and "toxic" in card.timed:
@@ -83,13 +83,13 @@ def move_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> Non
 
 
 def timed_card(state: State) -> str:
-    return str(state["timed"]["card"])
+    return str(state.timed["card"])
 
 
 @RULES.command("search", {"token": fields.String(required=True)})
 def search_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> None:
     area = res.stalker(seat)["area"]
-    if command["token"] not in res.state["threats"].get(area, []):
+    if command["token"] not in res.state.threats.get(area, []):
         raise RuleViolation("no_such_threat", "No such threat token in your area.", rule='Zona §"POSZUKIWANIE"')
     res.emit("ActionTaken", seat=seat, action="search")
     encounter.met(res, seat, command["token"], area)
@@ -108,16 +108,16 @@ def pass_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> Non
 
 def area_action_refusal(state: State, seat: int) -> RuleViolation | None:
     """Why the stalker cannot take the area's action now, as the refusal to raise, or None."""
-    pack = pack_named(state["pack"])
-    s = state["stalkers"][seat]
+    pack = pack_named(state.pack)
+    s = state.stalkers[seat]
     area = pack.areas[s["area"]]
     if not area.action:
         return RuleViolation("area_action_no_action", "This area has no action.", rule=RULE_AREA)
-    if state["turn"]["area_action"]:
+    if state.turn["area_action"]:
         return RuleViolation("area_action_once_per_turn", "You took an area's action this turn.", rule=RULE_AREA)
     if area.requires and s["reputation"] not in area.requires:
         return RuleViolation("area_action_reputation", "Your reputation does not let you take it.", rule=RULE_AREA)
-    timed = state["timed"]
+    timed = state.timed
     if timed is not None and timed["target"] == area.id and "closed" in (pack.news[timed["card"]].timed or {}):
         return RuleViolation("area_action_closed_by_news", "A news card closes this area.", rule=RULE_AREA)
     return None
@@ -134,12 +134,12 @@ def area_action_command(res: ZonaResolution, seat: int, command: dict[str, Any])
 
 def turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
     """Every action the seat may take now (their turn, nothing pending)."""
-    s = state["stalkers"][seat]
+    s = state.stalkers[seat]
     if s["must_leave"]:
         # A looted facility: the first action must take the stalker out.
         return [c for c in move_choices(state, seat)]
     out: list[dict[str, Any]] = move_choices(state, seat)
-    out += [{"type": "search", "token": t} for t in state["threats"].get(s["area"], [])]
+    out += [{"type": "search", "token": t} for t in state.threats.get(s["area"], [])]
     out.append({"type": "rest"})  # allowed at fatigue 0 too: it only changes nothing
     if area_action_refusal(state, seat) is None:
         out.append({"type": "area_action"})
@@ -151,12 +151,12 @@ def turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
 def legal_actions(state: State, seat: int) -> list[Command]:
     """Every command ``seat`` may send now: the pending decision's choices, or on its turn its actions and
     the free item commands. The game contract's ``legal_actions``; the AI's lapsed-turn default reads it too."""
-    if state["phase"] == "new" or state["over"]:
+    if state.phase == "new" or state.over:
         return []
-    pending = state["pending"]
+    pending = state.pending
     if pending is not None:
         return [dict(c) for c in pending["choices"]] if pending["seat"] == seat else []
-    turn = state["turn"]
-    if state["phase"] != "action" or turn is None or turn["seat"] != seat or turn["done"]:
+    turn = state.turn
+    if state.phase != "action" or turn is None or turn["seat"] != seat or turn["done"]:
         return []
     return [*turn_actions(state, seat), *items.own_turn_items(state, seat)]

@@ -19,10 +19,9 @@ import functools
 from collections import deque
 from typing import Any
 
-from domain.game import Command, GameAI, Seat
+from domain.game import GameAI, Seat
 from domain.rng import Rng
 from domain.zona import determinize as hidden
-from domain.zona.actions import legal_actions
 from domain.zona.board import board_for
 from domain.zona.pack import pack_named
 from domain.zona.state import MAX_FATIGUE, State
@@ -125,21 +124,6 @@ def evaluate(view: dict[str, Any], seat: Seat) -> float:
     if view.get("over"):
         return WON if view.get("winner") == seat else LOST
     return standing(view, seat)
-
-
-def timeout_command(state: State, seat: Seat) -> Command | None:
-    actions = legal_actions(state, seat)
-    if not actions:
-        return None
-    pending = state["pending"]
-    if pending is not None and pending["kind"] == "give_up":
-        # Giving something up is an offer (Zona §"WYKONYWANIE AKCJI OBSZARÓW"): a lapsed player keeps everything.
-        return next((a for a in actions if a["type"] != "give_up"), actions[0])
-    for kind in TIMEOUT_DEFAULTS:
-        for action in actions:
-            if action["type"] == kind:
-                return action
-    return actions[0]
 
 
 class ZonaAI(GameAI):

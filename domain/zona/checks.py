@@ -18,7 +18,7 @@ from marshmallow import fields
 
 from domain.zona import harm, items
 from domain.zona.effects import Address, effect
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import MAX_FATIGUE, State, owned_items
 
 RULE = 'Zona §"WYKONYWANIE TESTÓW"'
@@ -41,7 +41,7 @@ def _test(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> Non
 
 
 def faces(state: State) -> list[str]:
-    return list(state["options"]["die_faces"])
+    return list(state.options["die_faces"])
 
 
 def attribute_value(res: ZonaResolution, seat: int, attribute: str) -> int:
@@ -57,10 +57,10 @@ def total(res: ZonaResolution, frame: dict[str, Any]) -> int:
     cancel = frame["cancel"]
     cancelled = min(minus, cancel)
     triangles = dice.count("triangle")
-    if res.state["options"]["cancel_target"] == "minus_or_triangle":
+    if res.state.options["cancel_target"] == "minus_or_triangle":
         # The sentence's own reading: a cancel left over after the minuses breaks a triangle pair.
         triangles = max(0, triangles - (cancel - cancelled))
-    pair = 1 if triangles >= 2 and res.state["options"]["triangle_pair"] == "minus" else 0
+    pair = 1 if triangles >= 2 and res.state.options["triangle_pair"] == "minus" else 0
     value = attribute_value(res, frame["seat"], frame["attribute"])
     return value + dice.count("plus") + frame["plus"] - (minus - cancelled) - pair
 
@@ -134,7 +134,7 @@ def _reused(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, Any]]:
     for via in notes:
         for card in owned_items(s):
             t = pack.item_type(card)
-            if card not in res.state["deactivated"] or not t.artifact or card in frame["used"]:
+            if card not in res.state.deactivated or not t.artifact or card in frame["used"]:
                 continue
             if not items.emanation_allowed(pack, res.state, s, card):
                 continue
@@ -145,6 +145,7 @@ def _reused(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+@FRAMES.step("test")
 def step_test(res: ZonaResolution, frame: dict[str, Any]) -> None:
     if frame["step"] == "roll":
         rolled = [res.rng.choice(faces(res.state)) for _ in range(DICE)]

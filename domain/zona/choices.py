@@ -14,7 +14,7 @@ from marshmallow import fields
 
 from domain.zona import encounter, harm, items
 from domain.zona.effects import Address, effect, run
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import owned_items
 
 
@@ -23,7 +23,7 @@ def _choose(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> N
     """Zona §"POLECENIE „WYBIERZ”": one option, the others ignored. ``by: voice`` gives the
     choice to the Voice of the Zone (in solo, to the player)."""
     options = e["choose"]
-    chooser = res.state["voice"] if e.get("by") == "voice" and res.state["players"] > 1 else seat
+    chooser = res.state.voice if e.get("by") == "voice" and res.state.players > 1 else seat
     res.push("choice", seat=seat, chooser=chooser, decision="choose", labels=[o["label"] for o in options],
              choices=[{"type": "choose", "option": i} for i in range(len(options))],
              branches=[[*at, "choose", i, "effects"] for i in range(len(options))])
@@ -79,6 +79,7 @@ def _discard_one(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address)
                  labels=["Give it up", "Keep everything"], branches=[[*at, "then"], None])
 
 
+@FRAMES.step("choice")
 def step_choice(res: ZonaResolution, frame: dict[str, Any]) -> None:
     res.ask(frame["chooser"], frame["decision"], frame["choices"], labels=frame.get("labels", []))
 

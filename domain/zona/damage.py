@@ -16,7 +16,7 @@ from marshmallow import fields
 
 from domain.zona import harm, items
 from domain.zona.model import ATTRIBUTES, DAMAGE_TYPES
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import MAX_INJURIES, owned_items
 
 RULE_DAMAGE = 'Zona §"OCHRONA PRZED OBRAŻENIAMI"'
@@ -50,6 +50,7 @@ def protections(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, An
     return out
 
 
+@FRAMES.step("damage")
 def step_damage(res: ZonaResolution, frame: dict[str, Any]) -> None:
     if frame.get("step") != "apply":
         choices = protections(res, frame)
@@ -123,6 +124,7 @@ def injure(res: ZonaResolution, seat: int) -> None:
     res.push("injury", seat=seat)
 
 
+@FRAMES.step("injury")
 def step_injury(res: ZonaResolution, frame: dict[str, Any]) -> None:
     s = res.stalker(frame["seat"])
     res.ask(frame["seat"], "injury", [{"type": "injure", "attribute": a} for a in ATTRIBUTES if a not in s["injuries"]])
@@ -138,6 +140,7 @@ def answer_injury(res: ZonaResolution, choice: dict[str, Any], decision: Any) ->
 RULES.answer_command("injure", {"attribute": fields.String(required=True)})
 
 
+@FRAMES.step("heal_injury")
 def step_heal_injury(res: ZonaResolution, frame: dict[str, Any]) -> None:
     """Zona §"URAZY": which injury token is discarded, in the order they were taken (a lapsed turn takes
     the first choice: the oldest injury heals)."""
@@ -166,7 +169,7 @@ def die(res: ZonaResolution, seat: int) -> None:
         res.move("ThreatDiscarded", token, f"trophies:{seat}", f"dispenser_top:{res.pack.threat(token).queue}", seat)
     # The figure leaves the board with its board and tokens.
     res.set("StalkerDied", seat, dead=True, damage=s["damage"], area=None)
-    frames = res.state["frames"]
+    frames = res.state.frames
     # What the dead stalker was in the middle of ends with them: the card being read is
     # discarded, cards being looked at and tokens being met go back.
     depth = len(frames)
@@ -174,10 +177,10 @@ def die(res: ZonaResolution, seat: int) -> None:
         depth -= 1
     if depth < len(frames):
         for f in frames[depth:]:
-            if f["kind"] == "card" and f["card"] in res.state["reading"]:
+            if f["kind"] == "card" and f["card"] in res.state.reading:
                 res.move("EventCardDiscarded", f["card"], "reading", f"discard:{f['deck']}", seat)
         res.pop(count=len(frames) - depth)
-    for card in list(res.state["hand"]):
+    for card in list(res.state.hand):
         res.move("ItemDiscarded", card, "hand", items.discard_target(res.pack, card), seat)
-    for token in list(res.state["in_play"]):
+    for token in list(res.state.in_play):
         res.move("ThreatDiscarded", token, "in_play", f"dispenser_top:{res.pack.threat(token).queue}")

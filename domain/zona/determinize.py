@@ -134,7 +134,7 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> State:
                       for n in range(1, t.copies + 1) if f"{t.id}#{n}" not in tokens_seen)
         dispenser[queue] = _take(pool, view["dispenser"][queue], rng)
 
-    state: State = {
+    tree: dict[str, Any] = {
         "phase": view["phase"], "over": view["over"], "pack": pack.name, "side": view["side"],
         "players": view["players"], "options": clone(table["options"]), "round": view["round"],
         "voice": view["voice"], "turn": clone(view["turn"]), "turns_taken": list(table["turns_taken"]),
@@ -147,8 +147,8 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> State:
         "frames": [], "pending": None, "used_characters": list(table["used_characters"]),
         "winner": view["winner"], "lost": view["lost"],
     }
-    _resolution(state, view, table, seat, rng)
-    return state
+    _resolution(tree, view, table, seat, rng)
+    return State(**tree)
 
 
 def _decks(view: dict[str, Any], table: dict[str, Any], pack: Pack, seen: set[str],
@@ -195,8 +195,9 @@ def _drafts(view: dict[str, Any], pack: Pack, seat: int, rng: Rng) -> dict[str, 
     return drafts
 
 
-def _resolution(state: State, view: dict[str, Any], table: dict[str, Any], seat: int, rng: Rng) -> None:
-    """The resolution stack and the pending decision, another seat's hidden cards named from the sampled world."""
+def _resolution(state: dict[str, Any], view: dict[str, Any], table: dict[str, Any], seat: int, rng: Rng) -> None:
+    """The resolution stack and the pending decision, another seat's hidden cards named from the sampled world
+    (``state``: the sampled world's fields, before they are a ``State``)."""
     pending = view["pending"]
     for frame in table["frames"]:
         owner = frame.get("seat")
@@ -215,20 +216,20 @@ def _resolution(state: State, view: dict[str, Any], table: dict[str, Any], seat:
         _ask_again(state, pending, rng)
 
 
-def _owned_finds(state: State, seat: int) -> list[str]:
+def _owned_finds(state: dict[str, Any], seat: int) -> list[str]:
     s = state["stalkers"][seat] if 0 <= seat < len(state["stalkers"]) else None
     held = [c for kind in CONTAINERS for c in s[kind]] if s else []
     return [c for c in [*state["hand"], *held] if is_find(c)]
 
 
-def _ask_again(state: State, shown: dict[str, Any], rng: Rng) -> None:
+def _ask_again(state: dict[str, Any], shown: dict[str, Any], rng: Rng) -> None:
     """The top frame's step run again on the sampled world, so that it asks the decision with that world's
     choices; kept when the seat would see them as it does (a sampled find of another kind than the one
     offered would change them: then the hidden names stay as dealt)."""
-    probe = {**state, "pending": None}
+    probe = State(**{**state, "pending": None})
     res = ZonaResolution(probe, rng)
-    STEPS[probe["frames"][-1]["kind"]](res, probe["frames"][-1])
-    asked = res.state["pending"]
+    STEPS[probe.frames[-1]["kind"]](res, probe.frames[-1])
+    asked = res.state.pending
     if [e.type for e in res.events] != ["DecisionRequested"] or asked is None or asked["kind"] != shown["kind"]:
         return
     private = not shown["choices"] and not shown["context"]

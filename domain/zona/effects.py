@@ -5,8 +5,9 @@ emitting its events or pushing what it needs (a test, an encounter, a choice)
 and the frame carrying on when that is done. The vocabulary is the one the
 pack loader checks (``vocabulary.EffectChecker``).
 
-Each effect's handler is registered (``@effect``) by the rule module of its
-topic, where what it does is defined: ``damage`` in ``harm``, ``test`` in
+Each effect's handler is registered (``@effect``, the engine's
+``Effects.handles``: ``domain.engine.effects``, as Fallout's results are) by
+the rule module of its topic, where what it does is defined: ``damage`` in ``harm``, ``test`` in
 ``checks``, ``camp`` in ``market``... This module sits below all of them, so
 any rule can run an effect list (an item's ``use_at``, a threat's loot) without
 importing the rules the list names. It defines only the effects that act on
@@ -25,29 +26,47 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from domain.engine.effects import Effects
 from domain.zona.model import Pack
-from domain.zona.resolution import ZonaResolution
+from domain.zona.resolution import FRAMES, ZonaResolution
 from domain.zona.state import turn_order
 
 Address = list[Any]
 #: An effect's handler: ``(resolution, seat, the effect, its address)``.
 Handler = Callable[[ZonaResolution, int, dict[str, Any], Address], None]
 
+
+class ZonaEffects(Effects[ZonaResolution]):
+    """The engine's effect interpreter over ``effects`` frames: an effect's kind is its one keyword;
+    taking one moves the frame's index on (``FrameUpdated``), a spent list pops its frame."""
+
+    def kind(self, effect: Any) -> str:
+        return next(iter(effect))
+
+    def take(self, res: ZonaResolution) -> tuple[Any, tuple[Any, ...]] | None:
+        frame = res.frame
+        if frame.get("test_at") is not None:
+            # The test the list ran is done: its pass or fail branch runs on top, then the list carries on.
+            branch = [*frame["test_at"], "pass" if frame["result"]["passed"] else "fail"]
+            res.update(test_at=None, result=None)
+            run(res, frame["seat"], branch)
+            return None
+        effects = effects_at(res.pack, frame["at"])
+        index = frame["index"]
+        if index >= len(effects):
+            res.pop()
+            return None
+        seat, at = frame["seat"], [*frame["at"], index]
+        res.update(index=index + 1)
+        e = effects[index]
+        return e, (seat, e, at)
+
+
+EFFECTS = ZonaEffects("zona")
 #: Every effect keyword's handler, registered by the module that defines it.
-HANDLERS: dict[str, Handler] = {}
-
-
-def effect(*names: str) -> Callable[[Handler], Handler]:
-    """Register the handler of the effect keywords ``names``."""
-
-    def register(handler: Handler) -> Handler:
-        for name in names:
-            if name in HANDLERS:
-                raise ValueError(f"effect {name!r} registered twice")
-            HANDLERS[name] = handler
-        return handler
-
-    return register
+HANDLERS = EFFECTS.handlers
+#: Register the handler of the effect keywords ``names``.
+effect = EFFECTS.handles
 
 
 def effects_at(pack: Pack, at: Address) -> list[dict[str, Any]]:
@@ -75,20 +94,9 @@ def run(res: ZonaResolution, seat: int, at: Address) -> None:
         res.push("effects", seat=seat, at=list(at), index=0, test_at=None)
 
 
+@FRAMES.step("effects")
 def step_effects(res: ZonaResolution, frame: dict[str, Any]) -> None:
-    if frame.get("test_at") is not None:
-        branch = [*frame["test_at"], "pass" if frame["result"]["passed"] else "fail"]
-        res.update(test_at=None, result=None)
-        run(res, frame["seat"], branch)
-        return
-    effects = effects_at(res.pack, frame["at"])
-    index = frame["index"]
-    if index >= len(effects):
-        res.pop()
-        return
-    res.update(index=index + 1)
-    e = effects[index]
-    HANDLERS[next(iter(e))](res, frame["seat"], e, [*frame["at"], index])
+    EFFECTS.step(res)
 
 
 # -- effects on the resolution itself -------------------------------------------------
@@ -109,7 +117,7 @@ def _relocate(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) ->
 @effect("next", "failed", "secret", "win")
 def _control(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address) -> None:
     """A paragraph ends: hand the ending to the card being read and drop what is left of the paragraph."""
-    frames = res.state["frames"]
+    frames = res.state.frames
     depth = next(i for i, f in enumerate(reversed(frames)) if f["kind"] == "card")
     res.pop(count=depth)
     res.update(control=next(iter(e)))

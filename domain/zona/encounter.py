@@ -16,7 +16,7 @@ from domain.zona import checks, harm, items
 from domain.zona.effects import Address, effect
 from domain.zona.model import queue_of
 from domain.zona.pack import pack_named
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import State, owned_items
 
 RULE_BOARD = 'Zona §"ŻETONY ZAGROŻEŃ NA PLANSZY"'
@@ -25,7 +25,7 @@ RULE_BOARD = 'Zona §"ŻETONY ZAGROŻEŃ NA PLANSZY"'
 def draw(res: ZonaResolution, kind: str, colour: str, target: str) -> str | None:
     """The bottom token of a dispenser queue to ``target``; an empty queue gives nothing."""
     queue = queue_of(kind, colour)
-    tokens = res.state["dispenser"][queue]
+    tokens = res.state.dispenser[queue]
     if not tokens:
         return None
     token: str = tokens[0]
@@ -54,6 +54,7 @@ def start(res: ZonaResolution, seat: int, token: str, no_flee: bool = False) -> 
              facility=res.pack.areas[area].sector == "facility", lowered=0)
 
 
+@FRAMES.step("encounter")
 def step_encounter(res: ZonaResolution, frame: dict[str, Any]) -> None:
     seat, token = frame["seat"], frame["token"]
     threat = res.pack.threat(token)
@@ -181,7 +182,7 @@ RULES.answer_command("discard_trophy", {"token": fields.String(required=True)})
 
 def highest_detection(state: State, tokens: list[str]) -> list[str]:
     """Zona §"WARIANT GRY SOLO": the automated Voice picks the hardest to detect."""
-    pack = pack_named(state["pack"])
+    pack = pack_named(state.pack)
     best = max(pack.threat(t).detect for t in tokens)
     return [t for t in tokens if pack.threat(t).detect == best]
 
@@ -189,22 +190,23 @@ def highest_detection(state: State, tokens: list[str]) -> list[str]:
 def arrive(res: ZonaResolution, seat: int, area: str) -> None:
     """Zona §"ŻETONY ZAGROŻEŃ NA PLANSZY": a move into threats means one encounter; with several,
     the Voice of the Zone chooses which (in solo: the highest detection, ties to the player)."""
-    tokens = list(res.state["threats"].get(area, []))
+    tokens = list(res.state.threats.get(area, []))
     if not tokens:
         return
     if len(tokens) == 1:
         met(res, seat, tokens[0], area)
         return
-    if res.state["players"] == 1:
+    if res.state.players == 1:
         best = highest_detection(res.state, tokens)
         if len(best) == 1:
             met(res, seat, best[0], area)
             return
         res.push("arrival", seat=seat, area=area, chooser=seat, tokens=best)
         return
-    res.push("arrival", seat=seat, area=area, chooser=res.state["voice"], tokens=tokens)
+    res.push("arrival", seat=seat, area=area, chooser=res.state.voice, tokens=tokens)
 
 
+@FRAMES.step("arrival")
 def step_arrival(res: ZonaResolution, frame: dict[str, Any]) -> None:
     res.ask(frame["chooser"], "threat_met", [{"type": "meet", "token": t} for t in frame["tokens"]],
             stalker=frame["seat"], area=frame["area"])

@@ -15,7 +15,7 @@ from domain.zona import harm, items
 from domain.zona.board import board_for
 from domain.zona.effects import Address, effect
 from domain.zona.pack import pack_named
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import MAX_FATIGUE, Draft, State
 
 RULE_OPEN = 'Zona §"OTWARCIE TAJNEGO OBIEKTU"'
@@ -24,8 +24,8 @@ RULE_FINDS = 'Zona §"ZNALEZISKA"'
 
 def secret_facilities(state: State, seat: int) -> set[str]:
     """The facilities (areas) whose secrets the stalker holds."""
-    pack = pack_named(state["pack"])
-    return {state["facility_of"][pack.events[c].deck] for c in state["stalkers"][seat]["secrets"]}
+    pack = pack_named(state.pack)
+    return {state.facility_of[pack.events[c].deck] for c in state.stalkers[seat]["secrets"]}
 
 
 def ready_for_sarcophagus(state: State, seat: int) -> bool:
@@ -34,15 +34,15 @@ def ready_for_sarcophagus(state: State, seat: int) -> bool:
 
 
 def occupants(state: State, facility: str) -> int:
-    return sum(1 for s in state["stalkers"] if s["area"] == facility and not s["dead"])
+    return sum(1 for s in state.stalkers if s["area"] == facility and not s["dead"])
 
 
 def entry_refusal(state: State, seat: int, facility: str, opening: bool = False) -> str | None:
     """Why the stalker cannot get into ``facility`` now (None: they can)."""
-    board = board_for(state["pack"], state["side"])
-    if facility in state["looted"]:
+    board = board_for(state.pack, state.side)
+    if facility in state.looted:
         return "looted"
-    if not opening and not state["locks"][facility]["open"]:
+    if not opening and not state.locks[facility]["open"]:
         return "closed"
     if occupants(state, facility) >= board.facility_spaces:
         return "full"
@@ -53,9 +53,9 @@ def entry_refusal(state: State, seat: int, facility: str, opening: bool = False)
 
 def lock_met(state: State, seat: int, facility: str) -> bool:
     """A lock's price must be payable: no fatigue past the maximum, no injury, the roubles, the trophies."""
-    pack = pack_named(state["pack"])
-    lock = pack.locks[state["locks"][facility]["lock"]]
-    s = state["stalkers"][seat]
+    pack = pack_named(state.pack)
+    lock = pack.locks[state.locks[facility]["lock"]]
+    s = state.stalkers[seat]
     if s["fatigue"] + lock.fatigue > MAX_FATIGUE:
         return False
     if s["damage"] + sum(lock.damage.values()) > items.stamina_of(pack, s):
@@ -64,9 +64,9 @@ def lock_met(state: State, seat: int, facility: str) -> bool:
 
 
 def openable(state: State, seat: int) -> list[str]:
-    board = board_for(state["pack"], state["side"])
-    here = state["stalkers"][seat]["area"]
-    return [f for f, gates in board.entrances.items() if here in gates and not state["locks"][f]["open"]
+    board = board_for(state.pack, state.side)
+    here = state.stalkers[seat]["area"]
+    return [f for f, gates in board.entrances.items() if here in gates and not state.locks[f]["open"]
             and entry_refusal(state, seat, f, opening=True) is None and lock_met(state, seat, f)]
 
 
@@ -75,7 +75,7 @@ def open_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> Non
     facility = command["facility"]
     if facility not in openable(res.state, seat):
         raise RuleViolation("cannot_open", "You cannot open that facility now.", rule=RULE_OPEN)
-    lock = res.pack.locks[res.state["locks"][facility]["lock"]]
+    lock = res.pack.locks[res.state.locks[facility]["lock"]]
     res.emit("ActionTaken", seat=seat, action="open_facility")
     res.emit("FacilityOpened", seat=seat, facility=facility)
     # The opener is moved in at once (no encounter: nothing is left inside).
@@ -90,14 +90,15 @@ def open_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> Non
 
 def offer_find(res: ZonaResolution, seat: int, facility: str) -> None:
     """Look through the facility's find deck and keep one (nothing if it is empty)."""
-    if res.state["finds"][facility]:
+    if res.state.finds[facility]:
         res.push("find", seat=seat, facility=facility)
 
 
+@FRAMES.step("find")
 def step_find(res: ZonaResolution, frame: dict[str, Any]) -> None:
     """The stalker *may* keep one (Zona §"ZNALEZISKA"): each card, or ``refuse`` last (a lapsed turn keeps
     the first card)."""
-    choices = [{"type": "keep_find", "card": c} for c in res.state["finds"][frame["facility"]]]
+    choices = [{"type": "keep_find", "card": c} for c in res.state.finds[frame["facility"]]]
     res.ask(frame["seat"], "find", [*choices, {"type": "refuse"}], facility=frame["facility"])
 
 
@@ -116,7 +117,7 @@ RULES.answer_command("keep_find", {"card": fields.String(required=True)})
 
 def check_looted(res: ZonaResolution, facility: str) -> None:
     """The last card of a facility's deck gone: looted, and whoever is inside must leave."""
-    if not res.state["decks"][facility] and facility not in res.state["looted"]:
+    if not res.state.decks[facility] and facility not in res.state.looted:
         res.emit("FacilityLooted", facility=facility)
 
 

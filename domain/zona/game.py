@@ -1,8 +1,10 @@
 """Zona on the game contract: ``domain.zona.game.ZONA``.
 
-``decide`` refuses an illegal command before emitting anything; otherwise it
-lets the rule modules emit through a ``ZonaResolution`` and carries the game
-on (``flow.run``) until a seat must act or decide. There is no automatic work
+``decide`` is the engine kit's dispatch (``domain.engine.dispatch``): it
+refuses an illegal command before emitting anything; otherwise it lets the
+rule modules emit through a ``ZonaResolution`` and carries the game on
+(``flow.run``) until a seat must act or decide; this module says what Zona's
+state answers and which turn checks it adds. There is no automatic work
 for a worker: event and news phases run on from the command that ends the
 last turn, and in solo the automated Voice of the Zone decides inside
 ``decide`` (Zona §"WARIANT GRY SOLO").
@@ -15,20 +17,20 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from domain.engine.decisions import Decision, matching_choice, normalized
+from domain.engine.decisions import Decision, normalized, requested
+from domain.engine.dispatch import RulebookGame
 from domain.engine.faces import faces_field
 from domain.engine.shelf import UnknownPack
-from domain.game import SYSTEM, Command, Event, EventSchema, Game, Outcome, RuleViolation, Seat, SeatRange, malformed
+from domain.game import Command, Event, EventSchema, Outcome, RuleViolation, Seat, SeatRange, malformed
 from domain.rng import Rng
 from domain.zona import actions, flow, words
 from domain.zona.actions import legal_actions
-from domain.zona.ai import ZONA_AI
-from domain.zona.ai import timeout_command as lapsed_turn
+from domain.zona.ai import TIMEOUT_DEFAULTS, ZONA_AI
 from domain.zona.model import FACES
 from domain.zona.pack import PACKS, SHELF, pack_named
 from domain.zona.refusals import REFUSALS
 from domain.zona.resolution import RULES, ZonaResolution, evolve
-from domain.zona.state import State, clone, initial_state
+from domain.zona.state import State, dump, initial_state, load
 from domain.zona.view import redact, view
 
 #: The turn actions, each with the code of its refusal when the seat is not offered it now.
@@ -114,10 +116,13 @@ class ZonaView(Schema):
     faces = faces_field()
 
 
-class ZonaGame(Game):
+class ZonaGame(RulebookGame[State, ZonaResolution]):
     name = "zona"
     title = "Zona: The Secret of Chernobyl — reach the sarcophagus before the Zone's news runs out"
     seats = SeatRange(1, 4)
+    # zona-1 still: the state became a frozen record (``state.State``), but a snapshot is its fields, the very
+    # tree the dict was (``state.dump``; seeded games' snapshots digest alike before and after), so a zona-1
+    # snapshot loads as it always did.
     state_format = "zona-1"
     # 1: the first release that records its rules version; every earlier game is unversioned.
     # 2: issue 23's rulings: the market refills after an event-phase purchase, the healed injury and
@@ -127,7 +132,11 @@ class ZonaGame(Game):
     listed_options = ("side", "draft")
     options_schema: ClassVar[type[Schema]] = ZonaOptions
     view_schema: ClassVar[type[Schema]] = ZonaView
+    rulebook = RULES
     command_schemas: ClassVar[dict[str, type[Schema]]] = RULES.commands
+    timeout_defaults = TIMEOUT_DEFAULTS
+    unknown_command = "Zona has no command {kind!r}."
+    setup_rule = 'Zona §"PRZYGOTOWANIE DO GRY"'
     event_schemas: ClassVar[list[EventSchema]] = RULES.event_schemas()
     refusals = REFUSALS
     ai = ZONA_AI
@@ -154,22 +163,47 @@ class ZonaGame(Game):
         defaults = ZonaOptions().load({})
         return flow.start({**defaults, **options}, rng)
 
-    def decide(self, state: State, seat: Seat | str, command: Command, rng: Rng) -> list[Event]:
-        return self.decide_and_fold(state, seat, command, rng)[0]
+    # -- the engine's dispatch (``domain.engine.dispatch``): Zona's state and turn checks ---------
 
-    def decide_and_fold(self, state: State, seat: Seat | str, command: Command, rng: Rng) -> tuple[list[Event], State]:
-        res = ZonaResolution(state, rng)
-        _decide(res, seat, command)
-        return res.events, res.state
+    def resolution(self, state: State, rng: Rng) -> ZonaResolution:
+        return ZonaResolution(state, rng)
 
-    def evolve(self, state: State, event: Event) -> State:
-        return evolve(state, event)
+    def started(self, state: State) -> bool:
+        return bool(state.phase != "new")
+
+    def over(self, state: State) -> bool:
+        return bool(state.over)
+
+    def players(self, state: State) -> int:
+        return int(state.players)
+
+    def pending(self, state: State) -> Decision | None:
+        pending = state.pending
+        return None if pending is None else requested(pending)
+
+    def system(self, res: ZonaResolution, kind: str) -> None:
+        raise malformed("not_a_system_command", "Zona has no automatic work for the system.")
+
+    def turn(self, res: ZonaResolution, seat: int, kind: str, command: Command) -> None:
+        state = res.state
+        turn = state.turn
+        if state.phase != "action" or turn is None or turn["seat"] != seat:
+            raise RuleViolation("not_your_turn", "It is not your turn.", rule='Zona §"AKCJE"')
+        if kind in TURN_ACTIONS and normalized(command) not in actions.turn_actions(state, seat):
+            raise RuleViolation(_CANNOT[kind], f"You cannot {kind.replace('_', ' ')} now.", rule=_RULE.get(kind))
+
+    def carry_on(self, res: ZonaResolution, actor: Seat | str) -> None:
+        flow.run(res)
+
+    def lapsed_choice(self, state: State, seat: Seat, actions: list[Command]) -> Command:
+        pending = state.pending
+        if pending is not None and pending["kind"] == "give_up":
+            # Giving something up is an offer (Zona §"WYKONYWANIE AKCJI OBSZARÓW"): a lapsed player keeps everything.
+            return next((a for a in actions if a["type"] != "give_up"), actions[0])
+        return super().lapsed_choice(state, seat, actions)
 
     def legal_actions(self, state: State, seat: Seat) -> list[Command]:
         return legal_actions(state, seat)
-
-    def timeout_command(self, state: State, seat: Seat) -> Command | None:
-        return lapsed_turn(state, seat)
 
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
         return view(state, seat)
@@ -190,64 +224,26 @@ class ZonaGame(Game):
         return None
 
     def waiting_for(self, state: State) -> list[Seat]:
-        if state["phase"] == "new" or state["over"]:
+        if state.phase == "new" or state.over:
             return []
-        if state["pending"] is not None:
-            return [state["pending"]["seat"]]
-        if state["turn"] is not None:
-            return [state["turn"]["seat"]]
+        if state.pending is not None:
+            return [state.pending["seat"]]
+        if state.turn is not None:
+            return [state.turn["seat"]]
         return []
 
     def outcome(self, state: State) -> Outcome:
-        if state["phase"] == "new":
+        if state.phase == "new":
             return Outcome(False)
-        winners = (state["winner"],) if state.get("winner") is not None else ()
-        progress = {"round": state["round"], "news_left": len(state["decks"]["news"])}
-        return Outcome(bool(state["over"]), winners, progress, round=state["round"])
+        winners = (state.winner,) if state.winner is not None else ()
+        progress = {"round": state.round, "news_left": len(state.decks["news"])}
+        return Outcome(bool(state.over), winners, progress, round=state.round)
 
     def dump_state(self, state: State) -> dict[str, Any]:
-        return clone(state)
+        return dump(state)
 
     def load_state(self, data: dict[str, Any]) -> State:
-        return clone(data)
-
-
-def _decide(res: ZonaResolution, seat: Seat | str, command: Command) -> None:
-    state = res.state
-    kind = command.get("type") if isinstance(command, dict) else None
-    if not isinstance(kind, str) or kind not in RULES.commands:
-        raise malformed("unknown_command", f"Zona has no command {kind!r}.")
-    if state["phase"] == "new":
-        raise RuleViolation("no_game", "The game has not been set up.", rule='Zona §"PRZYGOTOWANIE DO GRY"')
-    if state["over"]:
-        raise RuleViolation("game_over", "The game is over.")
-    if seat == SYSTEM:
-        raise malformed("not_a_system_command", "Zona has no automatic work for the system.")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["players"]:
-        raise malformed("unknown_seat", f"There is no seat {seat!r}.")
-    pending = state["pending"]
-    if pending is not None:
-        rule = RULES.answers[pending["kind"]].rule
-        if pending["seat"] != seat:
-            raise RuleViolation("not_your_decision", f"The game waits for seat {pending['seat']} ({pending['kind']}).",
-                                rule=rule)
-        choice = matching_choice(pending["choices"], command)
-        if choice is None:
-            raise RuleViolation("not_a_choice", f"That is not one of the choices for {pending['kind']}.", rule=rule)
-        decision = Decision(pending["seat"], pending["kind"], tuple(pending["choices"]), pending["context"])
-        res.emit("DecisionMade", seat=seat, kind=pending["kind"], command=dict(choice))
-        RULES.answers[pending["kind"]].handler(res, dict(choice), decision)
-        flow.run(res)
-        return
-    if kind not in RULES.actions:
-        raise RuleViolation("no_decision_pending", "No decision is waiting for an answer.")
-    turn = state["turn"]
-    if state["phase"] != "action" or turn is None or turn["seat"] != seat:
-        raise RuleViolation("not_your_turn", "It is not your turn.", rule='Zona §"AKCJE"')
-    if kind in TURN_ACTIONS and normalized(command) not in actions.turn_actions(state, seat):
-        raise RuleViolation(_CANNOT[kind], f"You cannot {kind.replace('_', ' ')} now.", rule=_RULE.get(kind))
-    RULES.actions[kind](res, seat, dict(command))
-    flow.run(res)
+        return load(data)
 
 
 _RULE = {
@@ -265,9 +261,9 @@ def _example() -> dict[str, Any]:
     state = initial_state()
     for event in ZONA.setup({**options, "players": 2}, Rng("example")):
         state = evolve(state, event)
-    while state["pending"] is not None and state["phase"] == "setup":
-        seat = state["pending"]["seat"]
-        state = ZONA.decide_and_fold(state, seat, state["pending"]["choices"][0], Rng(f"example-{seat}"))[1]
+    while state.pending is not None and state.phase == "setup":
+        seat = state.pending["seat"]
+        state = ZONA.decide_and_fold(state, seat, state.pending["choices"][0], Rng(f"example-{seat}"))[1]
     actions = legal_actions(state, 0)
     return {"options": options, "view": view(state, 0), "actions": actions,
             "texts": [words.command_text(state, 0, a) for a in actions],

@@ -74,7 +74,7 @@ def change_reputation(res: ZonaResolution, seat: int, step: int) -> None:
             res.set("ReputationChanged", seat, reputation=REPUTATIONS[to], change=1 if step > 0 else -1)
         elif step > 0:
             change_fatigue(res, seat, -1, by="reputation")
-        elif res.state["options"]["worsen_at_bad"] == "damage":
+        elif res.state.options["worsen_at_bad"] == "damage":
             suffer(res, seat, {"wound": 1}, by="reputation")
         else:
             change_fatigue(res, seat, 1, by="reputation")

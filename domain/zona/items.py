@@ -19,7 +19,7 @@ from domain.zona import effects, harm
 from domain.zona.effects import Address, effect
 from domain.zona.model import ItemType, Pack
 from domain.zona.pack import pack_named
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import BACKPACK_SLOTS, MAX_FATIGUE, State, owned_items
 
 RULE_USE = 'Zona §"UŻYWANIE I USZKADZANIE PRZEDMIOTÓW"'
@@ -64,7 +64,7 @@ def artifacts_owned(pack: Pack, s: dict[str, Any]) -> int:
 def works(pack: Pack, state: State, s: dict[str, Any], card: str) -> bool:
     """An item may be used now: not deactivated, not worn out, and an outfit only while worn."""
     t = pack.item_type(card)
-    if card in state["deactivated"]:
+    if card in state.deactivated:
         return False
     if t.outfit and card not in s["worn"]:
         return False
@@ -101,7 +101,7 @@ def stamina_of(pack: Pack, s: dict[str, Any]) -> int:
 def wear_out(res: ZonaResolution, seat: int, card: str, purpose: str) -> None:
     """One use (or one "damage an item"): a damage token on the card, with its durability's consequence."""
     t = res.pack.item_type(card)
-    wear = res.state["wear"].get(card, 0) + 1
+    wear = res.state.wear.get(card, 0) + 1
     res.emit("ItemUsed", seat=seat, card=card, wear=wear, deactivated=t.use == "durable", purpose=purpose)
     if t.use == "single" or (t.use == "consumable" and wear >= t.durability):
         s = res.stalker(seat)
@@ -147,6 +147,7 @@ def settle_sixth(res: ZonaResolution, seat: int) -> None:
         res.push("sixth", seat=seat)
 
 
+@FRAMES.step("sixth")
 def step_sixth(res: ZonaResolution, frame: dict[str, Any]) -> None:
     s = res.stalker(frame["seat"])
     if not s["sixth"] or has_sixth_slot(res.pack, s):
@@ -194,6 +195,7 @@ def gain_choices(res: ZonaResolution, seat: int, card: str) -> list[dict[str, An
     return out
 
 
+@FRAMES.step("gain")
 def step_gain(res: ZonaResolution, frame: dict[str, Any]) -> None:
     seat, card = frame["seat"], frame["card"]
     t = res.pack.item_type(card)
@@ -259,23 +261,24 @@ def take(res: ZonaResolution, seat: int, deck: str, count: int, keep: int) -> No
     """Zona §"NAGRODY": the top cards of the deck (its discards reshuffled when it runs out)."""
     drawn = 0
     for _ in range(count):
-        if not res.state["decks"][deck]:
-            pile = res.state["discards"].get(deck, [])
+        if not res.state.decks[deck]:
+            pile = res.state.discards.get(deck, [])
             if not pile:
                 break
             res.emit("DeckShuffled", deck=deck, order=res.rng.shuffled(pile))
-        card = res.state["decks"][deck][0]
+        card = res.state.decks[deck][0]
         res.move("ItemDrawn", card, f"deck:{deck}", "hand", seat)
         drawn += 1
     if drawn > keep:
         res.push("keep", seat=seat, keep=keep)
     else:
-        for card in list(res.state["hand"]):
+        for card in list(res.state.hand):
             gain(res, seat, card, "hand")
 
 
+@FRAMES.step("keep")
 def step_keep(res: ZonaResolution, frame: dict[str, Any]) -> None:
-    hand = res.state["hand"]
+    hand = res.state.hand
     if len(hand) > frame["keep"]:
         res.ask(frame["seat"], "keep", [{"type": "put_back", "card": c} for c in hand])
         return
@@ -315,8 +318,8 @@ def _damage_item(res: ZonaResolution, seat: int, e: dict[str, Any], at: Address)
 
 def own_turn_items(state: State, seat: int) -> list[dict[str, Any]]:
     """Wearing, taking off, dropping and using heal / rest items: free on one's own turn."""
-    pack = pack_named(state["pack"])
-    s = state["stalkers"][seat]
+    pack = pack_named(state.pack)
+    s = state.stalkers[seat]
     out: list[dict[str, Any]] = []
     free = room(pack, s)
     for card in owned_items(s):

@@ -14,7 +14,7 @@ from marshmallow import fields
 
 from domain.zona import encounter, harm, items
 from domain.zona.effects import Address, effect
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import MARKET_COLUMNS, MARKET_ROWS, Draft, State, owned_items
 
 RULE_MARKET = 'Zona §"TARGOWISKO"'
@@ -33,7 +33,7 @@ def sale_value(res: ZonaResolution, thing: str) -> int:
     if _is_trophy(res, thing):
         return int(res.pack.threat(thing).loot.get("trophy", 0))
     t = res.pack.item_type(thing)
-    wear = res.state["wear"].get(thing, 0) if t.use == "consumable" else 0
+    wear = res.state.wear.get(thing, 0) if t.use == "consumable" else 0
     return max(0, t.price - 100 * wear)
 
 
@@ -54,21 +54,21 @@ def fill(res: ZonaResolution) -> None:
     """Empty slots take the top card of their row's deck (its discards reshuffled when it is out)."""
     for row in MARKET_ROWS:
         for slot in range(MARKET_COLUMNS):
-            if res.state["market"][row][slot] is not None:
+            if res.state.market[row][slot] is not None:
                 continue
-            if not res.state["decks"][row]:
-                pile = res.state["discards"].get(row, [])
+            if not res.state.decks[row]:
+                pile = res.state.discards.get(row, [])
                 if not pile:
                     continue
                 res.emit("DeckShuffled", deck=row, order=res.rng.shuffled(pile))
-            card = res.state["decks"][row][0]
+            card = res.state.decks[row][0]
             res.move("MarketFilled", card, f"deck:{row}", f"market:{row}:{slot}")
 
 
 def slide_and_fill(res: ZonaResolution) -> None:
     """After a turn with a purchase: cards slide left to close gaps, new ones come in on the right."""
     for row in MARKET_ROWS:
-        slots = res.state["market"][row]
+        slots = res.state.market[row]
         target = 0
         for slot in range(MARKET_COLUMNS):
             card = slots[slot]
@@ -77,14 +77,14 @@ def slide_and_fill(res: ZonaResolution) -> None:
             if slot != target:
                 res.move("MarketSlid", card, f"market:{row}:{slot}", f"market:{row}:{target}")
             target += 1
-            slots = res.state["market"][row]
+            slots = res.state.market[row]
     fill(res)
 
 
 def reset(res: ZonaResolution) -> None:
     """Zona §"EMISJA" step 5: every card on the market is discarded and the market filled anew."""
     for row in MARKET_ROWS:
-        for slot, card in enumerate(res.state["market"][row]):
+        for slot, card in enumerate(res.state.market[row]):
             if card is not None:
                 res.move("ItemDiscarded", card, f"market:{row}:{slot}", f"discard:{row}")
     fill(res)
@@ -95,7 +95,7 @@ def _buy_choices(res: ZonaResolution, seat: int) -> list[dict[str, Any]]:
     out = []
     for row in MARKET_ROWS:
         for slot in range(columns_open(s["reputation"])):
-            card = res.state["market"][row][slot]
+            card = res.state.market[row][slot]
             if card is not None and res.pack.item_type(card).price <= s["roubles"]:
                 out.append({"type": "buy", "row": row, "slot": slot})
     return out
@@ -130,13 +130,14 @@ def trade_choices(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, 
             out.append({"type": "heal"})
         if s["roubles"] >= REPAIR_PRICE:
             out += [{"type": "repair", "card": c} for c in repairable(res, seat)]
-        bought = (res.state["turn"] or {}).get("bought", [])
+        bought = (res.state.turn or {}).get("bought", [])
         out += [{"type": "sell", "thing": c} for c in [*owned_items(s), *s["trophies"]] if c not in bought]
     out += _buy_choices(res, seat)
     out.append({"type": "done"})
     return out
 
 
+@FRAMES.step("trade")
 def step_trade(res: ZonaResolution, frame: dict[str, Any]) -> None:
     choices = trade_choices(res, frame)
     if choices == [{"type": "done"}]:
@@ -178,10 +179,10 @@ def answer_trade(res: ZonaResolution, choice: dict[str, Any], decision: Any) -> 
             res.move("ItemSold", thing, items.location_of(s, thing), items.discard_target(res.pack, thing), seat)
             items.settle_sixth(res, seat)
     elif kind == "buy":
-        card = res.state["market"][choice["row"]][choice["slot"]]
+        card = res.state.market[choice["row"]][choice["slot"]]
         harm.pay(res, seat, -res.pack.item_type(card).price)
         res.move("ItemBought", card, f"market:{choice['row']}:{choice['slot']}", "hand", seat)
-        if res.state["turn"] is None:
+        if res.state.turn is None:
             _note_purchase(res)
         items.gain(res, seat, card, "hand")
     else:
@@ -194,7 +195,7 @@ def _note_purchase(res: ZonaResolution) -> None:
     stalker's turn is the reading of their card, so the purchase is noted on the event phase's frame,
     which refills before the next stalker reads. Where nobody has a turn (a pack's news card that
     opened the market), the trade's own end is the turn's."""
-    frames = res.state["frames"]
+    frames = res.state.frames
     depth = next((i for i, f in enumerate(reversed(frames)) if f["kind"] == "event_phase"), 0)
     if not frames[-1 - depth].get("bought"):
         res.update(depth=depth, bought=True)
@@ -217,7 +218,7 @@ for _kind, _shape in _SHAPES.items():
 
 @RULES.watch("ItemBought")
 def _bought(state: State, data: dict[str, Any]) -> State:
-    if state.get("turn") is None:
+    if state.turn is None:
         return state
     d = Draft(state)
     d["turn"]["bought"].append(data["thing"])
@@ -227,11 +228,11 @@ def _bought(state: State, data: dict[str, Any]) -> State:
 def repairable(res: ZonaResolution, seat: int) -> list[str]:
     """Consumables with damage tokens; some never lose theirs."""
     return [c for c in owned_items(res.stalker(seat)) if res.pack.item_type(c).use == "consumable"
-            and not res.pack.item_type(c).unrepairable and res.state["wear"].get(c, 0) > 0]
+            and not res.pack.item_type(c).unrepairable and res.state.wear.get(c, 0) > 0]
 
 
 def _repair_one(res: ZonaResolution, seat: int, card: str) -> None:
-    res.emit("ItemRepaired", seat=seat, card=card, wear=res.state["wear"][card] - 1)
+    res.emit("ItemRepaired", seat=seat, card=card, wear=res.state.wear[card] - 1)
 
 
 def repair(res: ZonaResolution, seat: int, amount: int) -> None:
@@ -240,6 +241,7 @@ def repair(res: ZonaResolution, seat: int, amount: int) -> None:
         res.push("repair", seat=seat, left=amount)
 
 
+@FRAMES.step("repair")
 def step_repair(res: ZonaResolution, frame: dict[str, Any]) -> None:
     cards = repairable(res, frame["seat"])
     if frame["left"] <= 0 or not cards:
@@ -272,6 +274,7 @@ def _colour(res: ZonaResolution, thing: str) -> str | None:
     return res.pack.item_type(thing).colour
 
 
+@FRAMES.step("sale")
 def step_sale(res: ZonaResolution, frame: dict[str, Any]) -> None:
     s = res.stalker(frame["seat"])
     things = [c for c in owned_items(s) if res.pack.item_type(c).artifact]

@@ -15,7 +15,7 @@ from marshmallow import fields
 from domain.zona import effects, encounter, harm, items, market
 from domain.zona.effects import Address, effect
 from domain.zona.model import OPEN_GROUND
-from domain.zona.resolution import RULES, ZonaResolution
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import MAX_FATIGUE, owned_items, turn_order
 
 RULE_NEWS = 'Zona §"WIEŚCI"'
@@ -27,19 +27,20 @@ def start_phase(res: ZonaResolution) -> None:
     res.push("news", step="draw", emitted=False, card=None)
 
 
+@FRAMES.step("news")
 def step_news(res: ZonaResolution, frame: dict[str, Any]) -> None:
     step = frame["step"]
     state = res.state
     if step == "draw":
-        if not state["decks"]["news"]:
+        if not state.decks["news"]:
             res.emit("GameLost", reason="news")
             return
-        card = state["decks"]["news"][0]
+        card = state.decks["news"][0]
         res.move("NewsDrawn", card, "deck:news", "reading")
         res.update(step="arrows", card=card)
     elif step == "arrows":
         card = res.pack.news[frame["card"]]
-        marker = state["emission"] + (0 if frame["emitted"] else card.arrows)
+        marker = state.emission + (0 if frame["emitted"] else card.arrows)
         if marker >= res.pack.track and not frame["emitted"]:
             # The card waits on top of the deck while the emission strikes, then is resolved.
             res.emit("EmissionAdvanced", marker=res.pack.track)
@@ -47,7 +48,7 @@ def step_news(res: ZonaResolution, frame: dict[str, Any]) -> None:
             res.update(step="draw", emitted=True)
             res.push("emission", step="reveal", card=None, dashing=turn_order(state))
             return
-        if marker != state["emission"]:
+        if marker != state.emission:
             res.emit("EmissionAdvanced", marker=marker)
         res.update(step="effect")
     elif step == "effect":
@@ -57,35 +58,35 @@ def step_news(res: ZonaResolution, frame: dict[str, Any]) -> None:
             _place_timed(res, frame["card"])
         else:
             res.move("NewsRemoved", frame["card"], "reading", "removed")
-            effects.run(res, state["voice"], ["news", frame["card"], "effects"])
+            effects.run(res, state.voice, ["news", frame["card"], "effects"])
     elif step == "voice":
         res.update(step="rebirth")
-        res.emit("VoicePassed", seat=(state["voice"] + 1) % state["players"])
-        deactivated = list(state["deactivated"])
+        res.emit("VoicePassed", seat=(state.voice + 1) % state.players)
+        deactivated = list(state.deactivated)
         if deactivated:
             res.emit("ItemsRefreshed", cards=deactivated)
-        for s in state["stalkers"]:
+        for s in state.stalkers:
             if s.get("ability_used"):
                 res.set("AbilityUsed", s["seat"], ability_used=False)
     elif step == "rebirth":
         res.update(step="end")
         for seat in reversed(turn_order(state)):
-            if state["stalkers"][seat]["dead"]:
+            if state.stalkers[seat]["dead"]:
                 res.push("rebirth", seat=seat)
     else:
         res.pop()
-        if not state["decks"]["news"] and state["options"]["news_loss"] == "after_last":
+        if not state.decks["news"] and state.options["news_loss"] == "after_last":
             res.emit("GameLost", reason="news")
 
 
 def _place_timed(res: ZonaResolution, card: str) -> None:
     """A timed card replaces the one in force and applies where the Voice marks it."""
-    for old in list(res.state["timed_slot"]):
+    for old in list(res.state.timed_slot):
         res.move("NewsRemoved", old, "timed_slot", "removed")
     res.move("NewsDrawn", card, "reading", "timed_slot")
     if "blocked" in (res.pack.news[card].timed or {}):
         # A border, not an area: the Voice's choice even in solo is the player's (no area to prefer).
-        chooser = 0 if res.state["players"] == 1 else res.state["voice"]
+        chooser = 0 if res.state.players == 1 else res.state.voice
         res.push("voice_area", chooser=chooser, purpose="timed", data={"card": card}, areas=borders(res))
         return
     voice_chooses_area(res, "timed", {"card": card})
@@ -108,14 +109,14 @@ def open_areas(res: ZonaResolution) -> list[str]:
 def voice_chooses_area(res: ZonaResolution, purpose: str, data: dict[str, Any]) -> None:
     """The Voice of the Zone picks an area. Solo: the stalker's own area, when it can be chosen."""
     areas = open_areas(res)
-    if res.state["players"] == 1:
+    if res.state.players == 1:
         here = res.stalker(0)["area"]
         if here in areas:
             _apply_area(res, purpose, data, here)
             return
         res.push("voice_area", chooser=0, purpose=purpose, data=data, areas=areas)
         return
-    res.push("voice_area", chooser=res.state["voice"], purpose=purpose, data=data, areas=areas)
+    res.push("voice_area", chooser=res.state.voice, purpose=purpose, data=data, areas=areas)
 
 
 def voice_places(res: ZonaResolution, kind: str, colour: str, spread: bool = False) -> None:
@@ -128,6 +129,7 @@ def _place_threats(res: ZonaResolution, seat: int, e: dict[str, Any], at: Addres
         voice_places(res, spec["kind"], spec["colour"], bool(spec.get("spread")))
 
 
+@FRAMES.step("voice_area")
 def step_voice_area(res: ZonaResolution, frame: dict[str, Any]) -> None:
     key = "border" if "|" in frame["areas"][0] else "area"
     res.ask(frame["chooser"], "voice_area", [{"type": "mark", key: a} for a in frame["areas"]],
@@ -149,24 +151,25 @@ def _apply_area(res: ZonaResolution, purpose: str, data: dict[str, Any], area: s
         res.emit("TimedNewsPlaced", card=data["card"], target=area)
         return
     encounter.place(res, data["kind"], data["colour"], area)
-    if data.get("spread") and res.state["players"] > 1:
+    if data.get("spread") and res.state.players > 1:
         # Zona §"WARIANT GRY SOLO": an effect on an area and one next to it; in solo only the first.
         nearby = [a for a in res.board.neighbours(area) if a in open_areas(res)]
         if nearby:
-            res.push("voice_area", chooser=res.state["voice"], purpose="threat",
+            res.push("voice_area", chooser=res.state.voice, purpose="threat",
                      data={**data, "spread": False}, areas=nearby)
 
 
 # -- the emission ------------------------------------------------------------------------
 
 
+@FRAMES.step("emission")
 def step_emission(res: ZonaResolution, frame: dict[str, Any]) -> None:
     step = frame["step"]
     state = res.state
     if step == "reveal":
-        if not state["decks"]["emission"]:
-            res.emit("DeckShuffled", deck="emission", order=res.rng.shuffled(state["discards"]["emission"]))
-        card = res.state["decks"]["emission"][0]
+        if not state.decks["emission"]:
+            res.emit("DeckShuffled", deck="emission", order=res.rng.shuffled(state.discards["emission"]))
+        card = res.state.decks["emission"][0]
         res.move("EmissionRevealed", card, "deck:emission", "discard:emission")
         res.update(step="dash", card=card)
     elif step == "dash":
@@ -192,12 +195,12 @@ def step_emission(res: ZonaResolution, frame: dict[str, Any]) -> None:
     else:
         res.pop()
         card = res.pack.emissions[frame["card"]]
-        for old in list(state["timed_slot"]):
+        for old in list(state.timed_slot):
             res.move("NewsRemoved", old, "timed_slot", "removed")
-        if state["timed"] is not None:
+        if state.timed is not None:
             res.emit("TimedNewsPlaced", card=None, target=None)
         # By area, as a state read back from a snapshot (sorted JSON) would walk them: never by insertion order.
-        for area, tokens in sorted(res.state["threats"].items()):
+        for area, tokens in sorted(res.state.threats.items()):
             for token in list(tokens):
                 encounter.discard(res, token, f"area:{area}")
         for spec in card.place:

@@ -5,17 +5,23 @@ border or a card names exist, a facility deck for every facility, enough
 threat tokens and finds for four players, every paragraph card can end).
 All problems are gathered and reported in one ``PackError``, one line each,
 so an author fixes a whole pack in one round trip.
+
+The reading is the engine kit's (``domain.engine.packs``, as Fallout's loader
+reads): its ``PackReader`` parses the files, lists each kind's records with
+the keys they may have, builds each record on its own, keeps ids unique per
+kind and collects the problems; what the records mean and the checks that
+span them are Zona's, here.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from importlib.resources.abc import Traversable
-from typing import Any, TypeVar
+from typing import Any
 
-import yaml
-
+# PackError is the engine's: a broken pack of either game raises the one error (``domain.engine.packs``).
+from domain.engine.packs import PackError as PackError
+from domain.engine.packs import PackReader, read_folder
 from domain.engine.shelf import Shelf, UnknownPack, split
 from domain.zona.model import (
     ATTRIBUTES,
@@ -40,19 +46,7 @@ from domain.zona.model import (
     StartThreat,
     Threat,
 )
-from domain.zona.vocabulary import EffectChecker, Problems, damage, paths_end
-
-T = TypeVar("T")
-#: libyaml's safe loader when there is one (as ``domain.engine.packs`` reads): the base pack takes a
-#: second to read without it, in every process that plays.
-SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class PackError(Exception):
-    def __init__(self, problems: list[str]):
-        super().__init__("\n".join(problems))
-        self.problems = problems
-
+from domain.zona.vocabulary import EffectChecker, damage, paths_end
 
 #: The keys each kind of record may have: a misspelt key is a problem, not silently ignored.
 KEYS = {
@@ -73,58 +67,24 @@ KEYS = {
 ID_KINDS = ("items", "stalkers", "threats", "events", "news", "emissions", "locks")
 
 
-def _records(raw: Any, key: str, where: str, p: Problems) -> list[dict[str, Any]]:
-    items = raw.get(key) if isinstance(raw, dict) else None
-    if not isinstance(items, list):
-        p.add(where, f"{key} must be a list")
-        return []
-    out = []
-    for r in items:
-        if not isinstance(r, dict):
-            p.add(where, f"not a mapping: {r!r}")
-            continue
-        unknown = sorted(set(r) - KEYS[key])
-        if unknown:
-            p.add(f"{where} {r.get('id')}", f"unknown keys {unknown}")
-        out.append(r)
-    return out
-
-
-def _once(seen: dict[str, set[str]], kind: str, rid: Any, where: str, p: Problems) -> None:
-    """An id names one record of its kind (events share one space across decks: frames name cards by id)."""
-    ids = seen.setdefault(kind, set())
-    if rid in ids:
-        p.add(where, f"{kind} id {rid!r} used twice")
-    ids.add(rid)
-
-
-def _guard(p: Problems, where: str, build: Callable[..., T], *args: Any) -> T | None:
-    try:
-        return build(*args)
-    except (KeyError, TypeError, ValueError, AttributeError) as err:
-        p.add(where, f"missing or malformed field ({err})")
-        return None
-
-
 def load(files: dict[str, Any], name: str, as_shipped: bool = False) -> Pack:
     """A Pack from the parsed YAML ``files`` (by stem), or PackError with every problem. ``as_shipped``:
     a frozen copy, read as the games played with it read it: the checks added after it shipped are
     skipped (every stalker's ability its own, since rules zona/2)."""
-    p = Problems()
-    seen: dict[str, set[str]] = {}
+    p = PackReader()
     board = files.get("board") or {}
     areas: dict[str, Area] = {}
-    for r in _records(board, "areas", "board.yaml", p):
+    for r in p.records(board, "areas", "board.yaml", KEYS["areas"]):
         at = f"board.yaml area {r.get('id')}"
         if r.get("sector") not in SECTORS:
-            p.add(at, f"sector must be one of {SECTORS}")
+            p.problem(at, f"sector must be one of {SECTORS}")
         requires = tuple(r.get("requires", ()))
         if not set(requires) <= set(REPUTATIONS):
-            p.add(at, "requires lists reputations")
-        area = _guard(p, at, _area, r, requires)
+            p.problem(at, "requires lists reputations")
+        area = p.build(at, _area, r, requires)
         if area is not None:
             if area.id in areas:
-                p.add(at, "area id used twice")
+                p.problem(at, "area id used twice")
             areas[area.id] = area
     checker = EffectChecker(areas, p)
     for area in areas.values():
@@ -135,48 +95,48 @@ def load(files: dict[str, Any], name: str, as_shipped: bool = False) -> Pack:
         pair = spec.get("between") if isinstance(spec, dict) else None
         at = f"board.yaml border {pair}"
         if not isinstance(pair, list) or len(pair) != 2 or not all(a in areas for a in pair):
-            p.add(at, "a border joins two known areas")
+            p.problem(at, "a border joins two known areas")
             continue
         kind = "entrance" if spec.get("entrance") else "power_plant" if spec.get("power_plant") else (
             "shortcut" if spec.get("shortcut") else "border")
         if spec.get("shortcut") is not None and spec["shortcut"] not in DAMAGE_TYPES:
-            p.add(at, "a shortcut names a damage type")
+            p.problem(at, "a shortcut names a damage type")
         shortcut = spec.get("shortcut")
         borders.append(Border(pair[0], pair[1], kind, str(shortcut) if shortcut else None,
                               tuple(spec.get("blockade_on", ()))))
     sides = {}
     for sid, r in (board.get("sides") or {}).items():
-        side = _guard(p, f"board.yaml side {sid}", _side, sid, r)
+        side = p.build(f"board.yaml side {sid}", _side, sid, r)
         if side is not None:
             sides[sid] = side
     if sorted(n for s in sides.values() for n in s.players) != [1, 2, 3, 4]:
-        p.add("board.yaml sides", "each player count 1-4 needs exactly one board side")
+        p.problem("board.yaml sides", "each player count 1-4 needs exactly one board side")
     for side in sides:
         for b in borders:
             if not set(b.blockade_on) <= set(sides):
-                p.add(f"board.yaml border {b.a}-{b.b}", "blockade_on names unknown board sides")
+                p.problem(f"board.yaml border {b.a}-{b.b}", "blockade_on names unknown board sides")
         _connected(areas, borders, side, p)
     facilities = dict(board.get("facilities") or {})
     facility_areas = [a.id for a in areas.values() if a.sector == "facility"]
     if len(facility_areas) != 4 or sorted(facilities.values()) != sorted(facility_areas):
-        p.add("board.yaml facilities", "four facility areas, each holding one facility deck")
+        p.problem("board.yaml facilities", "four facility areas, each holding one facility deck")
     for f in facility_areas:
         if not any(b.kind == "entrance" and f in (b.a, b.b) for b in borders):
-            p.add(f"board.yaml area {f}", "a facility needs entrance areas")
+            p.problem(f"board.yaml area {f}", "a facility needs entrance areas")
     if sum(1 for a in areas.values() if a.sector == "sarcophagus") != 1:
-        p.add("board.yaml", "exactly one sarcophagus")
+        p.problem("board.yaml", "exactly one sarcophagus")
     if sum(1 for a in areas.values() if a.power_plant) != 1:
-        p.add("board.yaml", "exactly one power-plant area")
+        p.problem("board.yaml", "exactly one power-plant area")
 
     faces = tuple((files.get("dice") or {}).get("faces", ()))
     if not faces or not set(faces) <= set(FACES):
-        p.add("dice.yaml", f"faces must list faces of {FACES}")
+        p.problem("dice.yaml", f"faces must list faces of {FACES}")
 
     items: dict[str, ItemType] = {}
-    for r in _records(files.get("items"), "items", "items.yaml", p):
+    for r in p.records(files.get("items"), "items", "items.yaml", KEYS["items"]):
         at = f"items.yaml item {r.get('id')}"
-        _once(seen, "items", r.get("id"), at, p)
-        item = _guard(p, at, _item, r)
+        p.once("items", r.get("id"), at)
+        item = p.build(at, _item, r)
         if item is None:
             continue
         _check_item(item, at, p)
@@ -185,13 +145,13 @@ def load(files: dict[str, Any], name: str, as_shipped: bool = False) -> Pack:
         if item.use_at is not None:
             where = item.use_at.get("area")
             if where not in ("any", "bunker") and where not in areas:
-                p.add(f"items.yaml item {item.id}", f"use_at names an area, bunker or any, not {where!r}")
+                p.problem(f"items.yaml item {item.id}", f"use_at names an area, bunker or any, not {where!r}")
             checker.check(item.use_at.get("effects"), f"items.yaml item {item.id} use_at")
     stalkers: dict[str, Stalker] = {}
-    for r in _records(files.get("stalkers"), "stalkers", "stalkers.yaml", p):
+    for r in p.records(files.get("stalkers"), "stalkers", "stalkers.yaml", KEYS["stalkers"]):
         at = f"stalkers.yaml stalker {r.get('id')}"
-        _once(seen, "stalkers", r.get("id"), at, p)
-        stalker = _guard(p, at, _stalker, r)
+        p.once("stalkers", r.get("id"), at)
+        stalker = p.build(at, _stalker, r)
         if stalker is None:
             continue
         _check_stalker(stalker, at, areas, items, p)
@@ -199,35 +159,35 @@ def load(files: dict[str, Any], name: str, as_shipped: bool = False) -> Pack:
             _ability_unique(stalker, stalkers, at, p)
         stalkers[stalker.id] = stalker
     if len(stalkers) < 9:
-        p.add("stalkers.yaml", "at least 9 stalkers: two to draft for each of 4 players, and one to replace the dead")
+        p.problem("stalkers.yaml", "at least 9 stalkers: two to draft for each of 4 players, and one to replace the dead")
     threats: dict[str, Threat] = {}
-    for r in _records(files.get("threats"), "threats", "threats.yaml", p):
+    for r in p.records(files.get("threats"), "threats", "threats.yaml", KEYS["threats"]):
         at = f"threats.yaml threat {r.get('id')}"
-        _once(seen, "threats", r.get("id"), at, p)
-        threat = _guard(p, at, _threat, r, at, p)
+        p.once("threats", r.get("id"), at)
+        threat = p.build(at, _threat, r, at, p)
         if threat is not None:
             threats[threat.id] = threat
     for queue_kind in THREAT_KINDS:
         for colour in COLOURS:
             if sum(t.copies for t in threats.values() if t.kind == queue_kind and t.colour == colour) < 3:
-                p.add("threats.yaml", f"the {colour} {queue_kind} queue needs at least 3 tokens")
+                p.problem("threats.yaml", f"the {colour} {queue_kind} queue needs at least 3 tokens")
 
     events: dict[str, EventCard] = {}
     raw_events = files.get("events") or {}
     for deck in ("green", "yellow"):
-        for r in _records(raw_events, deck, "events.yaml", p):
+        for r in p.records(raw_events, deck, "events.yaml", KEYS[deck]):
             at = f"events.yaml {deck} card {r.get('id')}"
-            _once(seen, "events", r.get("id"), at, p)
+            p.once("events", r.get("id"), at)
             keyed = "reputation" in r
             sections = r.get("reputation") if keyed else r.get("sections")
             if not isinstance(sections, dict):
-                p.add(at, "a sector card has sections (by area) or reputation sections")
+                p.problem(at, "a sector card has sections (by area) or reputation sections")
                 continue
             if keyed and set(sections) != set(REPUTATIONS):
-                p.add(at, "reputation sections are good, neutral and bad")
+                p.problem(at, "reputation sections are good, neutral and bad")
             if not keyed and ("other" not in sections or len(sections) != 3 or not all(
                     s == "other" or areas.get(s, Area("", "", "")).sector == deck for s in sections)):
-                p.add(at, f"sections: two {deck} areas and other")
+                p.problem(at, f"sections: two {deck} areas and other")
             for key, effects in sections.items():
                 checker.check(effects, f"{at}.{key}")
             if isinstance(r.get("id"), str):
@@ -235,20 +195,20 @@ def load(files: dict[str, Any], name: str, as_shipped: bool = False) -> Pack:
     decks = dict(raw_events.get("facilities") or {})
     endings: dict[str, bool] = {}
     if sorted(decks) != sorted(facilities):
-        p.add("events.yaml facilities", "one deck per facility")
+        p.problem("events.yaml facilities", "one deck per facility")
     for deck, cards in [*decks.items(), ("sarcophagus", raw_events.get("sarcophagus"))]:
         for r in cards or []:
             if not isinstance(r, dict):
-                p.add(f"events.yaml {deck}", f"not a mapping: {r!r}")
+                p.problem(f"events.yaml {deck}", f"not a mapping: {r!r}")
                 continue
             at = f"events.yaml {deck} card {r.get('id')}"
-            _once(seen, "events", r.get("id"), at, p)
+            p.once("events", r.get("id"), at)
             unknown = sorted(set(r) - {"id", "name", "paragraphs"})
             if unknown:
-                p.add(at, f"unknown keys {unknown}")
+                p.problem(at, f"unknown keys {unknown}")
             paragraphs = r.get("paragraphs")
             if not isinstance(paragraphs, list) or not paragraphs:
-                p.add(at, "a paragraph card has paragraphs")
+                p.problem(at, "a paragraph card has paragraphs")
                 continue
             found: set[str] = set()
             for i, para in enumerate(paragraphs):
@@ -256,81 +216,80 @@ def load(files: dict[str, Any], name: str, as_shipped: bool = False) -> Pack:
                 checker.check(para, f"{at} paragraph {i + 1}", here)
                 found |= here
                 if isinstance(para, list) and not paths_end(para):
-                    p.add(f"{at} paragraph {i + 1}", "every way through a paragraph ends in next, failed, secret or win")
+                    p.problem(f"{at} paragraph {i + 1}", "every way through a paragraph ends in next, failed, secret or win")
                 if i == len(paragraphs) - 1 and "next" in here:
-                    p.add(f"{at} paragraph {i + 1}", "next in the last paragraph leads to no paragraph")
+                    p.problem(f"{at} paragraph {i + 1}", "next in the last paragraph leads to no paragraph")
             ending = "win" if deck == "sarcophagus" else "secret"
             if (found & {"win", "secret"}) - {ending}:
-                p.add(at, f"a {deck} card ends in {ending}, not {sorted((found & {'win', 'secret'}) - {ending})}")
+                p.problem(at, f"a {deck} card ends in {ending}, not {sorted((found & {'win', 'secret'}) - {ending})}")
             endings[deck] = endings.get(deck, False) or ending in found
             if isinstance(r.get("id"), str):
                 events[r["id"]] = EventCard(r["id"], str(r.get("name", r["id"])), deck, paragraphs=tuple(paragraphs))
     if not any(c.deck == "sarcophagus" for c in events.values()):
-        p.add("events.yaml", "a sarcophagus deck")
+        p.problem("events.yaml", "a sarcophagus deck")
     for deck, reachable in endings.items():
         if not reachable:
-            p.add(f"events.yaml {deck}", "no card of the deck can end in its secret (or the win)")
+            p.problem(f"events.yaml {deck}", "no card of the deck can end in its secret (or the win)")
 
     raw_news = files.get("news") or {}
     news: dict[str, NewsCard] = {}
-    for r in _records(raw_news, "news", "news.yaml", p):
+    for r in p.records(raw_news, "news", "news.yaml", KEYS["news"]):
         at = f"news.yaml news {r.get('id')}"
-        _once(seen, "news", r.get("id"), at, p)
-        card = _guard(p, at, _news, r)
+        p.once("news", r.get("id"), at)
+        card = p.build(at, _news, r)
         if card is None:
             continue
         checker.check(card.effects, at)
         if card.timed is not None and not (set(card.timed) <= {"toxic", "closed", "blocked"} and len(card.timed) == 1):
-            p.add(at, "timed is toxic (damage on an area), closed (an area's action) or blocked (a border)")
+            p.problem(at, "timed is toxic (damage on an area), closed (an area's action) or blocked (a border)")
         news[card.id] = card
     emissions: dict[str, EmissionCard] = {}
-    for r in _records(raw_news, "emissions", "news.yaml", p):
+    for r in p.records(raw_news, "emissions", "news.yaml", KEYS["emissions"]):
         at = f"news.yaml emission {r.get('id')}"
-        _once(seen, "emissions", r.get("id"), at, p)
-        emission = _guard(p, at, _emission, r)
+        p.once("emissions", r.get("id"), at)
+        emission = p.build(at, _emission, r)
         if emission is None:
             continue
         if emission.type not in DAMAGE_TYPES:
-            p.add(at, "emission type is a damage type")
+            p.problem(at, "emission type is a damage type")
         for t in emission.place:
             _threat_kind(t, at, p)
             if areas.get(t.area, Area("", "", "bunker")).sector not in ("green", "yellow", "red"):
-                p.add(at, f"threats go on open ground, not {t.area!r}")
+                p.problem(at, f"threats go on open ground, not {t.area!r}")
         emissions[emission.id] = emission
     if len(emissions) < 2:
-        p.add("news.yaml", "at least two emission cards")
+        p.problem("news.yaml", "at least two emission cards")
     # Lock tokens are read from locks.yaml when the pack has one (the base pack), else from news.yaml.
     lock_file = "locks" if "locks" in files else "news"
     if lock_file == "locks" and "locks" in raw_news:
-        p.add("news.yaml", "lock tokens are in locks.yaml: none in news.yaml")
+        p.problem("news.yaml", "lock tokens are in locks.yaml: none in news.yaml")
     locks = {}
-    for r in _records(files.get(lock_file), "locks", f"{lock_file}.yaml", p):
-        _once(seen, "locks", r.get("id"), f"{lock_file}.yaml lock {r.get('id')}", p)
-        lock = _guard(p, f"{lock_file}.yaml lock {r.get('id')}", _lock, r, p)
+    for r in p.records(files.get(lock_file), "locks", f"{lock_file}.yaml", KEYS["locks"]):
+        p.once("locks", r.get("id"), f"{lock_file}.yaml lock {r.get('id')}")
+        lock = p.build(f"{lock_file}.yaml lock {r.get('id')}", _lock, r, p)
         if lock is not None:
             locks[lock.id] = lock
     if len(locks) < 4:
-        p.add(f"{lock_file}.yaml", "at least four lock tokens")
+        p.problem(f"{lock_file}.yaml", "at least four lock tokens")
     _decks_hold_cards(checker.decks, threats, items, p)
     finds = sum(i.copies for i in items.values() if i.kind == "find")
     if finds < 16:
-        p.add("items.yaml", f"16 finds are dealt to four players, the pack has {finds}")
+        p.problem("items.yaml", f"16 finds are dealt to four players, the pack has {finds}")
     track = raw_news.get("track")
     if not isinstance(track, int) or track < 1:
-        p.add("news.yaml", "track: the last space of the emission track")
-    if p.lines:
-        raise PackError(p.lines)
+        p.problem("news.yaml", "track: the last space of the emission track")
+    p.finish(name)
     return Pack(name, areas, tuple(borders), sides, facilities, faces, stalkers, items, threats, events, news,
                 emissions, locks, int(track or 0))
 
 
-def _threat_kind(t: StartThreat, at: str, p: Problems) -> None:
+def _threat_kind(t: StartThreat, at: str, p: PackReader) -> None:
     if t.kind not in THREAT_KINDS or t.colour not in COLOURS:
-        p.add(at, f"a threat placed on {t.area!r} is a mutant or anomaly, green or yellow")
+        p.problem(at, f"a threat placed on {t.area!r} is a mutant or anomaly, green or yellow")
 
 
 def _decks_hold_cards(named: dict[str, str], threats: dict[str, Threat], items: dict[str, ItemType],
-                      p: Problems) -> None:
+                      p: PackReader) -> None:
     """Every item deck a card, area or threat's loot draws from holds cards (an effect list is named by
     the first place that draws from the deck, a threat by its loot)."""
     wanted = sorted(named.items()) + [(f"{t.loot['artifact']}_artifact", f"threats.yaml threat {t.id} loot")
@@ -338,10 +297,10 @@ def _decks_hold_cards(named: dict[str, str], threats: dict[str, Threat], items: 
     held = {item.deck for item in items.values()}
     for deck, where in wanted:
         if deck not in held:
-            p.add(where, f"draws from the {deck} deck, which holds no cards")
+            p.problem(where, f"draws from the {deck} deck, which holds no cards")
 
 
-def _connected(areas: dict[str, Area], borders: list[Border], side: str, p: Problems) -> None:
+def _connected(areas: dict[str, Area], borders: list[Border], side: str, p: PackReader) -> None:
     """Every area reachable on this side the way stalkers get about: on foot over borders that are no
     blockade here, never through a facility (one is entered, not crossed), and into the power plant
     and the sarcophagus only by the actions that lead there."""
@@ -368,7 +327,7 @@ def _connected(areas: dict[str, Area], borders: list[Border], side: str, p: Prob
             todo.extend(a.id for a in areas.values() if a.sector == "sarcophagus" and a.id not in seen)
     lost = sorted(a for a in areas if a not in seen)
     if lost:
-        p.add(f"board.yaml side {side}", f"areas cut off: {lost}")
+        p.problem(f"board.yaml side {side}", f"areas cut off: {lost}")
 
 
 def _leads(area: Area, key: str) -> bool:
@@ -392,7 +351,7 @@ def _emission(r: dict[str, Any]) -> EmissionCard:
                         tuple(StartThreat(x["area"], x["kind"], x["colour"]) for x in r["place"]))
 
 
-def _lock(r: dict[str, Any], p: Problems) -> Lock:
+def _lock(r: dict[str, Any], p: PackReader) -> Lock:
     hurt = damage(r["damage"], r["id"], p) if r.get("damage") else {}
     return Lock(r["id"], r["name"], int(r.get("fatigue", 0)), hurt, int(r.get("roubles", 0)), int(r.get("trophy", 0)))
 
@@ -412,37 +371,37 @@ def _item(r: dict[str, Any]) -> ItemType:
     )
 
 
-def _check_item(item: ItemType, at: str, p: Problems) -> None:
+def _check_item(item: ItemType, at: str, p: PackReader) -> None:
     if item.kind not in ITEM_KINDS:
-        p.add(at, f"kind must be one of {ITEM_KINDS}")
+        p.problem(at, f"kind must be one of {ITEM_KINDS}")
     if item.use not in USES:
-        p.add(at, f"use must be one of {USES}")
+        p.problem(at, f"use must be one of {USES}")
     if item.kind == "artifact" and item.colour not in COLOURS:
-        p.add(at, "an artifact is green or yellow")
+        p.problem(at, "an artifact is green or yellow")
     if item.price % 100:
-        p.add(at, "prices are multiples of 100 roubles")
+        p.problem(at, "prices are multiples of 100 roubles")
     if item.small and item.outfit:
-        p.add(at, "a small item is not an outfit")
+        p.problem(at, "a small item is not an outfit")
     if item.modifier is not None:
         if item.modifier.get("attribute") not in (*ATTRIBUTES, "any"):
-            p.add(at, "modifier names an attribute (or any)")
+            p.problem(at, "modifier names an attribute (or any)")
         if item.modifier.get("against") not in (None, *THREAT_KINDS):
-            p.add(at, "modifier against must be mutant or anomaly")
+            p.problem(at, "modifier against must be mutant or anomaly")
     if item.protect is not None:
         damage(item.protect, at, p)
     if not any((item.modifier, item.reroll, item.protect, item.heal, item.rest, item.shortcut, item.extra_slot,
                 item.dash, item.skip_encounter, item.use_at, item.immune, item.convert, item.force_dice, item.reuse)):
-        p.add(at, "an item does something: modifier, reroll, protect, heal, rest, shortcut, extra_slot, dash, "
+        p.problem(at, "an item does something: modifier, reroll, protect, heal, rest, shortcut, extra_slot, dash, "
                   "skip_encounter, use_at, immune, convert, force_dice or reuse")
     for kind in (item.skip_encounter, item.immune):
         if kind not in (None, *THREAT_KINDS):
-            p.add(at, "skip_encounter and immune name mutant or anomaly")
+            p.problem(at, "skip_encounter and immune name mutant or anomaly")
     for power in (item.modifier, item.reroll):
         if power is not None and power.get("stage") not in (None, "detect", "confront"):
-            p.add(at, "stage is detect or confront")
+            p.problem(at, "stage is detect or confront")
     if item.emanation is not None and not set(item.emanation) <= {"fatigue", "damage", "discard", "per_artifact",
                                                                    "over_max"}:
-        p.add(at, "emanation is fatigue, damage or discard (per_artifact, over_max)")
+        p.problem(at, "emanation is fatigue, damage or discard (per_artifact, over_max)")
 
 
 def _stalker(r: dict[str, Any]) -> Stalker:
@@ -456,23 +415,23 @@ def _stalker(r: dict[str, Any]) -> Stalker:
     )
 
 
-def _check_stalker(s: Stalker, at: str, areas: dict[str, Area], items: dict[str, ItemType], p: Problems) -> None:
+def _check_stalker(s: Stalker, at: str, areas: dict[str, Area], items: dict[str, ItemType], p: PackReader) -> None:
     if not all(1 <= v <= 4 for v in s.attributes.values()):
-        p.add(at, "printed attributes are 1-4")
+        p.problem(at, "printed attributes are 1-4")
     if s.reputation not in REPUTATIONS:
-        p.add(at, "starting reputation is good, neutral or bad")
+        p.problem(at, "starting reputation is good, neutral or bad")
     if s.area not in areas or s.damage >= s.stamina:
-        p.add(at, "starts in a known area with fewer damage than stamina")
+        p.problem(at, "starts in a known area with fewer damage than stamina")
     if len(s.threats) != 2:
-        p.add(at, "two starting threat areas")
+        p.problem(at, "two starting threat areas")
     for t in s.threats:
         _threat_kind(t, at, p)
         if areas.get(t.area, Area("", "", "bunker")).sector not in ("green", "yellow", "red"):
-            p.add(at, f"a starting threat goes on open ground, not {t.area!r}")
+            p.problem(at, f"a starting threat goes on open ground, not {t.area!r}")
     if len(s.equipment) != 4 or not all(items.get(e, None) and items[e].kind == "starting" for e in s.equipment):
-        p.add(at, "four starting items of kind starting")
+        p.problem(at, "four starting items of kind starting")
     if len(s.ability) != 1 or not _ability_reads(*next(iter(s.ability.items()))):
-        p.add(at, "ability is one of reroll: <attribute>, protect: <damage type>, camp, mend or haggle: <a number>")
+        p.problem(at, "ability is one of reroll: <attribute>, protect: <damage type>, camp, mend or haggle: <a number>")
 
 
 #: The stalkers' abilities (Zona §"ZDOLNOŚĆ"; docs/zona-engine.md): a free reroll of one attribute per
@@ -488,32 +447,32 @@ def _ability_reads(kind: str, value: Any) -> bool:
     return value in NAMED_ABILITIES.get(kind, ())
 
 
-def _ability_unique(s: Stalker, before: dict[str, Stalker], at: str, p: Problems) -> None:
+def _ability_unique(s: Stalker, before: dict[str, Stalker], at: str, p: PackReader) -> None:
     """Zona §"ZDOLNOŚĆ": each stalker has a unique ability."""
     for other in before.values():
         if other.ability == s.ability:
-            p.add(at, f"ability {s.ability} is {other.id}'s too: each stalker's is its own")
+            p.problem(at, f"ability {s.ability} is {other.id}'s too: each stalker's is its own")
 
 
-def _threat(r: dict[str, Any], at: str, p: Problems) -> Threat:
+def _threat(r: dict[str, Any], at: str, p: PackReader) -> Threat:
     kind = r["kind"]
     allowed = ("intellect", "willpower") if kind == "anomaly" else ("agility", "willpower")
     if kind not in THREAT_KINDS or r["colour"] not in COLOURS:
-        p.add(at, "kind mutant/anomaly, colour green/yellow")
+        p.problem(at, "kind mutant/anomaly, colour green/yellow")
     if r["confront"]["attribute"] not in allowed:
-        p.add(at, f"a {kind} is confronted with {' or '.join(allowed)}")
+        p.problem(at, f"a {kind} is confronted with {' or '.join(allowed)}")
     loot = r.get("loot")
     loot = {} if loot in (None, "none") else loot
     if not (loot == {} or set(loot) in ({"trophy"}, {"artifact"}, {"artifact", "count"})):
-        p.add(at, "loot is a trophy (its price), artifacts (colour, count) or none")
+        p.problem(at, "loot is a trophy (its price), artifacts (colour, count) or none")
     return Threat(r["id"], r["name"], kind, r["colour"], int(r["detect"]), r["confront"]["attribute"],
                   int(r["confront"]["difficulty"]), damage(r["damage"], at, p), int(r.get("fatigue", 0)), loot,
                   dict(r.get("ability") or {}), int(r.get("copies", 1)))
 
 
 def read_directory(root: Traversable) -> dict[str, Any]:
-    return {f.name[:-5]: yaml.load(f.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
-            for f in root.iterdir() if f.name.endswith(".yaml")}
+    """A pack folder's files parsed, by stem (``PackError`` naming every file that is not YAML)."""
+    return read_folder(root, str(root))
 
 
 #: The packs that ship: the box at its size (the lobby's default) and the small test pack (fast tests).

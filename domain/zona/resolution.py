@@ -10,7 +10,9 @@ The rules run as a stack of *frames* kept in the state (an encounter, a test,
 the card being read...): a step emits events and pushes, updates or pops
 frames, and when a seat must choose, the step requests a decision and the
 whole resolution stops until the answer arrives. Because the stack is state,
-a game stopped in the middle of an encounter survives a snapshot.
+a game stopped in the middle of an encounter survives a snapshot. ``FRAMES``
+(the engine's ``Frames``) holds each kind of frame's step, registered where
+it is defined, as the table holds commands and folds.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from domain.engine.frames import Frames
 from domain.engine.resolution import Resolution
 from domain.engine.rulebook import Rulebook
 from domain.game import Event
@@ -42,18 +45,18 @@ class ZonaResolution(Resolution[State]):
 
     @property
     def pack(self) -> Pack:
-        return pack_named(self.state["pack"])
+        return pack_named(self.state.pack)
 
     @property
     def board(self) -> Board:
-        return board_for(self.state["pack"], self.state["side"])
+        return board_for(self.state.pack, self.state.side)
 
     def stalker(self, seat: int) -> dict[str, Any]:
-        return self.state["stalkers"][seat]
+        return self.state.stalkers[seat]
 
     @property
     def frame(self) -> Frame:
-        return self.state["frames"][-1]
+        return self.state.frames[-1]
 
     def push(self, kind: str, **data: Any) -> None:
         self.emit("FramePushed", frame={"kind": kind, **data})
@@ -75,6 +78,8 @@ class ZonaResolution(Resolution[State]):
 
 
 RULES: Rulebook[State, ZonaResolution] = Rulebook("zona")
+#: Every frame kind's step (``domain.engine.frames``), registered by the rule module that defines it.
+FRAMES: Frames[ZonaResolution] = Frames("zona")
 
 #: Each event's writer (through a ``Draft``), for ``evolve_owned``; ``folds.py`` registers them.
 WRITERS: dict[str, Callable[[Draft, dict[str, Any]], None]] = {}

@@ -19,8 +19,8 @@ from domain.zona import encounter
 from domain.zona.board import side_for
 from domain.zona.model import QUEUES, Pack, Stalker
 from domain.zona.pack import pack_named
-from domain.zona.resolution import RULES, ZonaResolution
-from domain.zona.state import MARKET_COLUMNS, MARKET_ROWS, State, initial_state
+from domain.zona.resolution import FRAMES, RULES, ZonaResolution
+from domain.zona.state import MARKET_COLUMNS, MARKET_ROWS, State
 
 RULE_DRAFT = 'Zona §"WYBÓR I PRZYGOTOWANIE SZPERACZY"'
 FACILITY_LOCKS = 4
@@ -32,8 +32,9 @@ def _instances(pack: Pack, kind: str, colour: str | None = None) -> list[str]:
             for n in range(1, t.copies + 1)]
 
 
-def initial(options: dict[str, Any], rng: Rng) -> State:
-    """The table before anyone chooses a stalker: every deck shuffled, every card in one place."""
+def initial(options: dict[str, Any], rng: Rng) -> dict[str, Any]:
+    """The table before anyone chooses a stalker: every deck shuffled, every card in one place (the
+    fields of ``State``, as ``GameSetUp`` carries them)."""
     pack = pack_named(options["pack"])
     players = options["players"]
     # A creator may choose the other side than the one printed for the player count (docs/zona-engine.md).
@@ -75,8 +76,7 @@ def initial(options: dict[str, Any], rng: Rng) -> State:
     characters = rng.shuffled(sorted(pack.stalkers))
     voice = options["first_voice"] if options["first_voice"] is not None else rng.below(players)
     return {
-        **initial_state(),
-        "phase": "setup", "pack": pack.name, "side": side, "players": players, "options": dict(options),
+        "phase": "setup", "over": False, "pack": pack.name, "side": side, "players": players, "options": dict(options),
         "round": 0, "voice": voice % players, "turn": None, "turns_taken": [],
         "stalkers": [_empty_stalker(seat) for seat in range(players)],
         "draft": {str(seat): characters[2 * seat:2 * seat + 2] for seat in range(players)},
@@ -100,12 +100,13 @@ def _empty_stalker(seat: int) -> dict[str, Any]:
 
 
 def draft_choices(state: State, seat: int) -> list[str]:
-    if state["options"]["draft"] == "free":
-        taken = {s["character"] for s in state["stalkers"] if s["character"]}
-        return [c for c in sorted(pack_named(state["pack"]).stalkers) if c not in taken]
-    return list(state["draft"][str(seat)])
+    if state.options["draft"] == "free":
+        taken = {s["character"] for s in state.stalkers if s["character"]}
+        return [c for c in sorted(pack_named(state.pack).stalkers) if c not in taken]
+    return list(state.draft[str(seat)])
 
 
+@FRAMES.step("draft")
 def step_draft(res: ZonaResolution, frame: dict[str, Any]) -> None:
     order = frame["order"]
     if frame["index"] < len(order):
@@ -118,8 +119,8 @@ def step_draft(res: ZonaResolution, frame: dict[str, Any]) -> None:
     for seat in order:
         for spec in res.pack.stalkers[res.stalker(seat)["character"]].threats:
             encounter.place(res, spec.kind, spec.colour, spec.area)
-    if res.state["players"] == 1:
-        taken = set(res.state["used_characters"])
+    if res.state.players == 1:
+        taken = set(res.state.used_characters)
         others = [c for c in sorted(res.pack.stalkers) if c not in taken]
         extra = res.pack.stalkers[res.rng.choice(others)]
         for spec in extra.threats:
@@ -158,13 +159,14 @@ def prepare(res: ZonaResolution, seat: int, character: str, secrets: list[str]) 
         res.move("ItemKept", card, "box", f"{target}:{seat}", seat)
 
 
+@FRAMES.step("rebirth")
 def step_rebirth(res: ZonaResolution, frame: dict[str, Any]) -> None:
     seat = frame["seat"]
-    used = set(res.state["used_characters"])
+    used = set(res.state.used_characters)
     characters = [c for c in sorted(res.pack.stalkers) if c not in used]
     if not characters:
         # Our ruling: with every board used, a board no living stalker holds comes back.
-        living = {s["character"] for s in res.state["stalkers"] if not s["dead"]}
+        living = {s["character"] for s in res.state.stalkers if not s["dead"]}
         characters = [c for c in sorted(res.pack.stalkers) if c not in living]
     secrets = res.stalker(seat)["secrets"]
     # Zona §"ŚMIERĆ": with two secrets the player *may* keep one (either, or neither: last, so a lapsed
@@ -186,7 +188,7 @@ def answer_rebirth(res: ZonaResolution, choice: dict[str, Any], decision: Any) -
 
 
 def _deck_of(res: ZonaResolution, card: str) -> str:
-    return str(res.state["facility_of"][res.pack.events[card].deck])
+    return str(res.state.facility_of[res.pack.events[card].deck])
 
 
 RULES.answer_command("new_stalker", {"character": fields.String(required=True),

@@ -1,13 +1,16 @@
-"""The state of a game of Zona, as one JSON-ready tree, and where things lie in it.
+"""The state of a game of Zona, a frozen record of plain lists and dicts, and where things lie in it.
 
-Why a plain tree rather than records: every card and token has exactly one
-place (a deck, a market slot, a backpack, an area, a discard pile, the box),
-written as a *location* string, and moving one is a single event whose fold
-takes it out of one list and puts it in another. That keeps the counts the
-property test checks conserved by construction, and a snapshot is the tree.
+The state is a frozen record, as every game's on the engine kit is (``State``;
+docs/writing-a-game.md, "State"), but its fields hold plain JSON data rather
+than nested records: every card and token has exactly one place (a deck, a
+market slot, a backpack, an area, a discard pile, the box), written as a
+*location* string, and moving one is a single event whose fold takes it out
+of one list and puts it in another. That keeps the counts the property test
+checks conserved by construction, and a snapshot is the record's fields.
 
-``evolve`` never mutates the state it gets: ``Draft`` copies only the
-top-level parts a fold writes (marshal round-trips plain data fast).
+``evolve`` never mutates the state it gets: the kit's ``Draft`` copies only
+the fields a fold writes (marshal round-trips plain data fast) and makes a
+new record of them.
 
 Locations (``kind:key``):
 - ``deck:<name>`` draws from the front (the top); ``deck_bottom:<name>`` puts at the back;
@@ -22,10 +25,13 @@ Locations (``kind:key``):
 
 from __future__ import annotations
 
-import marshal
+from dataclasses import dataclass, field, fields
 from typing import Any
 
-State = dict[str, Any]
+from domain.engine.records import Draft as Draft
+from domain.engine.records import clone as clone
+from domain.engine.records import replace as replace
+
 Frame = dict[str, Any]
 
 MAX_FATIGUE = 5
@@ -36,35 +42,71 @@ MARKET_COLUMNS = 4
 MARKET_ROWS = ("junk", "equipment")
 
 
-def clone(value: Any) -> Any:
-    return marshal.loads(marshal.dumps(value))
+@dataclass(frozen=True)
+class State:
+    """A game of Zona: a frozen record whose fields hold the locations (plain lists and dicts).
+
+    A fold never changes a state: it writes through a ``Draft`` (``domain.engine.records``), which copies
+    only the fields it touches and makes a new record of them. The defaults are the state before the
+    setup; ``GameSetUp`` carries every field.
+    """
+
+    phase: str = "new"
+    over: bool = False
+    pack: str = ""
+    side: str = ""
+    players: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    round: int = 0
+    voice: int = 0
+    turn: Any = None
+    turns_taken: list[Any] = field(default_factory=list)
+    stalkers: list[Any] = field(default_factory=list)
+    draft: dict[str, Any] = field(default_factory=dict)
+    decks: dict[str, Any] = field(default_factory=dict)
+    discards: dict[str, Any] = field(default_factory=dict)
+    box: list[Any] = field(default_factory=list)
+    hand: list[Any] = field(default_factory=list)
+    in_play: list[Any] = field(default_factory=list)
+    reading: list[Any] = field(default_factory=list)
+    removed: list[Any] = field(default_factory=list)
+    timed_slot: list[Any] = field(default_factory=list)
+    dispenser: dict[str, Any] = field(default_factory=dict)
+    threats: dict[str, Any] = field(default_factory=dict)
+    facility_of: dict[str, Any] = field(default_factory=dict)
+    locks: dict[str, Any] = field(default_factory=dict)
+    finds: dict[str, Any] = field(default_factory=dict)
+    looted: list[Any] = field(default_factory=list)
+    market: dict[str, Any] = field(default_factory=dict)
+    emission: int = 0
+    timed: Any = None
+    wear: dict[str, Any] = field(default_factory=dict)
+    deactivated: list[Any] = field(default_factory=list)
+    frames: list[Any] = field(default_factory=list)
+    pending: Any = None
+    used_characters: list[Any] = field(default_factory=list)
+    winner: Any = None
+    lost: Any = None
 
 
-class Draft:
-    """A writable copy of a state that copies each top-level part on first write."""
 
-    def __init__(self, state: State, owned: set[str] | frozenset[str] = frozenset()):
-        self.base = state
-        self.new: State = dict(state)
-        # Parts a resolution already copied with its own earlier events are no one else's: written in place.
-        self.copied: set[str] = set(owned)
 
-    def __getitem__(self, key: str) -> Any:
-        if key not in self.copied:
-            self.new[key] = clone(self.base[key])
-            self.copied.add(key)
-        return self.new[key]
+#: The record's fields, in order: what a snapshot and ``GameSetUp`` hold.
+FIELDS = tuple(f.name for f in fields(State))
 
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.new[key] = value
-        self.copied.add(key)
 
-    def read(self, key: str) -> Any:
-        return self.new[key]
+def dump(state: State) -> dict[str, Any]:
+    """The state as one JSON-ready tree (a snapshot; ``GameSetUp``'s data)."""
+    return {name: clone(getattr(state, name)) for name in FIELDS}
+
+
+def load(tree: dict[str, Any]) -> State:
+    """The state a tree (``dump``'s, or ``GameSetUp``'s) holds; a field it lacks keeps its default."""
+    return State(**clone(tree))
 
 
 def stalker(state: State, seat: int) -> dict[str, Any]:
-    return state["stalkers"][seat]
+    return state.stalkers[seat]
 
 
 def _container(d: Draft, location: str) -> tuple[list[Any], int | None, bool]:
@@ -113,18 +155,18 @@ def where_is(state: State, thing: str) -> str | None:
     named = (("deck", "decks"), ("discard", "discards"), ("finds", "finds"), ("dispenser", "dispenser"),
              ("area", "threats"))
     for prefix, key in named:
-        for name, things in state[key].items():
+        for name, things in getattr(state, key).items():
             if thing in things:
                 return f"{prefix}:{name}"
-    for row, slots in state["market"].items():
+    for row, slots in state.market.items():
         if thing in slots:
             return f"market:{row}:{slots.index(thing)}"
-    for s in state["stalkers"]:
+    for s in state.stalkers:
         for kind in ("backpack", "worn", "small", "sixth", "trophies", "secrets"):
             if thing in s[kind]:
                 return f"{kind}:{s['seat']}"
     for key in ("box", "hand", "in_play", "reading", "removed", "timed_slot"):
-        if thing in state[key]:
+        if thing in getattr(state, key):
             return key
     return None
 
@@ -157,9 +199,9 @@ def owned_items(s: dict[str, Any]) -> list[str]:
 
 def turn_order(state: State) -> list[int]:
     """Zona §"PRZEBIEG ROZGRYWKI": every phase starts with the Voice and goes to the left."""
-    n = state["players"]
-    return [(state["voice"] + i) % n for i in range(n)]
+    n = state.players
+    return [(state.voice + i) % n for i in range(n)]
 
 
 def initial_state() -> State:
-    return {"phase": "new", "over": False}
+    return State()

@@ -38,25 +38,25 @@ def _mask_finds(state: State, cards: list[str], visible: bool) -> list[str]:
 def reader_of(state: State, stalker: int) -> int | None:
     """Who reads a stalker's card aloud: the Voice of the Zone, or the player on the left of a
     stalker who holds the Voice; nobody else in solo."""
-    if state["players"] == 1:
+    if state.players == 1:
         return None
-    voice: int = state["voice"]
-    return voice if voice != stalker else (stalker + 1) % state["players"]
+    voice: int = state.voice
+    return voice if voice != stalker else (stalker + 1) % state.players
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    if state["phase"] == "new":
+    if state.phase == "new":
         return {"phase": "new"}
-    pack = pack_named(state["pack"])
-    over = state["over"]
+    pack = pack_named(state.pack)
+    over = state.over
     stalkers = _stalkers(state, seat, pack, over)
-    pending = state["pending"]
+    pending = state.pending
     shown = _body(state, seat, pack, over, stalkers, pending)
     shown["table"] = _table(state, seat, over)
     # The board names no item card: left out of the walk, it keeps a view quick enough for bots' searches.
     shown["cards"] = _catalog(pack, shown)
-    shown["board"] = clone(board_description(pack.name, state["side"]))
-    shown["faces"] = faces.shown(shown, state["pack"])
+    shown["board"] = clone(board_description(pack.name, state.side))
+    shown["faces"] = faces.shown(shown, state.pack)
     return shown
 
 
@@ -64,19 +64,19 @@ def scoring_view(state: State, seat: int) -> dict[str, Any]:
     """The parts of ``view(state, seat)`` a bot's scoring reads (``domain.zona.ai``), at a fraction of its
     cost: no card catalogue, no board description, of the table only the pack. A bot scores thousands of
     positions a decision."""
-    if state["phase"] == "new":
+    if state.phase == "new":
         return {"phase": "new"}
-    pack = pack_named(state["pack"])
-    over = state["over"]
-    shown = _body(state, seat, pack, over, _stalkers(state, seat, pack, over), state["pending"])
-    shown["table"] = {"pack": state["pack"]}
-    shown["board"] = {"facility_spaces": board_for(pack.name, state["side"]).facility_spaces}
+    pack = pack_named(state.pack)
+    over = state.over
+    shown = _body(state, seat, pack, over, _stalkers(state, seat, pack, over), state.pending)
+    shown["table"] = {"pack": state.pack}
+    shown["board"] = {"facility_spaces": board_for(pack.name, state.side).facility_spaces}
     return shown
 
 
 def _stalkers(state: State, seat: int | None, pack: Pack, over: bool) -> list[dict[str, Any]]:
     stalkers = []
-    for s in state["stalkers"]:
+    for s in state.stalkers:
         mine = over or s["seat"] == seat
         stalker = pack.stalkers.get(s["character"]) if s["character"] else None
         stalkers.append({
@@ -88,21 +88,21 @@ def _stalkers(state: State, seat: int | None, pack: Pack, over: bool) -> list[di
             "roubles": s["roubles"], "injuries": list(s["injuries"]), "dead": s["dead"], "must_leave": s["must_leave"],
             **{k: _mask_finds(state, s[k], mine) for k in ("backpack", "worn", "small", "sixth")},
             "trophies": list(s["trophies"]),
-            "secrets": [state["facility_of"][pack.events[c].deck] for c in s["secrets"]],
-            "draft": list(state["draft"].get(str(s["seat"]), [])) if mine and state["phase"] == "setup" else [],
+            "secrets": [state.facility_of[pack.events[c].deck] for c in s["secrets"]],
+            "draft": list(state.draft.get(str(s["seat"]), [])) if mine and state.phase == "setup" else [],
         })
     return stalkers
 
 
 def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list[dict[str, Any]],
           pending: dict[str, Any] | None) -> dict[str, Any]:
-    own_cards = set(owned_items(state["stalkers"][seat])) if seat is not None else set()
+    own_cards = set(owned_items(state.stalkers[seat])) if seat is not None else set()
     reading = None
-    for frame in reversed(state["frames"]):
+    for frame in reversed(state.frames):
         if frame["kind"] == "card":
             card = pack.events[frame["card"]]
             reader = seat is not None and (seat == reader_of(state, frame["seat"]) or over or (
-                seat == frame["seat"] and state["options"]["read_whole_card"]))
+                seat == frame["seat"] and state.options["read_whole_card"]))
             reading = {"card": card.id, "name": card.name, "stalker": frame["seat"], "paragraph": frame["paragraph"],
                        "text": card_text(card) if reader else None}
             break
@@ -110,24 +110,24 @@ def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list
     looking = pending is not None and (pending["seat"] == seat or over or pending["kind"] not in PRIVATE)
     own = pending is not None and (pending["seat"] == seat or over)
     return {
-        "phase": state["phase"], "round": state["round"], "voice": state["voice"], "players": state["players"],
-        "side": state["side"], "over": over, "winner": state["winner"], "lost": state["lost"],
-        "emission": {"marker": state["emission"], "track": pack.track},
-        "timed": state["timed"],
-        "turn": state["turn"],
+        "phase": state.phase, "round": state.round, "voice": state.voice, "players": state.players,
+        "side": state.side, "over": over, "winner": state.winner, "lost": state.lost,
+        "emission": {"marker": state.emission, "track": pack.track},
+        "timed": state.timed,
+        "turn": state.turn,
         "stalkers": stalkers,
-        "threats": {a: [_token(pack, t) for t in tokens] for a, tokens in state["threats"].items() if tokens},
-        "in_play": [_token(pack, t) for t in state["in_play"]],
-        "facilities": {area: {"lock": _lock(pack, lock["lock"]), "open": lock["open"], "looted": area in state["looted"],
-                              "finds": len(state["finds"][area]), "deck": len(state["decks"][area])}
-                       for area, lock in state["locks"].items()},
-        "market": {row: list(slots) for row, slots in state["market"].items()},
-        "decks": {name: len(cards) for name, cards in state["decks"].items()},
-        "dispenser": {q: len(t) for q, t in state["dispenser"].items()},
-        "wear": {c: n for c, n in state["wear"].items() if over or not is_find(c) or c in own_cards},
-        "deactivated": [c for c in state["deactivated"] if over or not is_find(c) or c in own_cards],
+        "threats": {a: [_token(pack, t) for t in tokens] for a, tokens in state.threats.items() if tokens},
+        "in_play": [_token(pack, t) for t in state.in_play],
+        "facilities": {area: {"lock": _lock(pack, lock["lock"]), "open": lock["open"], "looted": area in state.looted,
+                              "finds": len(state.finds[area]), "deck": len(state.decks[area])}
+                       for area, lock in state.locks.items()},
+        "market": {row: list(slots) for row, slots in state.market.items()},
+        "decks": {name: len(cards) for name, cards in state.decks.items()},
+        "dispenser": {q: len(t) for q, t in state.dispenser.items()},
+        "wear": {c: n for c, n in state.wear.items() if over or not is_find(c) or c in own_cards},
+        "deactivated": [c for c in state.deactivated if over or not is_find(c) or c in own_cards],
         "reading": reading,
-        "hand": _mask_finds(state, list(state["hand"]), over),
+        "hand": _mask_finds(state, list(state.hand), over),
         "pending": None if pending is None else {
             "seat": pending["seat"], "kind": pending["kind"],
             "choices": mask(pending["choices"], own) if looking else [],
@@ -141,13 +141,13 @@ def _table(state: State, seat: int | None, over: bool) -> dict[str, Any]:
     the resolution stack, the face-up discard piles, who has played this phase. A bot rebuilds a
     whole game from its view (``domain.zona.determinize``); with this it samples only what is hidden."""
     return {
-        "pack": state["pack"], "options": clone(state["options"]), "facility_of": dict(state["facility_of"]),
-        "turns_taken": list(state["turns_taken"]), "used_characters": list(state["used_characters"]),
-        "frames": [mask(f, over or (seat is not None and f.get("seat") == seat)) for f in state["frames"]],
-        "discards": mask(state["discards"], over), "reading": list(state["reading"]),
-        "timed_slot": list(state["timed_slot"]),
-        "secrets": [list(s["secrets"]) for s in state["stalkers"]],
-        "ability_used": [bool(s.get("ability_used")) for s in state["stalkers"]],
+        "pack": state.pack, "options": clone(state.options), "facility_of": dict(state.facility_of),
+        "turns_taken": list(state.turns_taken), "used_characters": list(state.used_characters),
+        "frames": [mask(f, over or (seat is not None and f.get("seat") == seat)) for f in state.frames],
+        "discards": mask(state.discards, over), "reading": list(state.reading),
+        "timed_slot": list(state.timed_slot),
+        "secrets": [list(s["secrets"]) for s in state.stalkers],
+        "ability_used": [bool(s.get("ability_used")) for s in state.stalkers],
     }
 
 

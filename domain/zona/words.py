@@ -126,14 +126,14 @@ class Names:
         #: The seat the words are for: named ``YOU`` (``domain.engine.addressing``), never by its stalker.
         self.reader = reader
         try:
-            self.pack: Pack | None = pack_named(state["pack"]) if state.get("pack") else None
+            self.pack: Pack | None = pack_named(state.pack) if state.pack else None
         except (KeyError, ValueError):
             self.pack = None
 
     def seat(self, seat: object) -> str:
         if self.reader is not None and seat == self.reader:
             return YOU
-        stalkers = self.state.get("stalkers") or []
+        stalkers = self.state.stalkers
         if isinstance(seat, int) and 0 <= seat < len(stalkers) and stalkers[seat].get("character"):
             return self.stalker(stalkers[seat]["character"])
         return f"Seat {seat}"
@@ -230,7 +230,7 @@ def _stalker(kind: str, d: dict[str, Any], n: Names) -> str:
     if kind == "InjuryTaken":
         return f"{who} is injured ({_listed([_plain(i) for i in d.get('injuries') or []])})."
     if kind == "InjuryHealed":
-        before = (n.state.get("stalkers") or [{}] * (d["seat"] + 1))[d["seat"]].get("injuries") or []
+        before = (n.state.stalkers or [{}] * (d["seat"] + 1))[d["seat"]].get("injuries") or []
         healed = [a for a in before if a not in (d.get("injuries") or [])]
         return f"{who} recovers from the injury to {healed[0]}." if healed else f"{who} recovers from an injury."
     if kind == "FatigueChanged":
@@ -361,7 +361,7 @@ def command_words(command: dict[str, Any], n: Names, context: dict[str, Any]) ->
 def command_text(state: State, seat: int, command: dict[str, Any]) -> str:
     """A legal action of ``seat`` as its button says it (``Game.describe_command``)."""
     n = Names(state)
-    pending = state.get("pending")
+    pending = state.pending
     context = dict(pending.get("context") or {}) if pending is not None and pending["seat"] == seat else {}
     if "card" in context:
         context["item"] = n.thing(context["card"])
@@ -377,7 +377,7 @@ def command_text(state: State, seat: int, command: dict[str, Any]) -> str:
         if threat is not None:
             return f"Search {_the(threat.name)} {_plain(threat.kind)}"
     if kind == "buy" and n.pack is not None:
-        slots = (state.get("market") or {}).get(command.get("row")) or []
+        slots = state.market.get(str(command.get("row"))) or []
         slot = command.get("slot")
         card = slots[slot] if isinstance(slot, int) and 0 <= slot < len(slots) else None
         item = n.pack.items.get(str(card).split("#")[0]) if card else None
@@ -397,10 +397,10 @@ def decision(state: State, seat: int | None) -> str | None:
 
 
 def _decision(state: State, seat: int | None) -> str | None:
-    if state.get("phase", "new") == "new" or state.get("over"):
+    if state.phase == "new" or state.over:
         return None
     n = Names(state, seat)
-    pending = state.get("pending")
+    pending = state.pending
     if pending is not None:
         who = n.seat(pending["seat"])
         # Another seat reads the finds in the choices as its view shows them: hidden (Zona §"ZNALEZISKA").
@@ -415,7 +415,7 @@ def _decision(state: State, seat: int | None) -> str | None:
         if len(phrases) > LISTED + 1:
             return f"{who} must choose {asked}: {', '.join(phrases[:LISTED])} or one of {len(phrases) - LISTED} more."
         return f"{who} must choose {asked}: {_listed(phrases, 'or')}."
-    turn = state.get("turn")
+    turn = state.turn
     if turn is None:
         return None
     taken = turn.get("actions", 0)

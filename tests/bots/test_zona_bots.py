@@ -26,7 +26,7 @@ OPTIONS = ZONA.resolve_options({"first_voice": 0})
 
 def _positions(players: int, seed: str, steps: int = 400):
     for _, seat, state in random_play(ZONA, OPTIONS, players, seed, steps):
-        if state["phase"] != "setup":
+        if state.phase != "setup":
             yield seat, state
 
 
@@ -38,10 +38,10 @@ def test_the_planner_plays_through_the_other_seats_turns_and_the_round_end():
     for seat, state in _positions(2, "horizon"):
         if not ZONA_AI.free_choice(ZONA.view(state, seat), seat):
             continue
-        if turn_order(state)[0] != seat or state["turn"]["actions"]:
+        if turn_order(state)[0] != seat or state.turn["actions"]:
             continue  # the first seat of the round, at the start of its turn: the others still to play
         end = planner.playout(ZONA_AI, ZONA, state, seat, {"type": "pass"}, Rng("horizon", str(checked)))
-        assert end["over"] or end["round"] == state["round"] + 1, (state["round"], end["round"])
+        assert end.over or end.round == state.round + 1, (state.round, end.round)
         checked += 1
         if checked == 3:
             break
@@ -60,7 +60,7 @@ def test_without_whole_round_playouts_the_planner_stops_at_the_next_seats_turn()
         if not ai.free_choice(ZONA.view(state, seat), seat) or turn_order(state)[0] != seat:
             continue
         end = planner.playout(ai, ZONA, state, seat, {"type": "pass"}, Rng("turn"))
-        assert end["round"] == state["round"] and end["turn"]["seat"] != seat
+        assert end.round == state.round and end.turn["seat"] != seat
         return
     pytest.fail("no first seat's turn in the game")
 
@@ -85,7 +85,7 @@ def test_the_scoring_view_scores_as_the_whole_view_does():
 def _owed_decisions(players: int, seed: str):
     """Positions where a seat owes an answer with more than one choice."""
     for _, state in _positions(players, seed, 600):
-        pending = state["pending"]
+        pending = state.pending
         if pending is not None and len(ZONA.legal_actions(state, pending["seat"])) > 1:
             yield pending["seat"], state
 
@@ -121,7 +121,7 @@ def test_settle_stops_when_the_seat_chooses_freely_again():
         for action in ZONA.legal_actions(state, seat):
             after = settle(ZONA_AI, ZONA, state, seat, action, Rng("settle"))
             waiting = ZONA.waiting_for(after)
-            assert after["over"] or seat not in waiting or ZONA_AI.free_choice(ZONA.view(after, seat), seat)
+            assert after.over or seat not in waiting or ZONA_AI.free_choice(ZONA.view(after, seat), seat)
         return
 
 

@@ -18,6 +18,11 @@ from pathlib import Path
 import pytest
 
 from domain import registry
+from domain.engine.dispatch import RulebookGame
+from domain.engine.effects import Effects
+from domain.engine.frames import Frames
+from domain.engine.packs import PackReader
+from domain.engine.records import Draft
 from domain.engine.resolution import Resolution
 from domain.engine.rulebook import Rulebook
 from domain.game import EventSchema, Game, GameAI, Outcome, Refusal, RuleViolation, SeatRange
@@ -32,7 +37,7 @@ OWNERS: dict[str, object] = {
     "Game": Game, "Counter": Counter, "COUNTER": COUNTER, "CounterAI": CounterAI, "GameAI": GameAI,
     "Rulebook": Rulebook, "Resolution": Resolution(COUNTER.initial_state(), Rng("guide"), COUNTER.evolve), "Outcome": Outcome, "SeatRange": SeatRange,
     "EventSchema": EventSchema, "RuleViolation": RuleViolation("code", "message"), "Refusal": Refusal,
-    "registry": registry,
+    "registry": registry, "RulebookGame": RulebookGame, "Effects": Effects, "Frames": Frames, "PackReader": PackReader, "Draft": Draft,
 }  # fmt: skip
 #: What every game declares (besides its methods), as domain.game.Game names it.
 DECLARED = ("name", "title", "seats", "state_format", "rules_version", "listed_options", "options_schema", "view_schema", "command_schemas",

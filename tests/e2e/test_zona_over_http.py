@@ -21,6 +21,7 @@ import pytest
 from domain.rng import Rng
 from domain.zona.cards import section
 from domain.zona.pack import pack_named
+from domain.zona.state import State
 from domain.zona.view import is_find, reader_of
 from domain.zona.words import card_text
 from events.snapshots import fold
@@ -35,17 +36,17 @@ VOICE_DECISIONS = {"arrival", "voice_area"}
 MEANINGFUL = 24
 
 
-def _hidden_from(seat: int, state: dict) -> set[str]:
+def _hidden_from(seat: int, state: State) -> set[str]:
     """What ``seat`` may not read in the game as it stands (``state``: the unredacted fold)."""
     hidden = set()
-    for stalker in state["stalkers"]:
+    for stalker in state.stalkers:
         if stalker["seat"] != seat:
             hidden |= {c for c in json.dumps(stalker).split('"') if is_find(c)}
-    pack = pack_named(state["pack"])
-    for frame in state["frames"]:
+    pack = pack_named(state.pack)
+    for frame in state.frames:
         if frame["kind"] != "card" or frame["seat"] != seat or reader_of(state, seat) == seat:
             continue
-        if state["options"]["read_whole_card"]:
+        if state.options["read_whole_card"]:
             continue
         card = pack.events[frame["card"]]
         text = card_text(card)

@@ -146,7 +146,7 @@ def test_a_four_player_game_of_zona_over_http_ends_in_the_shared_loss_and_audits
             break
     assert endings[-1] == "GameLost", endings
     state = games.load(game_id).state.state
-    assert state["over"] and state["winner"] is None and state["lost"] in ("news", "sarcophagus")
+    assert state.over and state.winner is None and state.lost in ("news", "sarcophagus")
     actors = {e["actor"] for e in events if e["type"] == "CommandAccepted"}
     assert "bot:random" in actors, actors
     assert games.store.verify(game_id).ok

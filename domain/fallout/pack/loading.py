@@ -144,8 +144,7 @@ def _load(root: Traversable, source: str) -> Pack:
     scenarios = [(where, lay_faces(reader, where, scenario, entries)) for where, scenario in scenarios]
     cross_check(reader, entries, scenarios)
     check_cards(reader, entries, scenarios)
-    if reader.problems:
-        raise PackError(source, reader.problems)
+    reader.finish(source)
 
     assert manifest is not None  # a manifest that failed its schema is one of the problems raised above
     tiles = {tile.id: tile for tile in loaded["tiles"]}

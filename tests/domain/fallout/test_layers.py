@@ -43,7 +43,7 @@ table = {
     "folds": sorted(RULES.folds),
     "events": sorted(RULES.events),
     "watches": {event: len(folds) for event, folds in sorted(RULES.watches.items())},
-    "results": sorted(k.__name__ for k in (*results._ABOUT_GAME, *results._ABOUT_SURVIVOR)),
+    "results": sorted(k.__name__ for k in results.RESULTS.handlers),
 }
 print(json.dumps({"table": table, "game_imported": game_imported}))
 """

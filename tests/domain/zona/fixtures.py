@@ -30,8 +30,8 @@ def new_game(players: int = 2, seed: str = "zona", characters: list[str] | None 
     opts["players"] = players
     state = fold(ZONA.setup(opts, Rng(seed)))
     n = 0
-    while state["phase"] == "setup":
-        pending = state["pending"]
+    while state.phase == "setup":
+        pending = state.pending
         seat = pending["seat"]
         wanted = characters[seat] if characters else pending["choices"][0]["character"]
         state = send(state, seat, {"type": "choose_stalker", "character": wanted}, f"{seed}-draft-{n}")
@@ -48,27 +48,25 @@ def events_of(state: State, seat: int, command: dict[str, Any], seed: str = "x")
 
 
 def edit(state: State, **changes: Any) -> State:
-    """A copy of ``state`` with top-level parts replaced (tests arrange positions with it)."""
-    from domain.zona.state import clone
+    """A copy of ``state`` with fields replaced (tests arrange positions with it)."""
+    from domain.zona.state import clone, dump, load, replace
 
-    out = clone(state)
-    out.update(clone(changes))
-    return out
+    return replace(load(dump(state)), **clone(changes))
 
 
 def with_stalker(state: State, seat: int, **fields: Any) -> State:
-    from domain.zona.state import clone
+    from domain.zona.state import clone, dump, load
 
-    out = clone(state)
-    out["stalkers"][seat].update(clone(fields))
+    out = load(dump(state))
+    out.stalkers[seat].update(clone(fields))
     return out
 
 
 def answer_all(state: State, pick: Any = None, limit: int = 200) -> State:
     """Answer pending decisions with the first choice (or ``pick(pending)``) until none is pending."""
     for i in range(limit):
-        pending = state["pending"]
-        if pending is None or state["over"]:
+        pending = state.pending
+        if pending is None or state.over:
             return state
         choice = pick(pending) if pick else pending["choices"][0]
         state = send(state, pending["seat"], choice, f"answer-{i}")
@@ -78,30 +76,30 @@ def answer_all(state: State, pick: Any = None, limit: int = 200) -> State:
 def all_items(state: State) -> list[str]:
     """Every item card wherever it lies (decks, market, stalkers, piles, the box, hands, finds)."""
     out: list[str] = []
-    for name, cards in state["decks"].items():
+    for name, cards in state.decks.items():
         if name in ("junk", "equipment", "green_artifact", "yellow_artifact"):
             out += cards
-    for name, cards in state["discards"].items():
+    for name, cards in state.discards.items():
         if name in ("junk", "equipment", "green_artifact", "yellow_artifact"):
             out += cards
-    for slots in state["market"].values():
+    for slots in state.market.values():
         out += [c for c in slots if c is not None]
-    for s in state["stalkers"]:
+    for s in state.stalkers:
         out += owned_items(s)
-    out += state["box"] + state["hand"]
-    for cards in state["finds"].values():
+    out += state.box + state.hand
+    for cards in state.finds.values():
         out += cards
     return out
 
 
 def all_tokens(state: State) -> list[str]:
     out: list[str] = []
-    for tokens in state["dispenser"].values():
+    for tokens in state.dispenser.values():
         out += tokens
-    for tokens in state["threats"].values():
+    for tokens in state.threats.values():
         out += tokens
-    out += state["in_play"]
-    for s in state["stalkers"]:
+    out += state.in_play
+    for s in state.stalkers:
         out += s["trophies"]
     return out
 
@@ -150,7 +148,7 @@ def read_card(state: State, seat: int, card: str, seed: str = "card") -> State:
     from domain.zona.cards import deck_for
     from domain.zona.resolution import ZonaResolution
 
-    deck = deck_for(state, state["stalkers"][seat]["area"])
+    deck = deck_for(state, state.stalkers[seat]["area"])
     assert deck is not None
     state = put(state, card, f"deck:{deck}")
     res = ZonaResolution(state, Rng(seed))
@@ -174,7 +172,7 @@ def pick(kind: str, **fields: Any) -> Any:
 
 def choose(state: State, command: dict[str, Any], seed: str = "c") -> State:
     """Answer the pending decision with ``command`` (it must be one of its choices)."""
-    pending = state["pending"]
+    pending = state.pending
     assert pending is not None, "nothing pending"
     assert command in pending["choices"], (command, pending["choices"])
     return send(state, pending["seat"], command, seed)
@@ -182,15 +180,15 @@ def choose(state: State, command: dict[str, Any], seed: str = "c") -> State:
 
 def accept_tests(state: State) -> State:
     """Take every test as rolled and every damage unprotected, while such decisions are pending."""
-    while state["pending"] and state["pending"]["kind"] in ("test_options", "protect"):
-        kind = "accept" if state["pending"]["kind"] == "test_options" else "take_damage"
+    while state.pending and state.pending["kind"] in ("test_options", "protect"):
+        kind = "accept" if state.pending["kind"] == "test_options" else "take_damage"
         state = choose(state, {"type": kind})
     return state
 
 
 def clear_threats(state: State) -> State:
     """Every threat token back on top of its dispenser queue."""
-    for tokens in list(state["threats"].values()):
+    for tokens in list(state.threats.values()):
         for token in list(tokens):
             state = put(state, token, f"dispenser_top:{PACK.threat(token).queue}")
     return state
@@ -198,7 +196,7 @@ def clear_threats(state: State) -> State:
 
 def strip(state: State, seat: int) -> State:
     """The seat's stalker without its starting cards (back in the box), so only the dice count."""
-    s = state["stalkers"][seat]
+    s = state.stalkers[seat]
     for card in s["backpack"] + s["worn"] + s["small"]:
         state = put(state, card, "box")
     return state

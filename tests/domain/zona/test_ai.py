@@ -9,7 +9,7 @@ from bots import make_bot
 from domain.rng import Rng
 from domain.zona.ai import LOST, WON, ZONA_AI, evaluate, standing
 from domain.zona.game import ZONA
-from domain.zona.state import clone
+from domain.zona.state import dump, load
 from domain.zona.view import is_find
 from service.usecases.selfplay import play_game
 from tests.domain.zona.fixtures import all_items, all_tokens, expected_items, expected_tokens, new_game, with_stalker
@@ -68,28 +68,28 @@ def test_what_a_seat_cannot_see_is_dealt_at_random():
     state = new_game(2, seed="dealt")
     view = ZONA.view(state, 0)
     worlds = [ZONA_AI.determinize(view, 0, Rng("dealt", str(i))) for i in range(6)]
-    assert len({tuple(w["decks"]["green"]) for w in worlds}) > 1
-    assert len({tuple(w["finds"]["vault"]) for w in worlds}) > 1
-    assert len({tuple(sorted(w["draft"]["1"])) for w in worlds}) > 1
+    assert len({tuple(w.decks["green"]) for w in worlds}) > 1
+    assert len({tuple(w.finds["vault"]) for w in worlds}) > 1
+    assert len({tuple(sorted(w.draft["1"])) for w in worlds}) > 1
     for w in worlds:
-        assert w["stalkers"][0] == state["stalkers"][0]
-        assert w["market"] == state["market"]
+        assert w.stalkers[0] == state.stalkers[0]
+        assert w.market == state.market
 
 
 def test_another_stalkers_finds_are_sampled_from_finds_the_seat_has_not_seen():
     state = new_game(2, seed="finds")
     mine, theirs = sorted(c for c in ITEMS if is_find(c))[:2]
-    state = clone(state)
+    state = load(dump(state))
     for seat, card in ((0, mine), (1, theirs)):
-        for deck in state["finds"].values():
+        for deck in state.finds.values():
             if card in deck:
                 deck.remove(card)
-        state["stalkers"][seat]["backpack"].append(card)
+        state.stalkers[seat]["backpack"].append(card)
     view = ZONA.view(state, 0)
     assert "find" in view["stalkers"][1]["backpack"]
     for i in range(8):
         world = ZONA_AI.determinize(view, 0, Rng("finds", str(i)))
-        held = [c for c in world["stalkers"][1]["backpack"] if is_find(c)]
+        held = [c for c in world.stalkers[1]["backpack"] if is_find(c)]
         assert len(held) == 1 and held[0] != mine
         assert ZONA.view(world, 0) == view
 
@@ -109,7 +109,7 @@ def test_a_win_scores_above_everything_and_a_loss_below():
 def test_secrets_and_the_way_to_the_sarcophagus_score_in_order():
     """Zona §"CEL GRY": two secrets of two facilities, then the power plant, then the sarcophagus."""
     state = new_game(1, seed="goal")
-    areas = state["facility_of"]
+    areas = state.facility_of
     secret = {deck: next(c for c, card in _events().items() if card.deck == deck) for deck in areas}
     base = standing(ZONA.view(state, 0), 0)
     one = with_stalker(state, 0, secrets=[secret["vault"]])
@@ -142,7 +142,7 @@ def test_a_lapsed_turn_passes_and_a_lapsed_test_keeps_its_roll():
     assert ZONA.timeout_command(state, seat) == {"type": "pass"}
     assert ZONA.timeout_command(state, 1 - seat) is None
     for state in _random_play(2, "lapse", 300):
-        pending = state["pending"]
+        pending = state.pending
         if pending and pending["kind"] == "test_options":
             assert ZONA.timeout_command(state, pending["seat"]) == {"type": "accept"}
             break
@@ -154,14 +154,14 @@ def test_a_lapsed_offer_to_give_something_up_keeps_everything():
     """Zona §"WYKONYWANIE AKCJI OBSZARÓW": the Smelter's action asks for a trophy or an artifact; a lapsed
     player gives up nothing."""
     state = with_stalker(new_game(1, seed="smelter"), 0, area="smelter", trophies=[])
-    token = next(t for ts in state["dispenser"].values() for t in ts)
-    state = clone(state)
-    for queue in state["dispenser"].values():
+    token = next(t for ts in state.dispenser.values() for t in ts)
+    state = load(dump(state))
+    for queue in state.dispenser.values():
         if token in queue:
             queue.remove(token)
-    state["stalkers"][0]["trophies"].append(token)
+    state.stalkers[0]["trophies"].append(token)
     state = ZONA.decide_and_fold(state, 0, {"type": "area_action"}, Rng("smelter"))[1]
-    assert state["pending"]["kind"] == "give_up"
+    assert state.pending["kind"] == "give_up"
     assert ZONA.timeout_command(state, 0) == {"type": "choose", "option": 1}
 
 
@@ -172,8 +172,8 @@ def test_free_choice_is_the_seats_own_turn():
     assert ZONA_AI.free_choice(ZONA.view(state, seat), seat)
     assert not ZONA_AI.free_choice(ZONA.view(state, 1 - seat), 1 - seat)
     for state in _random_play(2, "free", 200):
-        if state["pending"] and not state["over"]:
-            seat = state["pending"]["seat"]
+        if state.pending and not state.over:
+            seat = state.pending["seat"]
             assert not ZONA_AI.free_choice(ZONA.view(state, seat), seat)
             break
 

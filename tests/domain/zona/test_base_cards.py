@@ -57,8 +57,8 @@ def _read_to_the_end(state, card, seed):
     pick = Rng(seed)
     state = read_card(state, 0, card, seed)
     for n in range(300):
-        pending = state["pending"]
-        if state["over"] or pending is None:
+        pending = state.pending
+        if state.over or pending is None:
             return state
         state = send(state, pending["seat"], pick.choice(pending["choices"]), f"{seed}-{n}")
     raise AssertionError(f"{card}: the reading never ended")
@@ -85,22 +85,22 @@ def test_every_base_event_card_resolves_from_every_section(games, face):
         items, tokens = sorted(all_items(state)), sorted(all_tokens(state))
         after = _read_to_the_end(state, card, f"{card}-{area}-{reputation}-{face}")
         where = f"{card} in {area} ({reputation}, {face})"
-        won = after["winner"] is not None
+        won = after.winner is not None
         # A win stops the game with the winning card still in the stalker's hands.
-        assert after["reading"] == ([card] if won else []), where
-        assert after["in_play"] == [] and after["hand"] == [], where
-        assert not any(f["kind"] in ("card", "encounter") for f in after["frames"]), where
+        assert after.reading == ([card] if won else []), where
+        assert after.in_play == [] and after.hand == [], where
+        assert not any(f["kind"] in ("card", "encounter") for f in after.frames), where
         assert sorted(all_items(after)) == items, f"{where}: item cards conserved"
         assert sorted(all_tokens(after)) == tokens, f"{where}: threat tokens conserved"
         deck = PACK.events[card].deck
         if deck in ("green", "yellow"):
-            assert card in after["discards"][deck], where
+            assert card in after.discards[deck], where
         elif won:
-            assert deck == "sarcophagus" and after["over"], where
-        elif card in after["stalkers"][0]["secrets"]:
+            assert deck == "sarcophagus" and after.over, where
+        elif card in after.stalkers[0]["secrets"]:
             assert deck != "sarcophagus", where
         else:
-            assert card in after["discards"][deck], where
+            assert card in after.discards[deck], where
 
 
 def test_every_facility_deck_can_be_won_and_the_sarcophagus_too(games):
@@ -115,8 +115,8 @@ def test_every_facility_deck_can_be_won_and_the_sarcophagus_too(games):
             continue
         state = with_stalker(games["plus"], 0, area=area, reputation=reputation, fatigue=1, damage=0, roubles=600)
         after = _read_to_the_end(state, card, f"won-{card}")
-        if card in after["stalkers"][0]["secrets"]:
+        if card in after.stalkers[0]["secrets"]:
             secrets[deck] = secrets.get(deck, 0) + 1
-        wins += after["winner"] is not None
+        wins += after.winner is not None
     assert all(secrets.get(f, 0) >= 6 for f in PACK.facilities), secrets
     assert wins >= 8

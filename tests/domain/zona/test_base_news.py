@@ -36,11 +36,11 @@ def _news_phase(state, seed):
     flow.run(res)
     state, pick = res.state, Rng(f"pick-{seed}")
     for n in range(100):
-        if state["over"] or not any(f["kind"] in ("news", "emission") for f in state["frames"]):
+        if state.over or not any(f["kind"] in ("news", "emission") for f in state.frames):
             return state
-        choices = state["pending"]["choices"]
+        choices = state.pending["choices"]
         plain = [c for c in choices if c["type"] in PLAIN]
-        state = send(state, state["pending"]["seat"], plain[0] if plain else pick.choice(choices), f"{seed}-{n}")
+        state = send(state, state.pending["seat"], plain[0] if plain else pick.choice(choices), f"{seed}-{n}")
     raise AssertionError("the news phase never ended")
 
 
@@ -60,13 +60,13 @@ def test_every_base_news_card_resolves(game, card):
     items, tokens = sorted(all_items(state)), sorted(all_tokens(state))
     after = _news_phase(state, card)
     spec = PACK.news[card]
-    assert after["emission"] == spec.arrows
+    assert after.emission == spec.arrows
     if spec.timed:
-        assert after["timed_slot"] == [card] and after["timed"]["target"], after["timed"]
+        assert after.timed_slot == [card] and after.timed["target"], after.timed
     else:
-        assert card in after["removed"]
+        assert card in after.removed
     assert sorted(all_items(after)) == items and sorted(all_tokens(after)) == tokens
-    placed = sum(len(v) for v in after["threats"].values()) - sum(len(v) for v in state["threats"].values())
+    placed = sum(len(v) for v in after.threats.values()) - sum(len(v) for v in state.threats.values())
     wanted = sum(2 if t.get("spread") else 1 for e in spec.effects for t in e.get("place_threats", []))
     assert placed == wanted
 
@@ -81,12 +81,12 @@ def test_every_base_emission_card_strikes(game, card):
     state = edit(state, emission=PACK.track - 1)
     state = with_stalker(state, 0, area="tankyard", damage=0)  # yellow, next to no bunker
     state = with_stalker(state, 1, area="canteen")  # a bunker: safe
-    before = {s: state["stalkers"][s]["damage"] for s in (0, 1)}
+    before = {s: state.stalkers[s]["damage"] for s in (0, 1)}
     after = _news_phase(state, card)
     spec = PACK.emissions[card]
-    assert card in after["discards"]["emission"]
-    assert after["emission"] == 0 and after["timed_slot"] == [trigger]
-    assert after["stalkers"][0]["damage"] == before[0] + spec.damage["green"] + spec.damage["yellow"]
-    assert after["stalkers"][1]["damage"] == before[1]
-    on_board = Counter((area, PACK.threat(t).queue) for area, ts in after["threats"].items() for t in ts)
+    assert card in after.discards["emission"]
+    assert after.emission == 0 and after.timed_slot == [trigger]
+    assert after.stalkers[0]["damage"] == before[0] + spec.damage["green"] + spec.damage["yellow"]
+    assert after.stalkers[1]["damage"] == before[1]
+    on_board = Counter((area, PACK.threat(t).queue) for area, ts in after.threats.items() for t in ts)
     assert on_board == Counter((p.area, f"{p.colour}_{p.kind}") for p in spec.place)

@@ -36,10 +36,10 @@ POWER_PLANT = next(a.id for a in BASE.areas.values() if a.power_plant)
 
 def arranged_events(state):
     """Seat 0 holds the top card of two facility decks as its secrets and stands at the power plant."""
-    two = sorted(state["facility_of"])[:2]
-    secrets = [Event("SecretDiscovered", {"thing": state["decks"][area][0], "source": f"deck:{area}",
+    two = sorted(state.facility_of)[:2]
+    secrets = [Event("SecretDiscovered", {"thing": state.decks[area][0], "source": f"deck:{area}",
                                           "target": "secrets:0", "seat": 0})
-               for area in (state["facility_of"][name] for name in two)]
+               for area in (state.facility_of[name] for name in two)]
     return [*secrets, Event("StalkerRelocated", {"seat": 0, "area": POWER_PLANT, "by": "arranged"})]
 
 

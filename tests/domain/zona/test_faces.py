@@ -29,7 +29,7 @@ def _strings(value: object) -> set[str]:
 
 
 def _states(game: Play) -> list:
-    return [s for s in game.sampled(30) if not ZONA.is_over(s) and s["phase"] != "setup"]
+    return [s for s in game.sampled(30) if not ZONA.is_over(s) and s.phase != "setup"]
 
 
 def test_every_stalker_item_and_threat_a_seat_sees_has_a_face(game: Play) -> None:
@@ -38,17 +38,17 @@ def test_every_stalker_item_and_threat_a_seat_sees_has_a_face(game: Play) -> Non
     id as the view shows it; and only ids the view shows have one."""
     checked = 0
     for state in _states(game):
-        for seat in range(state["players"]):
+        for seat in range(state.players):
             view = ZONA.view(state, seat)
             faces = view["faces"]
             shown = _strings({k: v for k, v in view.items() if k != "faces"})
             reading = (view.get("reading") or {}).get("card")
             assert set(faces) - {reading} <= shown
-            expected = {s["character"] for s in state["stalkers"] if s["character"]}
-            for s in state["stalkers"]:
+            expected = {s["character"] for s in state.stalkers if s["character"]}
+            for s in state.stalkers:
                 expected |= {c for c in owned_items(s) if s["seat"] == seat or not is_find(c)}
-            expected |= {c for row in state["market"].values() for c in row if c}
-            expected |= {t for tokens in state["threats"].values() for t in tokens}
+            expected |= {c for row in state.market.values() for c in row if c}
+            expected |= {t for tokens in state.threats.values() for t in tokens}
             missing = sorted(expected - set(faces))
             assert not missing, f"seat {seat} sees {missing} without a face"
             for key, face in faces.items():
@@ -62,11 +62,11 @@ def test_no_find_another_stalker_holds_and_no_unread_event_card_has_a_face(game:
     face only for a seat whose view carries its text (the reader); no deck's cards have one."""
     finds_seen = 0
     for state in _states(game):
-        decks = {c for deck in state["decks"].values() for c in deck}
-        for seat in range(state["players"]):
+        decks = {c for deck in state.decks.values() for c in deck}
+        for seat in range(state.players):
             view = ZONA.view(state, seat)
             faces = set(view["faces"])
-            others = {c for s in state["stalkers"] if s["seat"] != seat for c in owned_items(s) if is_find(c)}
+            others = {c for s in state.stalkers if s["seat"] != seat for c in owned_items(s) if is_find(c)}
             finds_seen += len(others)
             assert not faces & others, f"seat {seat} reads another stalker's find {sorted(faces & others)}"
             assert not faces & decks, f"seat {seat} reads a deck's card {sorted(faces & decks)}"

@@ -32,11 +32,11 @@ def _gain(state, card):
 def test_item_kinds_junk_equipment_finds_artifacts():
     """Zona §"PRZEDMIOTY": four kinds, each from its own deck (finds from the facilities)."""
     state = new_game(2)
-    kinds = {PACK.item_type(c).kind for c in state["decks"]["junk"]} | {
-        PACK.item_type(c).kind for c in state["decks"]["equipment"]}
+    kinds = {PACK.item_type(c).kind for c in state.decks["junk"]} | {
+        PACK.item_type(c).kind for c in state.decks["equipment"]}
     assert kinds == {"junk", "equipment"}
-    assert all(PACK.item_type(c).kind == "find" for cards in state["finds"].values() for c in cards)
-    assert all(PACK.item_type(c).artifact for c in state["decks"]["yellow_artifact"])
+    assert all(PACK.item_type(c).kind == "find" for cards in state.finds.values() for c in cards)
+    assert all(PACK.item_type(c).artifact for c in state.decks["yellow_artifact"])
 
 
 def test_small_items_take_no_slot_and_have_no_limit():
@@ -46,7 +46,7 @@ def test_small_items_take_no_slot_and_have_no_limit():
         state = _gain(state, f"canned_meat#{n}")
     for n in (1, 2):
         state = _gain(state, f"lucky_bolt#{n}")
-    assert len(state["stalkers"][0]["small"]) == 4 and state["stalkers"][0]["backpack"] == []
+    assert len(state.stalkers[0]["small"]) == 4 and state.stalkers[0]["backpack"] == []
 
 
 def test_backpack_full_asks_to_drop_or_refuse():
@@ -54,12 +54,12 @@ def test_backpack_full_asks_to_drop_or_refuse():
     state = _bare()
     for card in ("rusty_pipe#1", "rusty_pipe#2", "torn_map#1", "scope_rifle#1", "scope_rifle#2"):
         state = _gain(state, card)
-    assert len(state["stalkers"][0]["backpack"]) == 5
+    assert len(state.stalkers[0]["backpack"]) == 5
     state = _gain(state, "anomaly_probe#1")
-    assert state["pending"]["kind"] == "gain_item"
-    assert {"type": "stow"} not in state["pending"]["choices"]
+    assert state.pending["kind"] == "gain_item"
+    assert {"type": "stow"} not in state.pending["choices"]
     state = choose(state, {"type": "drop", "card": "torn_map#1"})  # room made: the new card goes in
-    assert "anomaly_probe#1" in state["stalkers"][0]["backpack"] and "torn_map#1" in state["discards"]["junk"]
+    assert "anomaly_probe#1" in state.stalkers[0]["backpack"] and "torn_map#1" in state.discards["junk"]
 
 
 def test_a_find_in_another_stalkers_decision_reads_as_a_find():
@@ -68,7 +68,7 @@ def test_a_find_in_another_stalkers_decision_reads_as_a_find():
     for card in ("rusty_pipe#1", "rusty_pipe#2", "torn_map#1", "scope_rifle#1", "scope_rifle#2"):
         state = _gain(state, card)
     state = _gain(state, "lead_cape#f1")
-    assert state["pending"]["kind"] == "gain_item"
+    assert state.pending["kind"] == "gain_item"
     assert "Lead Cape" in ZONA.describe_decision(state, 0)
     for seat in (1, None):
         assert "Lead Cape" not in ZONA.describe_decision(state, seat) and "a find" in ZONA.describe_decision(state, seat)
@@ -79,13 +79,13 @@ def test_outfit_worn_by_body_part_and_changed_on_own_turn():
     state = _bare()
     state = put(state, "gas_hood#1", "worn:0")
     state = _gain(state, "hazmat_suit#1")  # head and body
-    assert {"type": "wear"} in state["pending"]["choices"]
+    assert {"type": "wear"} in state.pending["choices"]
     state = choose(state, {"type": "wear"})
-    assert state["stalkers"][0]["worn"] == ["hazmat_suit#1"]
-    assert "gas_hood#1" in state["stalkers"][0]["backpack"]
+    assert state.stalkers[0]["worn"] == ["hazmat_suit#1"]
+    assert "gas_hood#1" in state.stalkers[0]["backpack"]
     assert {"type": "put_on", "card": "gas_hood#1"} in ZONA.legal_actions(state, 0)
     state = send(state, 0, {"type": "put_on", "card": "gas_hood#1"})
-    assert state["stalkers"][0]["worn"] == ["gas_hood#1"]
+    assert state.stalkers[0]["worn"] == ["gas_hood#1"]
 
 
 def test_dropping_at_any_time_finds_leave_the_game():
@@ -95,8 +95,8 @@ def test_dropping_at_any_time_finds_leave_the_game():
     state = put(state, "rusty_pipe#1", "backpack:0")
     state = send(state, 0, {"type": "drop", "card": "lab_notes#f1"})
     state = send(state, 0, {"type": "drop", "card": "rusty_pipe#1"})
-    assert "lab_notes#f1" in state["box"] and "rusty_pipe#1" in state["discards"]["junk"]
-    assert state["turn"]["actions"] == 0  # dropping is no action
+    assert "lab_notes#f1" in state.box and "rusty_pipe#1" in state.discards["junk"]
+    assert state.turn["actions"] == 0  # dropping is no action
 
 
 def test_sixth_slot_passive_and_lost():
@@ -106,13 +106,13 @@ def test_sixth_slot_passive_and_lost():
     state = put(state, "frame_pack#1", "worn:0")
     for card in ("rusty_pipe#1", "rusty_pipe#2", "torn_map#1", "scope_rifle#1", "scope_rifle#2", "anomaly_probe#1"):
         state = _gain(state, card)
-    assert state["stalkers"][0]["sixth"] == ["anomaly_probe#1"]
+    assert state.stalkers[0]["sixth"] == ["anomaly_probe#1"]
     lost = send(state, 0, {"type": "drop", "card": "frame_pack#1"})
-    assert lost["pending"]["kind"] == "sixth_lost"
+    assert lost.pending["kind"] == "sixth_lost"
     kept = choose(lost, {"type": "drop", "card": "torn_map#1"})
-    assert kept["stalkers"][0]["sixth"] == [] and "anomaly_probe#1" in kept["stalkers"][0]["backpack"]
+    assert kept.stalkers[0]["sixth"] == [] and "anomaly_probe#1" in kept.stalkers[0]["backpack"]
     gone = choose(lost, {"type": "drop", "card": "anomaly_probe#1"})
-    assert gone["stalkers"][0]["sixth"] == [] and "anomaly_probe#1" in gone["discards"]["equipment"]
+    assert gone.stalkers[0]["sixth"] == [] and "anomaly_probe#1" in gone.discards["equipment"]
 
 
 def test_use_wear_single_consumable_durable_and_refresh():
@@ -123,18 +123,18 @@ def test_use_wear_single_consumable_durable_and_refresh():
         state = put(state, card, "small:0" if PACK.item_type(card).small else "backpack:0")
     res = ZonaResolution(state, Rng("u"))
     items.use(res, 0, "lucky_bolt#1", "test")
-    assert "lucky_bolt#1" in res.state["discards"]["junk"]
+    assert "lucky_bolt#1" in res.state.discards["junk"]
     items.use(res, 0, "medkit#1", "heal")
-    assert res.state["wear"]["medkit#1"] == 1 and "medkit#1" in res.state["stalkers"][0]["small"]
+    assert res.state.wear["medkit#1"] == 1 and "medkit#1" in res.state.stalkers[0]["small"]
     items.use(res, 0, "medkit#1", "heal")
-    assert "medkit#1" in res.state["discards"]["equipment"] and "medkit#1" not in res.state["wear"]
+    assert "medkit#1" in res.state.discards["equipment"] and "medkit#1" not in res.state.wear
     items.use(res, 0, "scope_rifle#1", "test")
-    assert not items.works(PACK, res.state, res.state["stalkers"][0], "scope_rifle#1")
+    assert not items.works(PACK, res.state, res.state.stalkers[0], "scope_rifle#1")
     from domain.zona import news
 
     res.push("news", step="voice", emitted=False, card=None)
     news.step_news(res, res.frame)
-    assert "scope_rifle#1" not in res.state["deactivated"]
+    assert "scope_rifle#1" not in res.state.deactivated
 
 
 def test_damage_an_item_spares_durables():
@@ -143,7 +143,7 @@ def test_damage_an_item_spares_durables():
     state = put(state, "scope_rifle#1", "backpack:0")
     state = put(state, "kevlar_vest#1", "backpack:0")
     state = resolve(state, 0, [{"damage_item": 1}])
-    assert state["wear"] == {"kevlar_vest#1": 1}
+    assert state.wear == {"kevlar_vest#1": 1}
 
 
 def test_crowbar_branch_damages_the_crowbar_without_its_own_effect():
@@ -153,21 +153,21 @@ def test_crowbar_branch_damages_the_crowbar_without_its_own_effect():
     state = put(state, "scope_rifle#1", "deck:equipment")
     state = resolve(state, 0, [{"category": {"name": "crowbar", "effects": [{"take": {"deck": "equipment"}}]}}])
     state = choose(state, {"type": "use_category", "card": "rusty_pipe#1"})
-    assert state["wear"]["rusty_pipe#1"] == 1 and "scope_rifle#1" in state["stalkers"][0]["backpack"]
+    assert state.wear["rusty_pipe#1"] == 1 and "scope_rifle#1" in state.stalkers[0]["backpack"]
     none = resolve(_bare(), 0, [{"category": {"name": "crowbar", "effects": [{"roubles": 500}]}}])
-    assert none["pending"] is None
+    assert none.pending is None
 
 
 def test_take_an_item_is_the_top_card():
     """Zona §"NAGRODY": the top card of that deck."""
     state = _bare()
-    top = state["decks"]["junk"][0]
+    top = state.decks["junk"][0]
     state = resolve(state, 0, [{"take": {"deck": "junk"}}])
     assert top in items_of(state, 0)
 
 
 def items_of(state, seat):
-    s = state["stalkers"][seat]
+    s = state.stalkers[seat]
     return s["backpack"] + s["worn"] + s["small"] + s["sixth"]
 
 
@@ -178,7 +178,7 @@ def test_artifacts_are_items_used_like_others():
     assert PACK.item_type("glowstone#1").artifact and PACK.item_type("echo_stone#f1").artifact
     res = ZonaResolution(state, Rng("a"))
     items.use(res, 0, "glowstone#1", "test")
-    assert "glowstone#1" in res.state["deactivated"]
+    assert "glowstone#1" in res.state.deactivated
 
 
 def test_emanation_counts_every_artifact_and_forbids_what_cannot_be_paid():
@@ -189,15 +189,15 @@ def test_emanation_counts_every_artifact_and_forbids_what_cannot_be_paid():
     state = put(state, "glowstone#2", "backpack:0")
     res = ZonaResolution(state, Rng("e"))
     items.use(res, 0, "glowstone#1", "test")
-    assert res.state["stalkers"][0]["fatigue"] == 3
+    assert res.state.stalkers[0]["fatigue"] == 3
     tired = with_stalker(state, 0, fatigue=4)
-    assert not items.emanation_allowed(PACK, tired, tired["stalkers"][0], "glowstone#1")
+    assert not items.emanation_allowed(PACK, tired, tired.stalkers[0], "glowstone#1")
     pearl = put(_bare(), "quiet_pearl#1", "backpack:0")
-    assert not items.emanation_allowed(PACK, pearl, pearl["stalkers"][0], "quiet_pearl#1")
+    assert not items.emanation_allowed(PACK, pearl, pearl.stalkers[0], "quiet_pearl#1")
     pearl = put(pearl, "gm_rat#1", "trophies:0")
-    assert items.emanation_allowed(PACK, pearl, pearl["stalkers"][0], "quiet_pearl#1")
+    assert items.emanation_allowed(PACK, pearl, pearl.stalkers[0], "quiet_pearl#1")
     suited = put(tired, "hazmat_suit#1", "worn:0")
-    assert items.shields(PACK, suited, suited["stalkers"][0], "glowstone#1") == ["hazmat_suit#1"]
+    assert items.shields(PACK, suited, suited.stalkers[0], "glowstone#1") == ["hazmat_suit#1"]
 
 
 def test_item_card_clarifications_unrepairable_and_free_use():
@@ -206,13 +206,13 @@ def test_item_card_clarifications_unrepairable_and_free_use():
     state = _bare(damage=2)
     state = put(state, "quiet_pearl#1", "backpack:0")
     state = put(state, "medkit#1", "small:0")
-    state["wear"]["quiet_pearl#1"] = 1
+    state.wear["quiet_pearl#1"] = 1
     res = ZonaResolution(state, Rng("r"))
     from domain.zona import market
 
     assert market.repairable(res, 0) == []
     state = send(state, 0, {"type": "use_item", "card": "medkit#1"})
-    assert state["stalkers"][0]["damage"] == 1 and state["turn"]["actions"] == 0
+    assert state.stalkers[0]["damage"] == 1 and state.turn["actions"] == 0
 
 
 def test_market_columns_by_reputation_and_slide_after_a_purchase():
@@ -223,20 +223,20 @@ def test_market_columns_by_reputation_and_slide_after_a_purchase():
     assert (columns_open("bad"), columns_open("neutral"), columns_open("good")) == (2, 3, 4)
     state = _bare(area="hamlet", roubles=5000, reputation="bad")
     state = send(state, 0, {"type": "area_action"})
-    while state["pending"]["kind"] != "trade" or {"type": "rest"} in state["pending"]["choices"]:
-        state = choose(state, state["pending"]["choices"][-1])
-    buys = {(c["row"], c["slot"]) for c in state["pending"]["choices"] if c["type"] == "buy"}
+    while state.pending["kind"] != "trade" or {"type": "rest"} in state.pending["choices"]:
+        state = choose(state, state.pending["choices"][-1])
+    buys = {(c["row"], c["slot"]) for c in state.pending["choices"] if c["type"] == "buy"}
     assert {slot for _, slot in buys} == {0, 1}
-    row = list(state["market"]["junk"])
+    row = list(state.market["junk"])
     state = choose(state, {"type": "buy", "row": "junk", "slot": 0})
-    while state["pending"] and state["pending"]["kind"] != "trade":
-        state = choose(state, state["pending"]["choices"][0])
-    sells = {c["thing"] for c in state["pending"]["choices"] if c["type"] == "sell"}
+    while state.pending and state.pending["kind"] != "trade":
+        state = choose(state, state.pending["choices"][0])
+    sells = {c["thing"] for c in state.pending["choices"] if c["type"] == "sell"}
     assert row[0] not in sells  # bought this turn: not sold back the same turn
     state = choose(state, {"type": "done"})
-    state = send(state, 0, {"type": "pass"}) if state["turn"] and state["turn"]["seat"] == 0 else state
-    assert state["market"]["junk"][:3] == row[1:]
-    assert state["market"]["junk"][3] not in row
+    state = send(state, 0, {"type": "pass"}) if state.turn and state.turn["seat"] == 0 else state
+    assert state.market["junk"][:3] == row[1:]
+    assert state.market["junk"][3] not in row
 
 
 def test_a_purchase_in_the_event_phase_slides_and_refills_the_market_when_the_card_is_done():
@@ -250,11 +250,11 @@ def test_a_purchase_in_the_event_phase_slides_and_refills_the_market_when_the_ca
     state = put(state, "y_caravan", "deck:yellow")
     state = send(state, 0, {"type": "pass"})
     state = send(state, 1, {"type": "pass"})
-    assert state["phase"] == "event" and state["pending"]["kind"] == "trade"
-    row = list(state["market"]["junk"])
+    assert state.phase == "event" and state.pending["kind"] == "trade"
+    row = list(state.market["junk"])
     state = choose(state, {"type": "buy", "row": "junk", "slot": 0})
-    while state["pending"]["kind"] != "trade":
-        state = choose(state, state["pending"]["choices"][0])
+    while state.pending["kind"] != "trade":
+        state = choose(state, state.pending["choices"][0])
     events, state = events_of(state, 0, {"type": "done"})
     kinds = [e.type for e in events]
     assert "MarketSlid" in kinds and "MarketFilled" in kinds, kinds
@@ -268,17 +268,17 @@ def test_camping_rests_by_willpower_then_heal_repair_sell_buy():
     """Zona §"OBOZOWANIE": fatigue down by willpower, heal 1 for 200, repair 1 for 100, sell at value."""
     state = _bare(character="orest", area="waystation", fatigue=5, damage=2, roubles=1000, reputation="neutral")
     state = put(state, "kevlar_vest#1", "backpack:0")
-    state["wear"]["kevlar_vest#1"] = 2
+    state.wear["kevlar_vest#1"] = 2
     state = send(state, 0, {"type": "area_action"})
     state = choose(state, {"type": "rest"})
     # The inn's own −1, then willpower 4 and Orest's camp ability 1: 5 - 1 - 5 = 0.
-    assert state["stalkers"][0]["fatigue"] == 0
+    assert state.stalkers[0]["fatigue"] == 0
     state = choose(state, {"type": "heal"})
-    assert state["stalkers"][0]["damage"] == 1 and state["stalkers"][0]["roubles"] == 800
+    assert state.stalkers[0]["damage"] == 1 and state.stalkers[0]["roubles"] == 800
     state = choose(state, {"type": "repair", "card": "kevlar_vest#1"})
-    assert state["wear"]["kevlar_vest#1"] == 1 and state["stalkers"][0]["roubles"] == 700
+    assert state.wear["kevlar_vest#1"] == 1 and state.stalkers[0]["roubles"] == 700
     state = choose(state, {"type": "sell", "thing": "kevlar_vest#1"})
-    assert state["stalkers"][0]["roubles"] == 700 + 500 - 100
+    assert state.stalkers[0]["roubles"] == 700 + 500 - 100
 
 
 def test_abilities_of_their_own_mending_in_camp_and_haggling_over_sales():
@@ -287,25 +287,25 @@ def test_abilities_of_their_own_mending_in_camp_and_haggling_over_sales():
     sells everything, trophies too, for 100 roubles more (§"OBOZOWANIE", §"AKCJE OBSZARÓW")."""
     medic = _bare(character="nadia", area="waystation", fatigue=3, damage=2, roubles=0, reputation="neutral")
     medic = choose(send(medic, 0, {"type": "area_action"}), {"type": "rest"})
-    assert medic["stalkers"][0]["damage"] == 1 and medic["stalkers"][0]["roubles"] == 0
+    assert medic.stalkers[0]["damage"] == 1 and medic.stalkers[0]["roubles"] == 0
     plain = _bare(character="orest", area="waystation", fatigue=3, damage=2, roubles=0, reputation="neutral")
     plain = choose(send(plain, 0, {"type": "area_action"}), {"type": "rest"})
-    assert plain["stalkers"][0]["damage"] == 2
+    assert plain.stalkers[0]["damage"] == 2
     smuggler = _bare(character="lev", area="waystation", roubles=0, reputation="neutral")
     smuggler = put(put(smuggler, "kevlar_vest#1", "backpack:0"), "gm_rat#1", "trophies:0")
     smuggler = choose(send(smuggler, 0, {"type": "area_action"}), {"type": "rest"})
     smuggler = choose(smuggler, {"type": "sell", "thing": "kevlar_vest#1"})
-    assert smuggler["stalkers"][0]["roubles"] == 500 + 100
+    assert smuggler.stalkers[0]["roubles"] == 500 + 100
     smuggler = choose(smuggler, {"type": "sell", "thing": "gm_rat#1"})
-    assert smuggler["stalkers"][0]["roubles"] == 600 + PACK.threat("gm_rat#1").loot["trophy"] + 100
+    assert smuggler.stalkers[0]["roubles"] == 600 + PACK.threat("gm_rat#1").loot["trophy"] + 100
 
 
 def test_camping_is_once_a_turn():
     """Zona §"OBOZOWANIE": camping is the bunker's action, so at most once a turn."""
     state = _bare(area="hamlet")
     state = send(state, 0, {"type": "area_action"})
-    while state["pending"]:
-        state = choose(state, state["pending"]["choices"][-1])
+    while state.pending:
+        state = choose(state, state.pending["choices"][-1])
     with pytest.raises(RuleViolation):
         send(state, 0, {"type": "area_action"})
 
@@ -319,17 +319,17 @@ def test_wearing_a_gained_outfit_over_the_6th_slot_source_asks_what_to_drop():
         state = _gain(state, card)
     state = _gain(state, "anomaly_probe#1")  # fifth backpack slot
     state = _gain(state, "anomaly_probe#2")  # the 6th slot
-    assert state["stalkers"][0]["sixth"] == ["anomaly_probe#2"]
+    assert state.stalkers[0]["sixth"] == ["anomaly_probe#2"]
     state = _gain(state, "lead_cape#f1")  # back: the same body part as the sling bag
-    assert {"type": "wear"} not in state["pending"]["choices"]  # the bag needs a place first
+    assert {"type": "wear"} not in state.pending["choices"]  # the bag needs a place first
     state = choose(state, {"type": "drop", "card": "torn_map#1"})
     state = choose(state, {"type": "wear"})
-    assert state["stalkers"][0]["worn"] == ["lead_cape#f1"]
-    assert state["pending"]["kind"] == "sixth_lost"
+    assert state.stalkers[0]["worn"] == ["lead_cape#f1"]
+    assert state.pending["kind"] == "sixth_lost"
     state = choose(state, {"type": "drop", "card": "rusty_pipe#1"})
-    s = state["stalkers"][0]
-    assert len(s["backpack"]) == 5 and s["sixth"] == [] and state["pending"] is None
-    assert not [f for f in state["frames"] if f["kind"] == "gain"]
+    s = state.stalkers[0]
+    assert len(s["backpack"]) == 5 and s["sixth"] == [] and state.pending is None
+    assert not [f for f in state.frames if f["kind"] == "gain"]
 
 
 def test_owning_a_crowbar_is_enough_where_nothing_is_used():
@@ -338,9 +338,9 @@ def test_owning_a_crowbar_is_enough_where_nothing_is_used():
     state = _bare(area="milltown", fatigue=0, roubles=0)
     state = put(state, "rusty_pipe#1", "backpack:0")
     state = send(state, 0, {"type": "area_action"})
-    assert state["stalkers"][0]["roubles"] == 500 and state.get("wear", {}).get("rusty_pipe#1") is None
+    assert state.stalkers[0]["roubles"] == 500 and state.wear.get("rusty_pipe#1") is None
     without = send(_bare(area="milltown", fatigue=0, roubles=0), 0, {"type": "area_action"})
-    assert without["stalkers"][0]["roubles"] == 400
+    assert without.stalkers[0]["roubles"] == 400
 
 
 def test_an_artifact_usable_past_the_maximum_costs_damage():
@@ -348,13 +348,13 @@ def test_an_artifact_usable_past_the_maximum_costs_damage():
     each point past it is a damage no protection stops."""
     state = _bare(fatigue=5, damage=0)
     state = put(state, "root_log#1", "backpack:0")
-    assert items.emanation_allowed(PACK, state, state["stalkers"][0], "root_log#1")
+    assert items.emanation_allowed(PACK, state, state.stalkers[0], "root_log#1")
     res = ZonaResolution(state, Rng("log"))
     items.use(res, 0, "root_log#1", "test")
     from domain.zona import flow
 
     flow.run(res)
-    assert res.state["stalkers"][0]["fatigue"] == 5 and res.state["stalkers"][0]["damage"] == 2
+    assert res.state.stalkers[0]["fatigue"] == 5 and res.state.stalkers[0]["damage"] == 2
 
 
 def test_cards_used_in_a_named_place_are_no_action():
@@ -364,11 +364,11 @@ def test_cards_used_in_a_named_place_are_no_action():
     state = put(state, "ration_coupons#1", "small:0")
     state = put(state, "field_kit#1", "backpack:0")
     state = put(state, "kevlar_vest#1", "backpack:0")
-    state["wear"]["kevlar_vest#1"] = 2
+    state.wear["kevlar_vest#1"] = 2
     assert {"type": "use_item", "card": "ration_coupons#1"} not in ZONA.legal_actions(state, 0)
     at_barracks = with_stalker(state, 0, area="barracks", roubles=0)
     at_barracks = send(at_barracks, 0, {"type": "use_item", "card": "ration_coupons#1"})
-    assert at_barracks["stalkers"][0]["roubles"] == 300 and at_barracks["turn"]["actions"] == 0
+    assert at_barracks.stalkers[0]["roubles"] == 300 and at_barracks.turn["actions"] == 0
     kit = send(state, 0, {"type": "use_item", "card": "field_kit#1"})
     kit = choose(choose(kit, {"type": "repair", "card": "kevlar_vest#1"}), {"type": "repair", "card": "kevlar_vest#1"})
-    assert kit["wear"]["kevlar_vest#1"] == 0 and kit["wear"]["field_kit#1"] == 1 and kit["turn"]["actions"] == 0
+    assert kit.wear["kevlar_vest#1"] == 0 and kit.wear["field_kit#1"] == 1 and kit.turn["actions"] == 0

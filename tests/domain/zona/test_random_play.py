@@ -41,7 +41,7 @@ SCHEMAS = schemas_of(ZONA)
 
 def check(state, players, pack=PACK, items=ITEMS, tokens=TOKENS):
     """Part 1's invariants after every command (``items`` and ``tokens``: every card and token of ``pack``)."""
-    for s in state["stalkers"]:
+    for s in state.stalkers:
         if s["character"] is None:
             continue
         stamina = pack.stalkers[s["character"]].stamina
@@ -56,14 +56,14 @@ def check(state, players, pack=PACK, items=ITEMS, tokens=TOKENS):
     held, met = all_items(state), all_tokens(state)
     assert len(held) == len(items) and set(held) == items, "item cards conserved"
     assert len(met) == len(tokens) and set(met) == tokens, "threat tokens conserved"
-    if not state["over"] and not state["frames"]:
+    if not state.over and not state.frames:
         # Between turns nothing is half-done: no card being read or looked at, no threat being met.
-        assert state["pending"] is None or state["phase"] == "setup"
-        assert state["hand"] == [] and state["in_play"] == [] and state["reading"] == [], state["phase"]
-    if not state["over"]:
+        assert state.pending is None or state.phase == "setup"
+        assert state.hand == [] and state.in_play == [] and state.reading == [], state.phase
+    if not state.over:
         waiting = ZONA.waiting_for(state)
         assert len(waiting) == 1, waiting
-        pending = state["pending"]
+        pending = state.pending
         if pending is not None:
             assert 0 <= pending["seat"] < players and pending["choices"]
             for seat in range(players):
@@ -87,11 +87,11 @@ def _strings(value):
 
 def check_views(state, players):
     """No seat's view (nor a spectator's) names a find another stalker holds."""
-    if state["over"]:
+    if state.over:
         return
     for seat in [None, *range(players)]:
         shown = _strings(ZONA.view(state, seat))
-        for other in state["stalkers"]:
+        for other in state.stalkers:
             if other["seat"] == seat:
                 continue
             held = {c for c in other["backpack"] + other["worn"] + other["small"] + other["sixth"] if "#f" in c}
@@ -102,8 +102,8 @@ def arranged_events(state):
     """Every fifth game seat 0 starts at the power plant with two secrets, so random play also goes
     into the sarcophagus and can win (arranged through the log's own events, after the draft)."""
     secrets = [Event("SecretDiscovered", {"thing": card, "source": f"deck:{deck}", "target": "secrets:0", "seat": 0})
-               for deck, card in ((state["facility_of"]["greenhouse"], "f_gh3"),
-                                  (state["facility_of"]["deeparchive"], "f_da3"))]
+               for deck, card in ((state.facility_of["greenhouse"], "f_gh3"),
+                                  (state.facility_of["deeparchive"], "f_da3"))]
     return [*secrets, Event("StalkerRelocated", {"seat": 0, "area": "reactoryard", "by": "arranged"})]
 
 
@@ -126,8 +126,8 @@ def play_out(seed: int, players: int, variant: dict, pack=PACK, items=ITEMS, tok
     pick = Rng(f"{tag}pick-{seed}")
     commands = 0
     arranged = seed % 5 != 0
-    while not state["over"]:
-        if not arranged and state["phase"] == "action":
+    while not state.over:
+        if not arranged and state.phase == "action":
             arranged = True
             more = arrange(state)
             events += more
@@ -155,13 +155,13 @@ def play(seed: int):
 
 
 def ending(state) -> str:
-    """How a game ended: "win" or the loss (state["lost"]); one or the other, never both."""
-    assert state["over"]
-    if state["winner"] is not None:
-        assert state["lost"] is None
+    """How a game ended: "win" or the loss (state.lost); one or the other, never both."""
+    assert state.over
+    if state.winner is not None:
+        assert state.lost is None
         return "win"
-    assert state["lost"] in ("news", "sarcophagus"), state["lost"]
-    return state["lost"]
+    assert state.lost in ("news", "sarcophagus"), state.lost
+    return state.lost
 
 
 def assert_both_endings(endings: Iterable[str]) -> None:

@@ -16,15 +16,15 @@ def test_components_four_dispenser_queues_three_dice_and_unlimited_pools():
     """Zona §"SPIS ELEMENTÓW": three dice, four dispenser slots, four facilities; roubles and damage
     tokens have no limit (WAŻNE), so a stalker's roubles grow without any cap."""
     state = new_game(2)
-    assert set(state["dispenser"]) == {"green_mutant", "yellow_mutant", "green_anomaly", "yellow_anomaly"}
-    assert len(state["locks"]) == 4
+    assert set(state.dispenser) == {"green_mutant", "yellow_mutant", "green_anomaly", "yellow_anomaly"}
+    assert len(state.locks) == 4
     from domain.zona.checks import DICE
 
     assert DICE == 3
     from tests.domain.zona.fixtures import resolve
 
     rich = resolve(state, 0, [{"roubles": 10**6}])
-    assert rich["stalkers"][0]["roubles"] == state["stalkers"][0]["roubles"] + 10**6
+    assert rich.stalkers[0]["roubles"] == state.stalkers[0]["roubles"] + 10**6
 
 
 @pytest.mark.parametrize("players,side,finds,spaces", [(1, "small", 2, 1), (2, "small", 2, 1),
@@ -33,22 +33,22 @@ def test_setup_board_side_find_decks_locks_market_and_track(players, side, finds
     """Zona §"PRZYGOTOWANIE DO GRY": the side by player count, four lock tokens of eight, find decks
     of as many cards as players (two in solo), the market filled, the emission marker at 0."""
     state = new_game(players)
-    assert state["side"] == side
-    assert all(len(cards) == finds for cards in state["finds"].values())
-    assert len({lock["lock"] for lock in state["locks"].values()}) == 4
-    assert not any(lock["open"] for lock in state["locks"].values())
-    assert all(None not in row for row in state["market"].values())
-    assert state["emission"] == 0
+    assert state.side == side
+    assert all(len(cards) == finds for cards in state.finds.values())
+    assert len({lock["lock"] for lock in state.locks.values()}) == 4
+    assert not any(lock["open"] for lock in state.locks.values())
+    assert all(None not in row for row in state.market.values())
+    assert state.emission == 0
     from domain.zona.board import board_for
 
     assert board_for("test", side).facility_spaces == spaces
     # Every facility deck lies at its own place in a first game.
-    assert state["facility_of"] == PACK.facilities
+    assert state.facility_of == PACK.facilities
 
 
 def test_setup_random_facilities_deals_decks_to_places():
     """Zona §"PRZYGOTOWANIE DO GRY" steps 5-8: in later games the facility decks may be dealt at random."""
-    placements = {tuple(sorted(new_game(2, seed=f"r{i}", random_facilities=True)["facility_of"].items()))
+    placements = {tuple(sorted(new_game(2, seed=f"r{i}", random_facilities=True).facility_of.items()))
                   for i in range(8)}
     assert len(placements) > 1
 
@@ -59,13 +59,13 @@ def test_dispenser_draws_from_the_bottom_and_discards_onto_the_top():
     from domain.zona.resolution import ZonaResolution
 
     state = new_game(2)
-    queue = state["dispenser"]["green_mutant"]
+    queue = state.dispenser["green_mutant"]
     res = ZonaResolution(state, Rng("d"))
     token = encounter.draw(res, "mutant", "green", "in_play")
     assert token == queue[0]
     encounter.discard(res, token, "in_play")
-    assert res.state["dispenser"]["green_mutant"][-1] == token
-    assert res.state["dispenser"]["green_mutant"][0] == queue[1]
+    assert res.state.dispenser["green_mutant"][-1] == token
+    assert res.state.dispenser["green_mutant"][0] == queue[1]
 
 
 def test_draft_deals_two_boards_each_and_keeps_one():
@@ -73,12 +73,12 @@ def test_draft_deals_two_boards_each_and_keeps_one():
     opts = ZONA.resolve_options({"first_voice": 1, "pack": "test"})
     opts["players"] = 3
     state = fold(ZONA.setup(opts, Rng("draft")))
-    boards = [state["draft"][str(s)] for s in range(3)]
+    boards = [state.draft[str(s)] for s in range(3)]
     assert all(len(b) == 2 for b in boards)
     assert len({c for b in boards for c in b}) == 6
     # The Voice drafts first.
-    assert state["pending"]["seat"] == 1
-    assert [c["character"] for c in state["pending"]["choices"]] == boards[1]
+    assert state.pending["seat"] == 1
+    assert [c["character"] for c in state.pending["choices"]] == boards[1]
     other = boards[0][0]
     with pytest.raises(RuleViolation):
         send(state, 1, {"type": "choose_stalker", "character": other})
@@ -88,7 +88,7 @@ def test_preparing_a_stalker_from_the_back_of_the_board():
     """Zona §"WYBÓR I PRZYGOTOWANIE SZPERACZY": damage, roubles, reputation, starting area,
     fatigue 1, the four own cards, and the two starting threats of each board."""
     state = new_game(2, characters=["bogdan", "vera"])
-    bogdan = state["stalkers"][0]
+    bogdan = state.stalkers[0]
     c = PACK.stalkers["bogdan"]
     assert (bogdan["area"], bogdan["damage"], bogdan["roubles"], bogdan["reputation"], bogdan["fatigue"]) == (
         c.area, c.damage, c.roubles, c.reputation, 1)
@@ -97,7 +97,7 @@ def test_preparing_a_stalker_from_the_back_of_the_board():
     assert "patched_coat@bogdan" in bogdan["worn"]
     assert "tin_flask@bogdan" in bogdan["small"]
     for spec in [*c.threats, *PACK.stalkers["vera"].threats]:
-        tokens = state["threats"].get(spec.area, [])
+        tokens = state.threats.get(spec.area, [])
         assert any(PACK.threat(t).kind == spec.kind and PACK.threat(t).colour == spec.colour for t in tokens)
 
 
@@ -106,9 +106,9 @@ def test_free_choice_variant_offers_every_board():
     opts = ZONA.resolve_options({"first_voice": 0, "draft": "free", "pack": "test"})
     opts["players"] = 2
     state = fold(ZONA.setup(opts, Rng("free")))
-    assert len(state["pending"]["choices"]) == len(PACK.stalkers)
+    assert len(state.pending["choices"]) == len(PACK.stalkers)
     state = send(state, 0, {"type": "choose_stalker", "character": "ilya"})
-    assert {"type": "choose_stalker", "character": "ilya"} not in state["pending"]["choices"]
+    assert {"type": "choose_stalker", "character": "ilya"} not in state.pending["choices"]
 
 
 def test_attributes_are_printed_one_to_four_and_never_below_zero():
