@@ -29,6 +29,7 @@ from service.adapters.config import (
 )
 from service.adapters.followups import RqFollowUps
 from service.adapters.idempotency import IdempotentRequests
+from service.adapters.players import RedisPlayers
 from service.adapters.ratelimit import RateLimiter
 from service.adapters.tokens import Seeds, Tokens
 from service.adapters.webhooks import Webhooks
@@ -38,6 +39,7 @@ from service.usecases.index import GameIndex, apply_row, listing_indexes
 from service.usecases.lobby import Lobby
 from service.usecases.notifications import Notifications
 from service.usecases.play_by_post import PlayByPost
+from service.usecases.players import Players
 from service.usecases.ports import FollowUps
 from service.usecases.proposals import Proposals
 from service.usecases.queries import Queries
@@ -117,17 +119,20 @@ def build(
     }
     games = Games(store, SnapshotStore(store.redis), Seeds(client), Tokens(client), follow_ups, **tuning)
     automation = Automation(games)
+    index = GameIndex(game_rows(client, store))
+    queries = Queries(games)
     return Services(
         games=games,
         automation=automation,
         play_by_post=PlayByPost(games, automation),
         lobby=Lobby(games),
         proposals=Proposals(games),
-        queries=Queries(games),
-        index=GameIndex(game_rows(client, store)),
+        queries=queries,
+        index=index,
         notifications=Notifications(webhooks),
         requests=IdempotentRequests(client),
         health=RedisHealth(client),
+        players=Players(games, RedisPlayers(client), index, queries),
         rate_limits=RateLimiter(client, rate_limits) if rate_limits else None,
         unavailable=(*UNAVAILABLE, NotDurable),
     )

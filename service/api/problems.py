@@ -65,6 +65,8 @@ CATALOG: dict[int, dict[str, str]] = {
         "number_out_of_range": "an integer beyond ±(2^53 − 1), or a number no double holds: send I-JSON (RFC 7493)",
         "invalid_string": "a string or member name holds a lone UTF-16 surrogate",
         "bad_request": "the HTTP request itself is malformed (what the server's parser refuses); the connection closes",
+        "seat_required": "the player holds two seats of this game: name one in the `Holotape-Seat` header",
+        "bad_seat_header": "`Holotape-Seat` is not a seat's number",
     },
     401: {"token_required": "this needs a token: `Authorization: Bearer <token>`"},
     403: {
@@ -74,6 +76,8 @@ CATALOG: dict[int, dict[str, str]] = {
         "not_the_creator": "only the game's creator token may do this",
         "not_your_seat": "a seat token acts for its own seat only",
         "not_a_player": "only a player's seat (not a bot's) may do this",
+        "unknown_player_token": "the token is no player's (a seat's, a creator's, rotated or mistyped)",
+        "player_token": "a player token is rotated at `POST /players/me/token`, not a game's",
     },
     404: {
         "game_not_found": "no such game",

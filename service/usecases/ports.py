@@ -46,6 +46,42 @@ class Tokens(Protocol):
     def copy(self, from_game: str, to_game: str) -> None: ...
 
 
+@dataclass(frozen=True)
+class Player:
+    """A person across games: what ``POST /players`` made (docs/players.md)."""
+
+    player_id: str
+    name: str
+    email: str | None
+    email_confirmed: bool
+    created_at: str
+    settings: dict[str, Any]
+
+
+class PlayerStore(Protocol):
+    """Players, their tokens (kept as hashes) and the seats bound to them."""
+
+    def create(self, name: str, email: str | None) -> tuple[Player, str]: ...
+
+    def by_token(self, token: str) -> Player | None: ...
+
+    def by_id(self, player_id: str) -> Player | None: ...
+
+    def rotate(self, token: str) -> str | None: ...
+
+    def update(self, player_id: str, fields: dict[str, str]) -> None: ...
+
+    def bind(self, player_id: str, game_id: str, holder: Holder, token: str) -> bool:
+        """Bind ``holder`` to the player while ``token`` stays that holder's token; False if it is not now."""
+        ...
+
+    def bound(self, game_id: str, player_id: str) -> list[Holder]: ...
+
+    def holders(self, game_id: str) -> dict[int, str]: ...
+
+    def games(self, player_id: str) -> list[str]: ...
+
+
 class Seeds(Protocol):
     """Each game's secret seed, kept apart from its log until the game ends."""
 

@@ -11,6 +11,7 @@ from service.usecases.index import GameIndex
 from service.usecases.lobby import Lobby
 from service.usecases.notifications import Notifications
 from service.usecases.play_by_post import PlayByPost
+from service.usecases.players import Players
 from service.usecases.ports import Health, IdempotentRequests, RateLimits
 from service.usecases.proposals import Proposals
 from service.usecases.queries import Queries
@@ -28,6 +29,7 @@ class Services:
     notifications: Notifications
     requests: IdempotentRequests
     health: Health
+    players: Players
     #: None: no rate limit (tests, or a deployment that limits elsewhere).
     rate_limits: RateLimits | None = None
     #: The errors that mean a server the service needs is away for now (a lost
