@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify, request
+from flask import Response, jsonify
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields, validate
+from marshmallow import EXCLUDE, Schema, fields, validate
 
 from service.api.callers import bearer, services, token_required
 from service.api.problems import Problem
-from service.api.schemas import EXAMPLE_GAME_ID
+from service.api.schemas import EXAMPLE_GAME_ID, SeatSchema
 from service.usecases.players import FILTERS, is_player_token
 from service.usecases.ports import Player
 
@@ -77,13 +77,6 @@ class LastEventSchema(Schema):
     text = fields.String(allow_none=True, metadata={"description": "The event in words, as the seat reads it"})
 
 
-class InboxSeatSchema(Schema):
-    seat = fields.Integer(required=True)
-    kind = fields.String(required=True)
-    name = fields.String(allow_none=True)
-    bot = fields.String(allow_none=True)
-
-
 class InboxEntrySchema(Schema):
     game_id = fields.String(required=True)
     game = fields.String(required=True)
@@ -91,7 +84,7 @@ class InboxEntrySchema(Schema):
     status = fields.String(required=True, metadata={"description": "lobby, running or ended"})
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True, metadata={"description": "The player's seat in this game"})
-    seats = fields.List(fields.Nested(InboxSeatSchema), required=True)
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
     waiting = fields.Boolean(required=True, metadata={"description": "True: the game waits for this seat now"})
     waiting_for = fields.List(fields.Integer(), required=True, metadata={"description": "The seats it waits for"})
     prompt = fields.String(allow_none=True, metadata={"description": "What the game waits for, in words for the seat"})
@@ -145,13 +138,16 @@ EXAMPLE_ENTRY = {
     "last_event": {"version": 41, "type": "CommandAccepted", "text": "The greedy bot (seat 1) ends its turn."},
     "updated_at": "2026-11-21T10:15:00.000000Z",
 }
-IF_NONE_MATCH = {
-    "in": "header",
-    "name": "If-None-Match",
-    "required": False,
-    "description": "The inbox's last ETag: 304 while it is the same (with `wait`, after waiting for a change)",
-    "schema": {"type": "string"},
-}
+class InboxHeaders(Schema):
+    class Meta:
+        unknown = EXCLUDE  # every other header of the request
+
+    if_none_match = fields.String(
+        data_key="If-None-Match",
+        validate=validate.Length(max=100),
+        metadata={"description": "The inbox's last ETag: 304 while it is the same (with `wait`, after waiting "
+                  "for a change)"},
+    )
 
 
 def player_body(player: Player) -> dict[str, Any]:
@@ -224,14 +220,14 @@ class MySeats(MethodView):
 @blp.route("/me/games")
 class MyGames(MethodView):
     @blp.arguments(InboxArgs, location="query")
+    @blp.arguments(InboxHeaders, location="headers")
     @blp.response(200, InboxSchema, example={"games": [EXAMPLE_ENTRY], "next_cursor": None})
     @blp.alt_response(304, description="Not modified: the inbox is as the ETag sent in If-None-Match")
     @blp.doc(
         operationId="listMyGames",
-        parameters=[IF_NONE_MATCH],
         responses={200: {"headers": {"ETag": {"description": "The inbox's version", "schema": {"type": "string"}}}}},
     )
-    def get(self, args: dict[str, Any]) -> Response:
+    def get(self, args: dict[str, Any], headers: dict[str, Any]) -> Response:
         """The player's games, those waiting for the player first; one entry per seat held.
 
         Each entry has the game, its options, the seat, what the game waits
@@ -242,7 +238,7 @@ class MyGames(MethodView):
         player, _ = me()
         players = services().players
         key = (args.get("status"), args.get("cursor"), args["limit"])
-        sent = (request.headers.get("If-None-Match") or "").strip().strip('"')
+        sent = (headers.get("if_none_match") or "").strip().strip('"')
         held = players.held_now(player)
         etag = players.stamp(held, key)
         if sent and sent == etag and args["wait"]:
