@@ -29,6 +29,7 @@ from service.adapters.config import (
 )
 from service.adapters.followups import RqFollowUps
 from service.adapters.idempotency import IdempotentRequests
+from service.adapters.invitations import RedisInvitations
 from service.adapters.players import RedisPlayers
 from service.adapters.ratelimit import RateLimiter
 from service.adapters.tokens import Seeds, Tokens
@@ -36,6 +37,7 @@ from service.adapters.webhooks import Webhooks
 from service.usecases.automation import Automation
 from service.usecases.games import Games
 from service.usecases.index import GameIndex, apply_row, listing_indexes
+from service.usecases.invitations import InvitationDesk
 from service.usecases.lobby import Lobby
 from service.usecases.notifications import Notifications
 from service.usecases.play_by_post import PlayByPost
@@ -121,18 +123,21 @@ def build(
     automation = Automation(games)
     index = GameIndex(game_rows(client, store))
     queries = Queries(games)
+    lobby = Lobby(games)
+    players = Players(games, RedisPlayers(client), index, queries)
     return Services(
         games=games,
         automation=automation,
         play_by_post=PlayByPost(games, automation),
-        lobby=Lobby(games),
+        lobby=lobby,
         proposals=Proposals(games),
         queries=queries,
         index=index,
         notifications=Notifications(webhooks),
         requests=IdempotentRequests(client),
         health=RedisHealth(client),
-        players=Players(games, RedisPlayers(client), index, queries),
+        players=players,
+        invitations=InvitationDesk(games, lobby, players, RedisInvitations(client)),
         rate_limits=RateLimiter(client, rate_limits) if rate_limits else None,
         unavailable=(*UNAVAILABLE, NotDurable),
     )

@@ -84,6 +84,7 @@ CATALOG: dict[int, dict[str, str]] = {
         "no_such_seat": "the game has no such seat",
         "no_such_proposal": "no open proposal by that id",
         "no_such_webhook": "no such webhook",
+        "no_such_invitation": "no such invitation: never made, taken, revoked or expired (one answer for all)",
         "not_found": "no such path",
     },
     405: {"method_not_allowed": "not this method here; `Allow` lists those that are"},

@@ -82,6 +82,32 @@ class PlayerStore(Protocol):
     def games(self, player_id: str) -> list[str]: ...
 
 
+@dataclass(frozen=True)
+class Invitation:
+    """A link that takes one seat of a game, once, before it expires."""
+
+    invitation_id: str
+    game_id: str
+    seat: int
+    expires: float  # epoch seconds
+
+
+class Invitations(Protocol):
+    """Invitations, found by their code (kept only as a hash)."""
+
+    def create(self, game_id: str, seat: int, seconds: int) -> tuple[Invitation, str]: ...
+
+    def peek(self, code: str) -> Invitation | None: ...
+
+    def take(self, code: str) -> Invitation | None: ...
+
+    def give_back(self, invitation: Invitation, code: str) -> None: ...
+
+    def of_game(self, game_id: str) -> list[Invitation]: ...
+
+    def revoke(self, game_id: str, invitation_id: str) -> bool: ...
+
+
 class Seeds(Protocol):
     """Each game's secret seed, kept apart from its log until the game ends."""
 

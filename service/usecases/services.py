@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from service.usecases.automation import Automation
 from service.usecases.games import Games
 from service.usecases.index import GameIndex
+from service.usecases.invitations import InvitationDesk
 from service.usecases.lobby import Lobby
 from service.usecases.notifications import Notifications
 from service.usecases.play_by_post import PlayByPost
@@ -30,6 +31,7 @@ class Services:
     requests: IdempotentRequests
     health: Health
     players: Players
+    invitations: InvitationDesk
     #: None: no rate limit (tests, or a deployment that limits elsewhere).
     rate_limits: RateLimits | None = None
     #: The errors that mean a server the service needs is away for now (a lost
