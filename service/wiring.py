@@ -26,10 +26,12 @@ from service.adapters.config import (
     has_replicas,
     queue_client,
     redis_client,
+    smtp_url,
 )
 from service.adapters.followups import RqFollowUps
 from service.adapters.idempotency import IdempotentRequests
 from service.adapters.invitations import RedisInvitations
+from service.adapters.mail import RqMailer, relay_from_url
 from service.adapters.players import RedisPlayers
 from service.adapters.ratelimit import RateLimiter
 from service.adapters.tokens import Seeds, Tokens
@@ -41,6 +43,7 @@ from service.usecases.invitations import InvitationDesk
 from service.usecases.lobby import Lobby
 from service.usecases.notifications import Notifications
 from service.usecases.play_by_post import PlayByPost
+from service.usecases.player_notices import PlayerNotices
 from service.usecases.players import Players
 from service.usecases.ports import FollowUps
 from service.usecases.proposals import Proposals
@@ -64,7 +67,7 @@ def event_store(client: redis.Redis | RedisCluster) -> EventStore:
 def rq_follow_ups(queue: redis.Redis | None = None, client: redis.Redis | None = None) -> RqFollowUps:
     """Follow-up work as rq jobs on the queue server; webhooks registered on the main one."""
     client = client if client is not None else redis_client()
-    return RqFollowUps(queue if queue is not None else queue_client(), webhooks=Webhooks(client))
+    return RqFollowUps(queue if queue is not None else queue_client(), webhooks=Webhooks(client), players=RedisPlayers(client))
 
 
 def game_rows(client: redis.Redis, store: EventStore) -> RowProjection:
@@ -115,7 +118,7 @@ def build(
     store = event_store(events if events is not None else client)
     webhooks = Webhooks(client, allow_private=allow_private_webhooks)
     if follow_ups is None:
-        follow_ups = RqFollowUps(queue, webhooks=webhooks)
+        follow_ups = RqFollowUps(queue, webhooks=webhooks, players=RedisPlayers(client))
     tuning = {
         k: v for k, v in (("snapshot_every", snapshot_every), ("recent_games", recent_games)) if v is not None
     }
@@ -124,7 +127,10 @@ def build(
     index = GameIndex(game_rows(client, store))
     queries = Queries(games)
     lobby = Lobby(games)
-    players = Players(games, RedisPlayers(client), index, queries)
+    player_store = RedisPlayers(client)
+    mailer = RqMailer(queue, relay_from_url(smtp_url()), allow_private=allow_private_webhooks)
+    notices = PlayerNotices(player_store, mailer)
+    players = Players(games, player_store, index, queries)
     return Services(
         games=games,
         automation=automation,
@@ -137,6 +143,8 @@ def build(
         requests=IdempotentRequests(client),
         health=RedisHealth(client),
         players=players,
+        player_notices=notices,
+        mailer=mailer,
         invitations=InvitationDesk(games, lobby, players, RedisInvitations(client)),
         rate_limits=RateLimiter(client, rate_limits) if rate_limits else None,
         unavailable=(*UNAVAILABLE, NotDurable),

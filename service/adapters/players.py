@@ -132,6 +132,13 @@ class RedisPlayers:
         mapping: dict[FieldT, EncodableT] = {k: v for k, v in fields.items()}
         self.redis.hset(player_key(player_id), mapping=mapping)
 
+    def field(self, player_id: str, name: str) -> str | None:
+        return _text(self.redis.hget(player_key(player_id), name))
+
+    def any_bound(self, game_id: str) -> bool:
+        """Whether a seat of the game was ever bound to a player (its notices may have somewhere to go)."""
+        return bool(self.redis.exists(bindings_key(game_id)))
+
     @staticmethod
     def _player(player_id: str, record: dict[str, str]) -> Player:
         return Player(

@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 from domain import registry
 from domain.game import RuleViolation
 from events.log import ConcurrencyError, IdempotencyConflict
-from service.api import audit, health, inputs, invitations, lobby, log, notify, players, rewind, stream
+from service.api import audit, health, inputs, invitations, lobby, log, mail, notify, players, rewind, stream
 from service.api import games as games_api
 from service.api.callers import bearer, services
 from service.api.errordocs import ProblemResponses, publish_rule_codes, register_responses
@@ -131,7 +131,7 @@ def create_app(
     # A token is optional on reads (no token: a spectator's view) and needed
     # to act; the problem says which when it is missing.
     api.spec.options["security"] = [{"token": []}, {}]
-    for module in (health, lobby, games_api, log, stream, rewind, audit, notify, players, invitations):
+    for module in (health, lobby, games_api, log, stream, rewind, audit, notify, players, invitations, mail):
         api.register_blueprint(module.blp)
     # The lobby and the table: pages on the API above, outside its document.
     app.register_blueprint(pages)

@@ -177,7 +177,10 @@ class PlayerCollection(MethodView):
     @blp.doc(operationId="createPlayer")
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int]:
         """Create a player: one identity across games; the answer holds its token, shown once."""
-        player, token = services().players.create(body["name"], body.get("email"))
+        player, token = services().players.create(body["name"], None)
+        if body.get("email"):
+            services().player_notices.set_email(player, body["email"])  # the confirmation mail
+            player = services().players.me(token)
         return {**player_body(player), "token": token}, 201
 
 

@@ -84,6 +84,8 @@ CATALOG: dict[int, dict[str, str]] = {
         "no_such_seat": "the game has no such seat",
         "no_such_proposal": "no open proposal by that id",
         "no_such_webhook": "no such webhook",
+        "bad_confirmation": "no address waits for this confirmation code",
+        "bad_unsubscribe_link": "this unsubscribe link is not one we sent",
         "no_such_invitation": "no such invitation: never made, taken, revoked or expired (one answer for all)",
         "not_found": "no such path",
     },

@@ -71,6 +71,8 @@ class PlayerStore(Protocol):
 
     def update(self, player_id: str, fields: dict[str, str]) -> None: ...
 
+    def field(self, player_id: str, name: str) -> str | None: ...
+
     def bind(self, player_id: str, game_id: str, holder: Holder, token: str) -> bool:
         """Bind ``holder`` to the player while ``token`` stays that holder's token; False if it is not now."""
         ...
@@ -80,6 +82,36 @@ class PlayerStore(Protocol):
     def holders(self, game_id: str) -> dict[int, str]: ...
 
     def games(self, player_id: str) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class Mail:
+    """One mail to one player, made by the use cases, sent by the mail adapter."""
+
+    mail_id: str  # names the event and the player: the same mail is never sent twice
+    to: str
+    subject: str
+    text: str
+    html: str
+    unsubscribe_url: str | None = None
+
+
+class Mailer(Protocol):
+    """Mail as rq jobs through the operator's relay (nothing when none is configured)."""
+
+    def enabled(self) -> bool: ...
+
+    def queue(self, player_id: str, mail: Mail) -> bool:
+        """Keep ``mail`` and enqueue its sending; False if it was queued before, or mail is off."""
+        ...
+
+    def hold_for_digest(self, player_id: str, line: str, seconds: int) -> None:
+        """Keep ``line`` for the player's next digest, due within ``seconds``."""
+        ...
+
+    def webhook(self, player_id: str, message: dict[str, Any]) -> None:
+        """Enqueue a delivery of ``message`` to the player's webhook."""
+        ...
 
 
 @dataclass(frozen=True)
