@@ -240,3 +240,28 @@ def test_nothing_is_sent_without_a_relay_and_an_address_is_never_told_apart(redi
     assert first.status_code == second.status_code == 201
     assert set(first.get_json()) == set(second.get_json()) and not second.get_json()["email_confirmed"]
     assert services.mailer.outbox.stalled(time.time() + 3600) == []
+
+
+def test_a_digest_gathers_the_notices_of_a_period_in_one_mail(relay_at, worker_env, redis_client):
+    relay = relay_at(Relay())
+    worker_env(HOLOTAPE_DIGEST_SECONDS="3")
+    client = _client(redis_client)
+    ada = _player(client, "Ada", "ada@example.org")
+    _confirm(client, relay, "ada@example.org")
+    assert client.put("/players/me/notifications", json={"digest": True}, headers=ada).get_json()["digest"] is True
+    created = client.post("/games", json={"game": "counter", "seats": 2, "players": ["Ada", "Bo"]}, headers=ada).get_json()
+    game_id = created["game_id"]
+    seats = {s["seat"]: bearer(s["token"]) for s in created["seats"]}
+    for _ in range(4):
+        now = wait_until(lambda: (s := client.get(f"/games/{game_id}/state").get_json())["waiting_for"] and s,
+                         message="a seat to play")  # fmt: skip
+        seat = now["waiting_for"][0]
+        client.post(f"/games/{game_id}/actions", json={"type": "add", "amount": 1},
+                    headers={**seats[seat], "If-Match": f'"{now["version"]}"'})  # fmt: skip
+    digests = wait_until(lambda: [m for m in relay.messages if m["Subject"].startswith("Your games")], timeout=20,
+                         message="the digest")  # fmt: skip
+    time.sleep(3.5)  # the period after, if a notice fell into it
+    digests = [m for m in relay.messages if m["Subject"].startswith("Your games")]
+    assert not relay.ids("Your turn"), "a digest replaces the mail per notice"
+    told = sum(m.get_body(("plain",)).get_content().count("Your turn:") for m in digests)
+    assert told >= 2 and len(digests) <= 3
