@@ -16,6 +16,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import EXCLUDE, Schema, fields, validate
 
+from domain import registry
 from service.api.callers import bearer, services, token_required
 from service.api.problems import Problem
 from service.api.schemas import EXAMPLE_GAME_ID, SeatSchema
@@ -125,8 +126,8 @@ EXAMPLE_PLAYER = {
 }
 EXAMPLE_ENTRY = {
     "game_id": EXAMPLE_GAME_ID,
-    "game": "fallout",
-    "options": {"scenario": "saltmarsh"},
+    "game": registry.builtin_names()[0],
+    "options": {},
     "status": "running",
     "version": 41,
     "seat": 0,
