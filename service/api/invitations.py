@@ -14,7 +14,7 @@ from marshmallow import Schema, fields, validate
 
 from service.api.callers import bearer, creator, services
 from service.api.lobby import MAX_SEATS, NAME
-from service.api.players import player_body
+from service.api.players import creating_a_player, player_body
 from service.api.problems import Problem
 from service.api.schemas import EXAMPLE_GAME_ID
 from service.usecases.clock import iso
@@ -144,6 +144,7 @@ class InvitationByCode(MethodView):
             player = players.me(token)
         elif "name" in body:
             services().invitations.peek(code)  # a dead link creates no player
+            creating_a_player()
             player, new_token = players.create(body["name"])
             created = {**player_body(player), "token": new_token}
         else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify
+from flask import Response, jsonify, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import EXCLUDE, Schema, fields, validate
@@ -21,7 +21,7 @@ from service.api.callers import bearer, services, token_required
 from service.api.problems import Problem
 from service.api.schemas import EXAMPLE_GAME_ID, SeatSchema
 from service.usecases.players import FILTERS, is_player_token
-from service.usecases.ports import Player
+from service.usecases.ports import PLAYER_BUCKET, Player
 
 blp = Blueprint("players", __name__, url_prefix="/players", description="Players across games: the inbox")
 
@@ -161,6 +161,15 @@ def player_body(player: Player) -> dict[str, Any]:
     }
 
 
+def creating_a_player() -> None:
+    """Count a player's creation against the client's address; 429 past its allowance (RATE_LIMIT_PLAYERS)."""
+    limiter = services().rate_limits
+    verdict = limiter.hit(PLAYER_BUCKET, str(request.remote_addr)) if limiter is not None else None
+    if verdict is not None and not verdict.allowed:
+        raise Problem(429, "rate_limited", f"too many players created from this address; try again in "
+                      f"{verdict.retry_after} s", headers={"Retry-After": str(verdict.retry_after)})  # fmt: skip
+
+
 def me() -> tuple[Player, str]:
     """The player whose token the request carries; 401 without one, 403 if it is no player's."""
     token = bearer()
@@ -178,6 +187,7 @@ class PlayerCollection(MethodView):
     @blp.doc(operationId="createPlayer")
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int]:
         """Create a player: one identity across games; the answer holds its token, shown once."""
+        creating_a_player()
         player, token = services().players.create(body["name"], None)
         if body.get("email"):
             services().player_notices.set_email(player, body["email"])  # the confirmation mail

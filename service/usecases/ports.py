@@ -236,6 +236,9 @@ class Verdict:
 TOKEN_BUCKET = "token"
 ADDRESS_BUCKET = "address"
 REFUSED_BUCKET = "refused"
+#: Players created per client address (a player costs a record kept for good; an invitation taken by a
+#: name creates one too).
+PLAYER_BUCKET = "players"
 
 
 class RateLimits(Protocol):

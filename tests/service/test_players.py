@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from service import wiring
+from service.api import create_app
+from service.usecases.ports import PLAYER_BUCKET
+from tests.service.conftest import TEST_CONFIG
 from tests.service.tables import act, bearer, new_table, state
 
 
@@ -126,3 +130,19 @@ def test_seat_tokens_work_exactly_as_before_beside_a_player(client):
     client.post("/players/me/seats", json={"game_id": table.game_id, "token": seat_token}, headers=alice)
     turn = state(client, table)["waiting_for"][0]
     assert act(client, table, turn, {"type": "add", "amount": 1}).status_code == 200
+
+
+def test_player_creation_is_limited_per_address_and_an_invitation_taken_by_name_counts(redis_client):
+    """docs/players.md, "Limits": a player is a record kept for good, so an address makes a few an hour."""
+    limited = create_app(wiring.build(redis_client, rate_limits={PLAYER_BUCKET: (2, 3600)}), TEST_CONFIG).test_client()
+    assert [limited.post("/players", json={"name": f"p{n}"}).status_code for n in range(2)] == [201, 201]
+    refused = limited.post("/players", json={"name": "p3"})
+    assert refused.status_code == 429 and refused.get_json()["code"] == "rate_limited" and refused.headers["Retry-After"]
+    table = new_table(limited, seats=2, players=["Alice"])
+    code = limited.post(table.url("/invitations"), json={}, headers=table.creator).get_json()["code"]
+    assert limited.post(f"/invitations/{code}", json={"name": "Bob"}).status_code == 429
+    # Another address has its own allowance; the refused invitation still works.
+    other = limited.post("/players", json={"name": "q"}, environ_base={"REMOTE_ADDR": "10.1.2.3"})
+    assert other.status_code == 201
+    taken = limited.post(f"/invitations/{code}", json={}, headers=bearer(other.get_json()["token"]))
+    assert taken.status_code == 201
