@@ -55,6 +55,9 @@ each error response lists its codes, and `ProblemCode` all of them.
 seat taken then; joining an open seat returns that seat's token. Each is
 shown once: send it as `Authorization: Bearer <token>`. A seat's token acts
 for and sees as that seat; no token (or the creator's) sees as a spectator.
+A player token (`POST /players`) acts for the seats bound to its player
+across games (`Holotape-Seat: <n>` names one when it holds two in a game)
+and reads the player's inbox, `GET /players/me/games` (docs/players.md).
 
 **Playing.** `GET /games/{id}/state` gives your view and its version as the
 `ETag`; `GET /games/{id}/actions` lists every command you may post now;
@@ -126,7 +129,7 @@ def create_app(
 
     api = HolotapeApi(app, spec_kwargs={"extra_plugins": [ProblemResponses()]})
     api.spec.components.security_scheme(
-        "token", {"type": "http", "scheme": "bearer", "description": "A seat's or the creator's token"}
+        "token", {"type": "http", "scheme": "bearer", "description": "A seat's, the creator's or a player's token"}
     )
     # A token is optional on reads (no token: a spectator's view) and needed
     # to act; the problem says which when it is missing.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify, request
+from flask import Response, g, jsonify, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import EXCLUDE, Schema, fields, validate
@@ -102,10 +102,14 @@ class InboxSchema(Schema):
 class InboxArgs(Schema):
     status = fields.String(
         validate=validate.OneOf(FILTERS),
-        metadata={"description": "waiting (for this player), running, ended or lobby; left out: every game"},
+        metadata={"description": "waiting (for this player), running, ended or lobby; left out: every game",
+                  "example": "waiting"},
     )
     limit = fields.Integer(load_default=20, validate=validate.Range(1, 100), metadata={"example": 20})
-    cursor = fields.String(validate=validate.Length(1, 300), metadata={"description": "`next_cursor` of the page before"})
+    cursor = fields.String(
+        validate=validate.Length(1, 300),
+        metadata={"description": "`next_cursor` of the page before", "example": "WyIxfHx_fn4iLCAiM2YyY3wwIl0"},
+    )
     wait = fields.Integer(
         load_default=0,
         validate=validate.Range(0, MAX_WAIT),
@@ -147,7 +151,7 @@ class InboxHeaders(Schema):
         data_key="If-None-Match",
         validate=validate.Length(max=100),
         metadata={"description": "The inbox's last ETag: 304 while it is the same (with `wait`, after waiting "
-                  "for a change)"},
+                  "for a change)", "example": '"9c1f0e7a2b4d6f8e0a1c3e5f7b9d1f3a"'},
     )
 
 
@@ -177,7 +181,11 @@ def me() -> tuple[Player, str]:
         raise token_required()
     if not is_player_token(token):
         raise Problem(403, "unknown_player_token", "this is a seat's or a creator's token, not a player's")
-    return services().players.me(token), token
+    # As for a game's tokens (service.api.app): a token that names nobody counts as a failed authentication.
+    g.authenticated = False
+    player = services().players.me(token)
+    g.authenticated = True
+    return player, token
 
 
 @blp.route("")
