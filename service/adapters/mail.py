@@ -4,7 +4,8 @@
 (STARTTLS, required: a relay that does not offer it is refused, so a
 password never crosses in clear), ``smtps://…:465`` (TLS from the first
 byte), or ``smtp://host:25?starttls=off`` for a relay on a trusted network
-(or a test's). Unset, nothing is sent. ``HOLOTAPE_MAIL_FROM`` is the sender.
+(or a test's); ``?cafile=/path/ca.pem`` trusts a private CA for the relay's
+certificate. Unset, nothing is sent. ``HOLOTAPE_MAIL_FROM`` is the sender.
 
 **Once per event.** Each mail has an id made from the event it is about and
 the player (``turn-<game>-s<seat>-v<since>``…), and an outbox entry on the
@@ -72,6 +73,7 @@ class Relay:
     tls: str  # "starttls", "implicit" or "off"
     user: str | None
     password: str | None
+    cafile: str | None = None  # a private CA the relay's certificate is signed by (``?cafile=``)
 
 
 def relay_from_url(url: str | None) -> Relay | None:
@@ -88,6 +90,7 @@ def relay_from_url(url: str | None) -> Relay | None:
         tls=tls,
         user=unquote(parts.username) if parts.username else None,
         password=unquote(parts.password) if parts.password else None,
+        cafile=query["cafile"][0] if query.get("cafile") else None,
     )
 
 
@@ -124,7 +127,7 @@ def smtp_send(relay: Relay, mail: Mail, timeout: float = 20.0) -> None:
     try:
         if relay.tls == "implicit":
             connection: smtplib.SMTP = smtplib.SMTP_SSL(relay.host, relay.port, timeout=timeout,
-                                                        context=ssl.create_default_context())
+                                                        context=ssl.create_default_context(cafile=relay.cafile))
         else:
             connection = smtplib.SMTP(relay.host, relay.port, timeout=timeout)
         with connection:
@@ -132,7 +135,7 @@ def smtp_send(relay: Relay, mail: Mail, timeout: float = 20.0) -> None:
             if relay.tls == "starttls":
                 if not connection.has_extn("starttls"):
                     raise Refusal("the relay does not offer STARTTLS (set ?starttls=off for a trusted one)")
-                connection.starttls(context=ssl.create_default_context())
+                connection.starttls(context=ssl.create_default_context(cafile=relay.cafile))
                 connection.ehlo()
             if relay.user:
                 connection.login(relay.user, relay.password or "")

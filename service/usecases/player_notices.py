@@ -57,7 +57,14 @@ def _digest(secret: str) -> str:
 
 
 def _render(player: Player, subject: str, lines: list[str], link: str | None, unsubscribe: str | None) -> tuple[str, str]:
-    """The text and the HTML of a mail: the same words in both."""
+    """The text and the HTML of a mail: the same words in both.
+
+    ``unsubscribe`` is the one-click URL (List-Unsubscribe's, answering a POST); the body links to the
+    lobby's page for it instead, which asks before it POSTs: a GET never unsubscribes, since mail scanners
+    follow every link they see.
+    """
+    if unsubscribe:
+        unsubscribe = f"{public_url()}/lobby#unsubscribe={unsubscribe.rsplit('/', 1)[1]}"
     text = [f"Hello {player.name},", "", *lines]
     body = [f"<p>Hello {html.escape(player.name)},</p>", *(f"<p>{html.escape(line)}</p>" for line in lines)]
     if link:

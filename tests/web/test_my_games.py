@@ -11,6 +11,8 @@ from playwright.sync_api import Browser, expect
 
 from tests.web.conftest import Stack
 
+pytestmark = pytest.mark.xdist_group("browser")
+
 
 def _three_games(stack: Stack) -> tuple[str, dict[str, str], dict[str, str]]:
     """Ada's player token, her three games (one waiting for her, one for Bob, one in its lobby), Bob's seat tokens."""

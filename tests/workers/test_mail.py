@@ -14,15 +14,20 @@ import email
 import email.policy
 import signal
 import socket
+import ssl
+import subprocess
 import threading
 import time
 from email.message import Message
 
 import pytest
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult
 
 from service import wiring
+from service.adapters.mail import Refusal, relay_from_url, smtp_send
 from service.api import create_app
+from service.usecases.ports import Mail
 from service.usecases.record import BATCH_OPENERS
 from tests.conftest import wait_until
 from tests.service.conftest import TEST_CONFIG
@@ -181,6 +186,7 @@ def test_one_your_turn_mail_per_turn_for_each_subscribed_player_with_a_worker_ki
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     text, page = mail.get_body(("plain",)).get_content(), mail.get_body(("html",)).get_content()
     assert f"http://holotape.test/lobby#open={game_id}:" in text and "<a href=" in page and "Your turn:" in text
+    assert "http://holotape.test/lobby#unsubscribe=" in text and "lobby#unsubscribe=" in page
 
 
 def test_an_unsubscribed_player_gets_no_more_mail(relay_at, worker_env, redis_client, games):
@@ -265,3 +271,48 @@ def test_a_digest_gathers_the_notices_of_a_period_in_one_mail(relay_at, worker_e
     assert not relay.ids("Your turn"), "a digest replaces the mail per notice"
     told = sum(m.get_body(("plain",)).get_content().count("Your turn:") for m in digests)
     assert told >= 2 and len(digests) <= 3
+
+
+def _certificate(folder) -> tuple[str, str]:
+    """A self-signed certificate for localhost and 127.0.0.1, made by openssl: the relay's, and the CA to trust."""
+    cert, key = str(folder / "relay.pem"), str(folder / "relay.key")
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+         "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return cert, key
+
+
+def test_the_relay_is_reached_over_starttls_with_a_login_and_a_plain_one_is_refused(tmp_path):
+    """HOLOTAPE_SMTP_URL with a user: STARTTLS first (the certificate checked), then AUTH, then the mail."""
+    cert, key = _certificate(tmp_path)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    logins = []
+
+    def authenticator(server, session, envelope, mechanism, auth_data):
+        logins.append((auth_data.login.decode(), auth_data.password.decode(), session.ssl is not None))
+        return AuthResult(success=True)
+
+    relay, port = Relay(), _free_port()
+    controller = Controller(relay, hostname="127.0.0.1", port=port, tls_context=context, require_starttls=True,
+                            auth_required=True, authenticator=authenticator)  # fmt: skip
+    controller.start()
+    mail = Mail("test-1", "ada@example.org", "Your turn", "words\n", "<p>words</p>")
+    try:
+        smtp_send(relay_from_url(f"smtp://ada:s3cret@localhost:{port}?cafile={cert}"), mail)
+        assert [m["X-Holotape-Mail"] for m in relay.messages] == ["test-1"]
+        assert logins == [("ada", "s3cret", True)]  # the password crossed inside TLS
+        with pytest.raises(Refusal):  # a certificate nobody vouches for
+            smtp_send(relay_from_url(f"smtp://ada:s3cret@localhost:{port}"), mail)
+    finally:
+        controller.stop()
+    plain_port = _free_port()
+    plain = Controller(Relay(), hostname="127.0.0.1", port=plain_port)
+    plain.start()
+    try:
+        with pytest.raises(Refusal, match="STARTTLS"):  # never a password in clear
+            smtp_send(relay_from_url(f"smtp://ada:s3cret@127.0.0.1:{plain_port}"), mail)
+    finally:
+        plain.stop()

@@ -170,6 +170,15 @@ async function followLink() {
     } else if (fragment.get("invite")) {
       say("Sign in, or create a player, then follow the invitation link again.");
     }
+    if (fragment.get("unsubscribe")) {
+      // From a mail's link: ask first (a link followed is not a wish; mail scanners follow them all).
+      const token = fragment.get("unsubscribe");
+      const stop = el("button", { type: "button", id: "unsubscribe", onclick: async () => {
+        await call("POST", `/players/unsubscribe/${encodeURIComponent(token)}`);
+        say("Done: no more mail from this server.");
+      } }, "Stop all mail");
+      $("player-message").replaceChildren("Stop every mail this server sends you? ", stop);
+    }
     if (fragment.get("open") && playerToken()) {
       const [gameId, seat] = fragment.get("open").split(":");
       openGame(gameId, Number(seat));
