@@ -33,7 +33,8 @@ from service.usecases.words import prompt
 #: Inbox filters: what waits for the player, games running, games over, games in their lobby.
 WAITING, RUNNING, ENDED, LOBBY = "waiting", "running", "ended", "lobby"
 FILTERS = (WAITING, RUNNING, ENDED, LOBBY)
-#: How often a long poll of the inbox looks again (seconds).
+#: How often a long poll of the inbox looks again (seconds): a round trip for the bindings of all
+#: the player's games, and one per game held for its version.
 POLL_EVERY = 0.25
 
 
@@ -122,8 +123,8 @@ class Players:
     def held_now(self, player: Player) -> list[tuple[str, int, int]]:
         """Each (game, seat, version) the player holds now: what the inbox is made of, and its ETag."""
         found: list[tuple[str, int, int]] = []
-        for game_id in self.store.games(player.player_id):
-            seats = [h.seat for h in self.store.bound(game_id, player.player_id) if h.kind == SEAT]
+        for game_id, held in self.store.bound_in(self.store.games(player.player_id), player.player_id).items():
+            seats = [h.seat for h in held if h.kind == SEAT]
             if seats:
                 version = self.games.store.version(game_id)
                 found.extend((game_id, seat, version) for seat in seats if seat is not None)
