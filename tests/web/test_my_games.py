@@ -61,6 +61,18 @@ def test_my_games_lists_a_players_three_games_waiting_first_and_opens_the_seats_
     code = link.input_value().rsplit("=", 1)[1]
     assert stack.get(f"/invitations/{code}")["expires_at"]
 
+    # Bo, in a browser of his own, creates a player and follows the link: he sits at the invited seat.
+    bo = browser.new_context().new_page()
+    bo.goto(f"{stack.base}/lobby")
+    bo.fill("#player-new-name", "Bo")
+    bo.click("#new-player button[type=submit]")
+    expect(bo.locator("#player-name")).to_have_text("Bo")
+    bo.goto(link.input_value())
+    bo.wait_for_url(re.compile(rf"/play/{ids['lobby']}$"))
+    expect(bo.locator("#headline")).to_contain_text("you are seat 1", timeout=10_000)
+    assert stack.get(f"/games/{ids['lobby']}")["seats"][1]["name"] == "Bo"
+    bo.context.close()
+
     # Kept in this browser: a new visit is still signed in, and the list follows the games live.
     page.reload()
     expect(page.locator("#my-games li")).to_have_count(3)

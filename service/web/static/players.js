@@ -191,6 +191,8 @@ async function followLink() {
 $("sign-in").addEventListener("submit", signIn);
 $("new-player").addEventListener("submit", newPlayer);
 $("sign-out").addEventListener("click", signOut);
+// A link followed while the lobby is open changes only the fragment: no new page load.
+window.addEventListener("hashchange", followLink);
 if (playerToken()) {
   showSignedIn().catch(() => showSignedOut()).then(followLink);
 } else {
