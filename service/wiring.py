@@ -26,18 +26,25 @@ from service.adapters.config import (
     has_replicas,
     queue_client,
     redis_client,
+    smtp_url,
 )
 from service.adapters.followups import RqFollowUps
 from service.adapters.idempotency import IdempotentRequests
+from service.adapters.invitations import RedisInvitations
+from service.adapters.mail import RqMailer, relay_from_url
+from service.adapters.players import RedisPlayers
 from service.adapters.ratelimit import RateLimiter
 from service.adapters.tokens import Seeds, Tokens
 from service.adapters.webhooks import Webhooks
 from service.usecases.automation import Automation
 from service.usecases.games import Games
 from service.usecases.index import GameIndex, apply_row, listing_indexes
+from service.usecases.invitations import InvitationDesk
 from service.usecases.lobby import Lobby
 from service.usecases.notifications import Notifications
 from service.usecases.play_by_post import PlayByPost
+from service.usecases.player_notices import PlayerNotices
+from service.usecases.players import Players
 from service.usecases.ports import FollowUps
 from service.usecases.proposals import Proposals
 from service.usecases.queries import Queries
@@ -60,7 +67,7 @@ def event_store(client: redis.Redis | RedisCluster) -> EventStore:
 def rq_follow_ups(queue: redis.Redis | None = None, client: redis.Redis | None = None) -> RqFollowUps:
     """Follow-up work as rq jobs on the queue server; webhooks registered on the main one."""
     client = client if client is not None else redis_client()
-    return RqFollowUps(queue if queue is not None else queue_client(), webhooks=Webhooks(client))
+    return RqFollowUps(queue if queue is not None else queue_client(), webhooks=Webhooks(client), players=RedisPlayers(client))
 
 
 def game_rows(client: redis.Redis, store: EventStore) -> RowProjection:
@@ -111,23 +118,34 @@ def build(
     store = event_store(events if events is not None else client)
     webhooks = Webhooks(client, allow_private=allow_private_webhooks)
     if follow_ups is None:
-        follow_ups = RqFollowUps(queue, webhooks=webhooks)
+        follow_ups = RqFollowUps(queue, webhooks=webhooks, players=RedisPlayers(client))
     tuning = {
         k: v for k, v in (("snapshot_every", snapshot_every), ("recent_games", recent_games)) if v is not None
     }
     games = Games(store, SnapshotStore(store.redis), Seeds(client), Tokens(client), follow_ups, **tuning)
     automation = Automation(games)
+    index = GameIndex(game_rows(client, store))
+    queries = Queries(games)
+    lobby = Lobby(games)
+    player_store = RedisPlayers(client)
+    mailer = RqMailer(queue, relay_from_url(smtp_url()), allow_private=allow_private_webhooks)
+    notices = PlayerNotices(player_store, mailer)
+    players = Players(games, player_store, index, queries)
     return Services(
         games=games,
         automation=automation,
         play_by_post=PlayByPost(games, automation),
-        lobby=Lobby(games),
+        lobby=lobby,
         proposals=Proposals(games),
-        queries=Queries(games),
-        index=GameIndex(game_rows(client, store)),
+        queries=queries,
+        index=index,
         notifications=Notifications(webhooks),
         requests=IdempotentRequests(client),
         health=RedisHealth(client),
+        players=players,
+        player_notices=notices,
+        mailer=mailer,
+        invitations=InvitationDesk(games, lobby, players, RedisInvitations(client)),
         rate_limits=RateLimiter(client, rate_limits) if rate_limits else None,
         unavailable=(*UNAVAILABLE, NotDurable),
     )

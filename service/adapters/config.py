@@ -121,3 +121,8 @@ def has_replicas(client: redis.Redis | RedisCluster) -> bool:
         return False
     nodes: dict[str, dict[str, object]] = client.execute_command("CLUSTER NODES", target_nodes=RedisCluster.RANDOM)
     return any("slave" in str(node["flags"]).split(",") for node in nodes.values())
+
+
+def smtp_url() -> str | None:
+    """``HOLOTAPE_SMTP_URL``: the operator's SMTP relay for players' mail (service.adapters.mail); unset: no mail."""
+    return os.environ.get("HOLOTAPE_SMTP_URL") or None

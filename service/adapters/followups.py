@@ -22,6 +22,7 @@ from rq import Queue
 from rq.job import Job
 
 from service.adapters.config import QUEUE_NAME
+from service.adapters.players import RedisPlayers
 from service.adapters.webhooks import Webhooks
 from service.usecases.clock import Clock
 
@@ -59,10 +60,18 @@ def reminder_job_id(game_id: str, clock: Clock) -> str:
 
 
 class RqFollowUps:
-    def __init__(self, client: redis.Redis, queue_name: str = QUEUE_NAME, webhooks: Webhooks | None = None):
+    def __init__(
+        self,
+        client: redis.Redis,
+        queue_name: str = QUEUE_NAME,
+        webhooks: Webhooks | None = None,
+        players: RedisPlayers | None = None,
+    ):
         self.queue = Queue(queue_name, connection=client)
         self.redis = client
         self.webhooks = webhooks or Webhooks(client)
+        # Where seats are bound to players (the main server, like the webhooks): their notices too.
+        self.players = players
 
     def _enqueue(self, function: str, job_id: str, *args: Any, force: bool = False, at: float | None = None) -> None:
         if not force and Job.exists(job_id, connection=self.redis):
@@ -98,7 +107,7 @@ class RqFollowUps:
             )
 
     def notifying(self, game_id: str) -> bool:
-        return self.webhooks.any(game_id)
+        return self.webhooks.any(game_id) or (self.players is not None and self.players.any_bound(game_id))
 
     def notify(self, game_id: str, kind: str, message_id: str, seats: list[int], data: dict[str, Any]) -> None:
         if seats:

@@ -174,6 +174,21 @@ def post(url: str, body: bytes, headers: dict[str, str], allow_private: bool) ->
         connection.close()
 
 
+def signed_post(url: str, secret: str, message: dict[str, Any], allow_private: bool) -> Attempt:
+    """POST ``message`` (its ``id`` and ``payload``) to ``url`` signed by the Standard Webhooks scheme with ``secret``."""
+    body = json.dumps(message["payload"], separators=(",", ":"), sort_keys=True)
+    stamp = datetime.now(UTC)
+    signature = Webhook(secret).sign(message["id"], stamp, body)
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "holotape-webhooks",
+        "webhook-id": message["id"],
+        "webhook-timestamp": str(int(stamp.timestamp())),
+        "webhook-signature": signature,
+    }
+    return post(url, body.encode(), headers, allow_private)
+
+
 class _PinnedHTTPS(http.client.HTTPSConnection):
     """HTTPS to a checked address, with the certificate checked for the URL's host."""
 
@@ -246,17 +261,7 @@ class Webhooks:
             first = time.time()
         else:
             first = float(self.redis.get(sent_key) or time.time())
-        body = json.dumps(message["payload"], separators=(",", ":"), sort_keys=True)
-        stamp = datetime.now(UTC)
-        signature = Webhook(hook["secret"]).sign(message["id"], stamp, body)
-        headers = {
-            "Content-Type": "application/json",
-            "User-Agent": "holotape-webhooks",
-            "webhook-id": message["id"],
-            "webhook-timestamp": str(int(stamp.timestamp())),
-            "webhook-signature": signature,
-        }
-        outcome = post(hook["url"], body.encode(), headers, self.allow_private)
+        outcome = signed_post(hook["url"], hook["secret"], message, self.allow_private)
         delay = None
         if not outcome.ok:
             wait = retry_delay(attempt)

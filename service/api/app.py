@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 from domain import registry
 from domain.game import RuleViolation
 from events.log import ConcurrencyError, IdempotencyConflict
-from service.api import audit, health, inputs, lobby, log, notify, rewind, stream
+from service.api import audit, health, inputs, invitations, lobby, log, mail, notify, players, rewind, stream
 from service.api import games as games_api
 from service.api.callers import bearer, services
 from service.api.errordocs import ProblemResponses, publish_rule_codes, register_responses
@@ -55,6 +55,9 @@ each error response lists its codes, and `ProblemCode` all of them.
 seat taken then; joining an open seat returns that seat's token. Each is
 shown once: send it as `Authorization: Bearer <token>`. A seat's token acts
 for and sees as that seat; no token (or the creator's) sees as a spectator.
+A player token (`POST /players`) acts for the seats bound to its player
+across games (`Holotape-Seat: <n>` names one when it holds two in a game)
+and reads the player's inbox, `GET /players/me/games` (docs/players.md).
 
 **Playing.** `GET /games/{id}/state` gives your view and its version as the
 `ETag`; `GET /games/{id}/actions` lists every command you may post now;
@@ -126,12 +129,12 @@ def create_app(
 
     api = HolotapeApi(app, spec_kwargs={"extra_plugins": [ProblemResponses()]})
     api.spec.components.security_scheme(
-        "token", {"type": "http", "scheme": "bearer", "description": "A seat's or the creator's token"}
+        "token", {"type": "http", "scheme": "bearer", "description": "A seat's, the creator's or a player's token"}
     )
     # A token is optional on reads (no token: a spectator's view) and needed
     # to act; the problem says which when it is missing.
     api.spec.options["security"] = [{"token": []}, {}]
-    for module in (health, lobby, games_api, log, stream, rewind, audit, notify):
+    for module in (health, lobby, games_api, log, stream, rewind, audit, notify, players, invitations, mail):
         api.register_blueprint(module.blp)
     # The lobby and the table: pages on the API above, outside its document.
     app.register_blueprint(pages)
@@ -170,7 +173,7 @@ def _register_rate_limit(app: Flask) -> None:
     @app.before_request
     def rate_limit() -> Response | None:
         limiter = services().rate_limits
-        if limiter is None or not request.path.startswith("/games"):
+        if limiter is None or not request.path.startswith(("/games", "/players", "/invitations")):
             return None
         address = str(request.remote_addr)
         token = bearer()

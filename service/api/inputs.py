@@ -101,6 +101,11 @@ def check_json(raw: bytes) -> Any:
     return parsed
 
 
+#: Paths whose body is a form a mail client sends, not JSON: the one-click unsubscribe (RFC 8058
+#: ``List-Unsubscribe=One-Click``), whose handler reads nothing from it.
+FORM_POSTS = ("/players/unsubscribe/",)
+
+
 def register(app: Flask) -> None:
     @app.before_request
     def check_body() -> Response | None:
@@ -112,7 +117,7 @@ def register(app: Flask) -> None:
             # No Connection header: an app may not send one (PEP 3333); the
             # server closes the connection itself, the rest of the body unread.
             return problem_response(408, "body_timeout", "the body did not arrive in time")
-        if not raw:
+        if not raw or request.path.startswith(FORM_POSTS):
             return None
         if not request.is_json:
             return problem_response(415, "unsupported_media_type", "send the request body as application/json")

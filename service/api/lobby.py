@@ -18,12 +18,14 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from bots import LEVELS
 from domain import registry
-from service.api.callers import creator, seat_holder, services, token_holder
+from service.api.callers import bearer, creator, seat_holder, services, token_holder
 from service.api.games import IDEMPOTENCY_KEY, idempotency_key
 from service.api.problems import Problem
 from service.api.schemas import EXAMPLE_GAME_ID, SEED_SOURCE, ChangedSchema, SeatSchema
 from service.usecases import genesis
 from service.usecases.index import summary
+from service.usecases.players import is_player_token
+from service.usecases.ports import CREATOR, SEAT, Holder, Player
 from service.usecases.record import BOT, HUMAN, OPEN
 
 blp = Blueprint("lobby", __name__, url_prefix="/games", description="Create, find and join games")
@@ -271,6 +273,17 @@ GAME_OPERATIONS = (
 )  # fmt: skip
 
 
+def _player_of_request() -> Player | None:
+    """The player whose token a create or a join carries, to bind the seats it takes; None without one.
+
+    A seat's or creator's token sent along is ignored, as it always was.
+    """
+    token = bearer()
+    if token is None or not is_player_token(token):
+        return None
+    return services().players.me(token)
+
+
 def _links_to(operations: tuple[str, ...], game_id: str) -> dict[str, Any]:
     """OpenAPI links from a response naming a game to every operation on it."""
     return {
@@ -301,7 +314,12 @@ class GameCollection(MethodView):
         operationId="createGame",
     )
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
-        """Create a game; the answer holds the creator's token and those of the seats taken now, shown once."""
+        """Create a game; the answer holds the creator's token and those of the seats taken now, shown once.
+
+        With a player token, the creator role and the seats taken now are bound to that player
+        (docs/players.md).
+        """
+        player = _player_of_request()
         seats_count = body["seats"]
         names = body.get("players")
         if names is not None and len(names) > seats_count:
@@ -332,6 +350,9 @@ class GameCollection(MethodView):
             seed=body.get("seed"),
             start=body.get("start"),
         )
+        if player is not None:
+            issued = {Holder(SEAT, s): t for s, t in created.seat_tokens.items()}
+            services().players.bind_issued(player, created.game_id, {Holder(CREATOR): created.creator_token, **issued})
         headers = {"Location": url_for("games.GameState", game_id=created.game_id)}
         return (
             {
@@ -408,8 +429,10 @@ class Seats(MethodView):
         """Take an open seat under a display name; the answer holds the seat's token, shown once.
 
         Send an `Idempotency-Key`: if the answer is lost, the same request with
-        the same key gets the seat it took, with a new token.
+        the same key gets the seat it took, with a new token. With a player token,
+        the seat is bound to that player.
         """
+        player = _player_of_request()
         claim = idempotency_key()
         if claim is not None and len(claim) < MIN_CLAIM:
             # It proves a seat is yours: short keys could be guessed.
@@ -417,6 +440,8 @@ class Seats(MethodView):
         seat, token, version = services().lobby.join(
             game_id, body["name"], body.get("seat"), claim=claim, contribution=body.get("contribution")
         )
+        if player is not None:
+            services().players.bind_issued(player, game_id, {Holder(SEAT, seat): token})
         return {"game_id": game_id, "version": version, "seat": seat, "token": token}, 201
 
 
@@ -430,12 +455,12 @@ class SeatResource(MethodView):
         The seat opens again and its token stops working.
         """
         who = token_holder(game_id)
-        if who.is_creator:
+        if who.seat == seat:
+            version = services().lobby.leave(game_id, seat)
+        elif who.is_creator:
             version = services().lobby.leave(game_id, seat, removed=True)
         else:
-            if who.seat != seat:
-                raise Problem(403, "not_your_seat", "a seat token may only leave its own seat")
-            version = services().lobby.leave(game_id, seat)
+            raise Problem(403, "not_your_seat", "a seat token may only leave its own seat")
         return {"game_id": game_id, "version": version}
 
 
@@ -483,6 +508,8 @@ class Token(MethodView):
     def post(self, game_id: str) -> dict[str, Any]:
         """Replace the caller's token with a new one; the old one stops working at once."""
         who = token_holder(game_id)
+        if who.player:
+            raise Problem(403, "player_token", "a player token is rotated at POST /players/me/token")
         holder, token = services().lobby.rotate_token(game_id, who.token or "")
         return {"game_id": game_id, "token": token, "seat": holder.seat}
 

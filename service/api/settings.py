@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from service.usecases.ports import ADDRESS_BUCKET, REFUSED_BUCKET, TOKEN_BUCKET
+from service.usecases.ports import ADDRESS_BUCKET, PLAYER_BUCKET, REFUSED_BUCKET, TOKEN_BUCKET
 
 #: A setting's value: its default's type, which also reads it from the environment.
 Setting = str | int | float
@@ -19,6 +19,8 @@ API_SETTINGS: dict[str, tuple[str, Setting]] = {
     "RATE_LIMIT": ("HOLOTAPE_RATE_LIMIT", "1200/60"),
     "RATE_LIMIT_ADDRESS": ("HOLOTAPE_RATE_LIMIT_ADDRESS", "3000/60"),
     "RATE_LIMIT_REFUSED": ("HOLOTAPE_RATE_LIMIT_REFUSED", "60/60"),
+    # Players created per client address (POST /players, an invitation taken by a name).
+    "RATE_LIMIT_PLAYERS": ("HOLOTAPE_RATE_LIMIT_PLAYERS", "20/3600"),
     # Who may choose a game's seed at creation: "any" game (shown to every
     # seat as chosen by the creator), or only a "private" one, with no seat
     # left open for someone else to join (a public server's choice).
@@ -54,6 +56,7 @@ def parse_limit(text: str | None) -> tuple[int, float] | None:
 
 def rate_limits(settings: Mapping[str, object]) -> dict[str, tuple[int, float]]:
     """Each rate-limit bucket's allowance from ``api_settings()``; a bucket turned off is left out."""
-    keys = {TOKEN_BUCKET: "RATE_LIMIT", ADDRESS_BUCKET: "RATE_LIMIT_ADDRESS", REFUSED_BUCKET: "RATE_LIMIT_REFUSED"}
+    keys = {TOKEN_BUCKET: "RATE_LIMIT", ADDRESS_BUCKET: "RATE_LIMIT_ADDRESS", REFUSED_BUCKET: "RATE_LIMIT_REFUSED",
+            PLAYER_BUCKET: "RATE_LIMIT_PLAYERS"}  # fmt: skip
     parsed = {bucket: parse_limit(str(settings[key])) for bucket, key in keys.items()}
     return {bucket: limit for bucket, limit in parsed.items() if limit is not None}

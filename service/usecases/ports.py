@@ -46,6 +46,102 @@ class Tokens(Protocol):
     def copy(self, from_game: str, to_game: str) -> None: ...
 
 
+@dataclass(frozen=True)
+class Player:
+    """A person across games: what ``POST /players`` made (docs/players.md)."""
+
+    player_id: str
+    name: str
+    email: str | None
+    email_confirmed: bool
+    created_at: str
+    settings: dict[str, Any]
+
+
+class PlayerStore(Protocol):
+    """Players, their tokens (kept as hashes) and the seats bound to them."""
+
+    def create(self, name: str, email: str | None) -> tuple[Player, str]: ...
+
+    def by_token(self, token: str) -> Player | None: ...
+
+    def by_id(self, player_id: str) -> Player | None: ...
+
+    def rotate(self, token: str) -> str | None: ...
+
+    def update(self, player_id: str, fields: dict[str, str]) -> None: ...
+
+    def field(self, player_id: str, name: str) -> str | None: ...
+
+    def bind(self, player_id: str, game_id: str, holder: Holder, token: str) -> bool:
+        """Bind ``holder`` to the player while ``token`` stays that holder's token; False if it is not now."""
+        ...
+
+    def bound(self, game_id: str, player_id: str) -> list[Holder]: ...
+
+    def bound_in(self, game_ids: list[str], player_id: str) -> dict[str, list[Holder]]: ...
+
+    def holders(self, game_id: str) -> dict[int, str]: ...
+
+    def games(self, player_id: str) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class Mail:
+    """One mail to one player, made by the use cases, sent by the mail adapter."""
+
+    mail_id: str  # names the event and the player: the same mail is never sent twice
+    to: str
+    subject: str
+    text: str
+    html: str
+    unsubscribe_url: str | None = None
+
+
+class Mailer(Protocol):
+    """Mail as rq jobs through the operator's relay (nothing when none is configured)."""
+
+    def enabled(self) -> bool: ...
+
+    def queue(self, player_id: str, mail: Mail) -> bool:
+        """Keep ``mail`` and enqueue its sending; False if it was queued before, or mail is off."""
+        ...
+
+    def hold_for_digest(self, player_id: str, line: str, seconds: int) -> None:
+        """Keep ``line`` for the player's next digest, due within ``seconds``."""
+        ...
+
+    def webhook(self, player_id: str, message: dict[str, Any]) -> None:
+        """Enqueue a delivery of ``message`` to the player's webhook."""
+        ...
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """A link that takes one seat of a game, once, before it expires."""
+
+    invitation_id: str
+    game_id: str
+    seat: int
+    expires: float  # epoch seconds
+
+
+class Invitations(Protocol):
+    """Invitations, found by their code (kept only as a hash)."""
+
+    def create(self, game_id: str, seat: int, seconds: int) -> tuple[Invitation, str]: ...
+
+    def peek(self, code: str) -> Invitation | None: ...
+
+    def take(self, code: str) -> Invitation | None: ...
+
+    def give_back(self, invitation: Invitation, code: str) -> None: ...
+
+    def of_game(self, game_id: str) -> list[Invitation]: ...
+
+    def revoke(self, game_id: str, invitation_id: str) -> bool: ...
+
+
 class Seeds(Protocol):
     """Each game's secret seed, kept apart from its log until the game ends."""
 
@@ -142,6 +238,9 @@ class Verdict:
 TOKEN_BUCKET = "token"
 ADDRESS_BUCKET = "address"
 REFUSED_BUCKET = "refused"
+#: Players created per client address (a player costs a record kept for good; an invitation taken by a
+#: name creates one too).
+PLAYER_BUCKET = "players"
 
 
 class RateLimits(Protocol):

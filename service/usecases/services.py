@@ -8,10 +8,13 @@ from dataclasses import dataclass
 from service.usecases.automation import Automation
 from service.usecases.games import Games
 from service.usecases.index import GameIndex
+from service.usecases.invitations import InvitationDesk
 from service.usecases.lobby import Lobby
 from service.usecases.notifications import Notifications
 from service.usecases.play_by_post import PlayByPost
-from service.usecases.ports import Health, IdempotentRequests, RateLimits
+from service.usecases.player_notices import PlayerNotices
+from service.usecases.players import Players
+from service.usecases.ports import Health, IdempotentRequests, Mailer, RateLimits
 from service.usecases.proposals import Proposals
 from service.usecases.queries import Queries
 
@@ -28,6 +31,10 @@ class Services:
     notifications: Notifications
     requests: IdempotentRequests
     health: Health
+    players: Players
+    invitations: InvitationDesk
+    player_notices: PlayerNotices
+    mailer: Mailer
     #: None: no rate limit (tests, or a deployment that limits elsewhere).
     rate_limits: RateLimits | None = None
     #: The errors that mean a server the service needs is away for now (a lost

@@ -154,7 +154,7 @@ class Typed:
     def operation(self, operation_id: str) -> ModuleType:
         """The generated module of an operation (``sync_detailed``…), by its operationId."""
         name = _snake(operation_id)
-        for tag in ("lobby", "games", "log", "stream", "rewind", "audit", "notify", "health"):
+        for tag in ("lobby", "games", "log", "stream", "rewind", "audit", "notify", "health", "players", "invitations", "mail"):
             try:
                 return importlib.import_module(f"{PACKAGE}.api.{tag}.{name}")
             except ModuleNotFoundError:

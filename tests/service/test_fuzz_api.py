@@ -83,17 +83,31 @@ class Targets:
         running = new_table(client, seed="fuzz-running")
         ended = new_table(client, seed="fuzz-ended")
         finish(client, ended, games)
+        # A player holding seat 0 of the running game, for /players/me…; invitations to the lobby's open seat.
+        player = client.post("/players", json={"name": "Pat"}).get_json()["token"]
+        seat_token = running.seats[0]["Authorization"].split()[1]
+        client.post("/players/me/seats", json={"game_id": running.game_id, "token": seat_token},
+                    headers={"Authorization": f"Bearer {player}"})  # fmt: skip
+        self.player = {"Authorization": f"Bearer {player}"}
+        codes = [client.post(lobby.url("/invitations"), json={}, headers=lobby.creator).get_json()["code"] for _ in range(3)]
+        self.codes = itertools.cycle([*codes, "not-a-code"])
         self.app = app
         self.tokens = {
             table.game_id: [table.seats[0], table.creator, {}, table.seats.get(1, {})]
             for table in (lobby, running, ended)
         }
+        self.tokens[running.game_id].append(self.player)
+        self.turns = itertools.count()
         self.aims = itertools.cycle([(game_id, h) for game_id, held in self.tokens.items() for h in held])
 
     def aim(self, case) -> None:
         game_id, headers = next(self.aims)
         if "game_id" in (case.path_parameters or {}):
             case.path_parameters["game_id"] = game_id
+        if "code" in (case.path_parameters or {}):
+            case.path_parameters["code"] = next(self.codes)
+        if case.operation.path.startswith("/players/me") and headers is not self.player:
+            headers = self.player if next(self.turns) % 4 else headers  # mostly as the player
         case.headers = {**(case.headers or {}), **headers}
 
 

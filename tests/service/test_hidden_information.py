@@ -156,3 +156,53 @@ def test_no_response_to_one_seat_holds_another_seats_fallout_agendas_or_deck_ord
     assert all(faces[card]["text"] for card in own) and not hidden & set(faces)
     events = json.loads(texts["events"])["events"]
     assert events and all(e["text"] for e in events)  # the words were there to search
+
+
+def _secrets_of(games, game_id: str, seat: int) -> set[str]:
+    """Every secret ``seat`` drew in a counter game (its setup's and its redraws')."""
+    found = {e.data["secret"] for e in games.store.read(game_id) if e.type == "SecretDrawn" and e.data["seat"] == seat}
+    return found | {e.data["secrets"][seat] for e in games.store.read(game_id) if e.type == "CounterSetUp"}
+
+
+def test_a_player_token_shows_each_game_and_seat_only_what_that_seat_may_see(typed: Typed, games):
+    """A player with seats in two games, and two seats in one of them (docs/players.md): acting as a
+    seat (Holotape-Seat when it holds two) it reads that seat's secrets and never another seat's."""
+    alice = typed.call("createPlayer", None, body=typed.model("CreatePlayer")(name="Alice"))
+    as_alice = typed.caller(alice.token)
+    redraw = typed.model("CounterCommandRedraw")(type_="redraw")
+    # One game where Alice holds seat 0 and Bob (a seat token) seat 1; one where Alice holds both seats.
+    shared = typed.call("createGame", as_alice, body=typed.model("CreateCounterGame")(
+        game="counter", seats=2, players=["Alice"], seed="players-1"))  # fmt: skip
+    bob = typed.call("joinGame", None, shared.game_id, body=typed.model("Join")(name="Bob"))
+    typed.call("startGame", as_alice, shared.game_id)
+    both = typed.call("createGame", as_alice, body=typed.model("CreateCounterGame")(game="counter", seats=2, seed="players-2"))
+    hands = {
+        (shared.game_id, 0): as_alice,
+        (shared.game_id, 1): typed.caller(bob.token),
+        # Fresh clients: with_headers on a used one changes that one's headers too.
+        (both.game_id, 0): typed.caller(alice.token).with_headers({"Holotape-Seat": "0"}),
+        (both.game_id, 1): typed.caller(alice.token).with_headers({"Holotape-Seat": "1"}),
+    }
+    for game_id, seat in [*hands, *hands]:  # each seat draws new secrets, twice
+        version = typed.call("getState", None, game_id).version
+        typed.call("postAction", hands[(game_id, seat)], game_id, body=redraw, if_match=f'"{version}"')
+
+    for (game_id, seat), caller in hands.items():
+        if caller is hands[(shared.game_id, 1)]:
+            continue  # Bob is no player: the seat-token suite above covers him
+        other = _secrets_of(games, game_id, 1 - seat)
+        own = _secrets_of(games, game_id, seat)
+        assert other and own
+        seen = _read_everything(typed, caller, game_id, {k: v for k, v in READS.items() if k != "audit"})
+        for name, text in seen.items():
+            for secret in other:
+                assert secret not in text, f"{name} shows seat {1 - seat}'s {secret!r} to the player as seat {seat}"
+        assert any(secret in seen["state"] for secret in own)  # not vacuous: it sees its own seat's
+    # With two seats there and no seat named, the player is refused, not shown either view.
+    plain = as_alice.get_httpx_client().get(f"/games/{both.game_id}/state")
+    assert plain.status_code == 400 and plain.json()["code"] == "seat_required"
+    # The inbox words each entry for its own seat: the shared game's shows nothing of Bob's.
+    inbox = typed.call("listMyGames", as_alice)
+    assert {(e.game_id, e.seat) for e in inbox.games} == {k for k, c in hands.items() if c is not hands[(shared.game_id, 1)]}
+    shared_entries = json.dumps([e.to_dict() for e in inbox.games if e.game_id == shared.game_id])
+    assert not any(secret in shared_entries for secret in _secrets_of(games, shared.game_id, 1))

@@ -59,6 +59,13 @@ def test_the_readme_curl_walkthrough_runs_as_written(server: Server, tmp_path: P
     lines = [f"{e['version']} {e['text']}" for e in log]
     # The Fallout game's log in words, line by line (the Zona game's output follows it).
     assert any(printed[i : i + len(lines)] == lines for i in range(len(printed))), done.stdout[-2000:]
+    # A player, an invitation and the inbox: Bo took the invited seat, and the inboxes show what waits for whom.
+    bo = json.loads((tmp_path / "bo.json").read_text())
+    assert bo["seat"] == 1 and bo["player"]["name"] == "Bo"
+    inbox = [g for line in (tmp_path / "inbox.ndjson").read_text().splitlines() if line.strip()
+             for g in json.loads(line)["games"]]
+    assert inbox and all(g["waiting"] and g["prompt"] for g in inbox)  # the game waits for one of them
+    assert len([line for line in printed if line.startswith("inbox: ")]) == len(inbox)
     print(done.stdout)
     # The Zona game: solo, the stalker the walkthrough chose is the one its seat plays.
     zona = json.loads((tmp_path / "zona.json").read_text())

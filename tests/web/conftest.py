@@ -47,7 +47,8 @@ def _healthy(base: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="module")
+# Session-wide: every browser test module (one xdist group, one worker) shares one stack and one browser.
+@pytest.fixture(scope="session")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """``holotape run`` (what `make run` runs) on a free port, with its own embedded Redis."""
     port = free_port()
@@ -75,7 +76,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         log.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     chromium = ensure_chromium()
     if chromium is None:

@@ -172,3 +172,36 @@ def test_rewind_proposals_and_the_game_over_are_told_too(redis_client, games: Ga
         assert events == [{"version": e["version"], "type": e["type"], "text": e["text"]}
                           for e in ended if events[0]["version"] <= e["version"]]
     assert all(json.loads(r[1])["type"] != "your_turn" for r in receiver.received)  # not asked for
+
+
+def test_a_players_webhook_is_signed_with_its_own_secret_and_retried(redis_client, games: Games, worker_env,
+                                                                     receiver: Receiver):  # fmt: skip
+    """docs/players.md: a player-level webhook gets the notices of every seat bound to the player."""
+    worker_env(HOLOTAPE_WEBHOOKS_ALLOW_PRIVATE="1", HOLOTAPE_WEBHOOK_BACKOFF_SECONDS="0.5")
+    client = create_app(wiring.build(redis_client, allow_private_webhooks=True), TEST_CONFIG).test_client()
+    ada = bearer(client.post("/players", json={"name": "Ada"}).get_json()["token"])
+    settings = client.put("/players/me/notifications", json={"webhook": {"url": receiver.url, "kinds": ["your_turn"]}},
+                          headers=ada).get_json()  # fmt: skip
+    secret = settings["webhook_secret"]
+    assert secret.startswith("whsec_") and "secret" not in client.get("/players/me/notifications", headers=ada).get_json()["webhook"]
+    created = client.post("/games", json={"game": "counter", "seats": 2, "players": ["Ada"]}, headers=ada).get_json()
+    game_id = created["game_id"]
+    bo = client.post(f"/games/{game_id}/seats", json={"name": "Bo"}).get_json()
+    client.post(f"/games/{game_id}/start", headers=ada)
+    for _ in range(2):  # a turn of each: Ada's turn begins after the start at least once
+        now = client.get(f"/games/{game_id}/state").get_json()
+        seat = now["waiting_for"][0]
+        headers = ada if seat == 0 else bearer(bo["token"])
+        client.post(f"/games/{game_id}/actions", json={"type": "add", "amount": 1},
+                    headers={**headers, "If-Match": f'"{now["version"]}"'})  # fmt: skip
+
+    def retried():
+        turns = receiver.of_kind("your_turn")
+        first = turns[0][0]["webhook-id"] if turns else None
+        same = [t for t in turns if t[0]["webhook-id"] == first]
+        return len(same) >= 2 and same
+
+    turns = wait_until(retried, 20, message="the player's your-turn delivery and its retry")
+    payload = Webhook(secret).verify(turns[0][1], turns[0][0])
+    assert payload["seat"] == 0 and payload["game_id"] == game_id and payload["text"].startswith("Your turn:")
+    assert [status for _, _, status in turns] == [500, 200]

@@ -20,7 +20,7 @@ export class ApiError extends Error {
  * `headers` are added (If-Match, Idempotency-Key). Answers `{body, etag}`.
  */
 export async function call(method, path, { token, body, headers } = {}) {
-  const sent = { Accept: "application/json", ...(headers || {}) };
+  const sent = { Accept: "application/json", ...(headers || {}), ...actingSeat(token) };
   if (token) sent.Authorization = `Bearer ${token}`;
   if (body !== undefined) sent["Content-Type"] = "application/json";
   const response = await fetch(path, {
@@ -44,6 +44,19 @@ export function idempotencyKey() {
 }
 
 // -- tokens ----------------------------------------------------------------
+
+// A player token (it holds a dot) acts for the seat the address names, /play/<id>#seat=<n>
+// (docs/players.md): kept for this page, so a reload still acts as that seat.
+const ACTING_SEAT = (() => {
+  const key = `holotape.acting-seat.${location.pathname}`;
+  const given = new URLSearchParams(location.hash.slice(1)).get("seat");
+  if (given !== null) sessionStorage.setItem(key, given);
+  return sessionStorage.getItem(key);
+})();
+
+function actingSeat(token) {
+  return token && token.includes(".") && ACTING_SEAT !== null ? { "Holotape-Seat": ACTING_SEAT } : {};
+}
 //
 // A token is shown once, by the API, to whoever created or joined. The pages
 // keep it in sessionStorage (gone when the tab closes, never sent anywhere
@@ -96,7 +109,7 @@ export function follow(gameId, { token, after, onMessage, onStatus }) {
 
   async function once() {
     controller = new AbortController();
-    const headers = { Accept: "text/event-stream" };
+    const headers = { Accept: "text/event-stream", ...actingSeat(token) };
     if (token) headers.Authorization = `Bearer ${token}`;
     if (lastId !== undefined && lastId !== null) headers["Last-Event-ID"] = String(lastId);
     const response = await fetch(`/games/${gameId}/stream`, { headers, signal: controller.signal });

@@ -8,6 +8,8 @@
 // opens the table at /play/<id>#token=<seat token>.
 
 import { call, el, humanize, idempotencyKey, keepToken } from "/web/api.js";
+// Signed in as a player (players.js): the seats created or joined here are bound to the player.
+import { playerToken } from "/web/players.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -55,6 +57,7 @@ async function join(gameId) {
   }
   try {
     const joined = (await call("POST", `/games/${gameId}/seats`, {
+      token: playerToken() || undefined,
       body: { name },
       headers: { "Idempotency-Key": idempotencyKey() },
     })).body;
@@ -77,7 +80,7 @@ async function create(event) {
     body.bots = Array.from({ length: seats - 1 }, (_, i) => ({ seat: i + 1, level }));
   }
   try {
-    const created = (await call("POST", "/games", { body })).body;
+    const created = (await call("POST", "/games", { body, token: playerToken() || undefined })).body;
     keepToken("creator", created.game_id, created.creator_token);
     const mine = created.seats.find((s) => s.seat === 0);
     if (mine) keepToken("seat", created.game_id, mine.token);
