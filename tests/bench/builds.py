@@ -4,7 +4,10 @@ Each round runs the play part's self-play figures (``tests.bench.play.selfplay``
 random and greedy bots, every hosted game, ``BENCH_SECONDS`` each) once in a
 process on the pure build (``tests.compiled.pure``) and once in a process on
 the compiled one (``make compiled``), one after the other, ``BENCH_ROUNDS``
-times (default 3). It prints each figure's median per build, the ratio of
+times (default 3). Each process then also plays the same ``FIXED_GAMES``
+games per game and level and reports them in decisions per CPU second
+(``time.process_time``): the same work on both builds, which another
+process on the machine slows far less than it slows a wall-clock rate. It prints each figure's median per build, the ratio of
 the medians, and the load average each process met (the machine is shared:
 compare the ratios of one run, not absolute rates across runs), and writes
 every figure to ``bench-builds.json``.
@@ -18,13 +21,17 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
+from service.usecases.selfplay import play_game
 from tests.bench.play import GAMES, selfplay
 from tests.bench.report import Report, build
 from tests.compiled.pure import ROOT, compiled_modules
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+#: The games of the CPU-time figures, per hosted game and level (seeds ``fixed-0``...).
+FIXED_GAMES = 3
 OUTPUT = Path(os.environ.get("BENCH_BUILDS_JSON", "bench-builds.json"))
 
 
@@ -34,6 +41,15 @@ def measure(path: str) -> None:
     for game in GAMES:
         selfplay(report, game)
     figures = {f.name: f.value for f in report.figures}
+    for game in GAMES:
+        for level in ("random", "greedy"):
+            decisions = 0
+            started = time.process_time()
+            for n in range(FIXED_GAMES):
+                limit = 2000 if level == "random" else 150
+                decisions += play_game(game, [level] * 2, f"fixed-{n}", max_decisions=limit).decisions
+            figures[f"{level} bots ({game}), {FIXED_GAMES} fixed games, per CPU s"] = decisions / (
+                time.process_time() - started)
     Path(path).write_text(json.dumps({"build": build(), "load": os.getloadavg()[0], "figures": figures}))
 
 
