@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 # browser's) stay on one worker (tests/conftest.py). XDIST= runs in one process.
 XDIST ?= -n auto --dist loadgroup
 
-.PHONY: run test test-fast browser screenshots worker openapi bench lint lint-imports fuzz soak golden golden-legacy lock clean
+.PHONY: run test test-fast browser screenshots worker openapi bench profile compiled pure engine lint lint-imports fuzz soak golden golden-legacy lock clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Holotape needs Python 3.11 or newer")'
@@ -24,22 +24,56 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[server,test]'
 	@touch $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) engine
 	$(BIN)/holotape run --host $(HOST) --port $(PORT) --data $(DATA)
 
 # The full lane, what CI runs (.ci/run): every test, the slow ones too.
-test: $(STAMP) lint browser
+test: $(STAMP) engine lint browser
 	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
 
 # The fast lane: everything not marked slow (whole-game random play, whole
 # games over HTTP, the browser's first round, make run itself).
-test-fast: $(STAMP) lint browser
+test-fast: $(STAMP) engine lint browser
 	$(BIN)/python -m pytest $(XDIST) -m "not slow" $(PYTEST_ARGS)
 
 # The browser tests (tests/web) drive Debian's chromium: installed here with
 # apt-get when it is missing (CI runs as root), at once when it is there.
 browser: $(STAMP)
 	$(BIN)/python -m tests.web.browser
+
+# The optional compiled build (README, "Compiled build"): domain/ and bots/
+# compiled with mypyc into extension modules beside their sources
+# (mypyc_build.py says which and why), which Python then imports in their
+# place; `make pure` removes them. It needs gcc and Python's headers; the
+# default install needs neither and stays the reference (tests/compiled
+# proves both record the same events). HOLOTAPE_COMPILED=1 builds it, or
+# brings it up to date, before run, test, bench and profile; without it
+# they refuse a compiled build older than its sources rather than run stale
+# code. A few minutes on two cores.
+COMPILED_SOURCES := $(sort $(shell find domain bots -name '*.py')) mypyc_build.py
+COMPILED_STAMP := build/compiled-stamp
+HOLOTAPE_COMPILED ?=
+
+compiled: $(COMPILED_STAMP)
+
+$(COMPILED_STAMP): $(STAMP) $(COMPILED_SOURCES)
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[server,test,compiled]'
+	$(BIN)/python mypyc_build.py
+	@touch $@
+
+pure:
+	find domain bots -name '*.so' -delete
+	rm -f *__mypyc.*.so $(COMPILED_STAMP)
+
+engine: $(STAMP)
+ifeq ($(HOLOTAPE_COMPILED),1)
+	@$(MAKE) --no-print-directory compiled
+else
+	@if [ -n "$$(find domain bots -name '*.so' -print -quit)" ] && { [ ! -e $(COMPILED_STAMP) ] || \
+		[ -n "$$(find $(COMPILED_SOURCES) -newer $(COMPILED_STAMP) -print -quit)" ]; }; then \
+		echo "The compiled build is older than its sources: make compiled (or HOLOTAPE_COMPILED=1 make ...), or make pure." >&2; \
+		exit 1; fi
+endif
 
 # The README's pictures of the lobby, a game and a replay, taken by the browser test.
 screenshots: $(STAMP) browser
@@ -62,8 +96,15 @@ openapi: $(STAMP)
 
 # Every figure of issue 13 next to its baseline, ratio and target; also
 # written to bench.json (tests/bench). A few minutes.
-bench: $(STAMP)
+bench: $(STAMP) engine
 	$(BIN)/python -m tests.bench
+
+# Where self-play spends its time: cProfile of each hosted game's random and
+# greedy bots (tests/bench/profile.py), a listing and a .pstats file per game
+# and level in $(PROFILE_DIR)/ (gitignored). Half a minute.
+PROFILE_DIR ?= .profile
+profile: $(STAMP) engine
+	PROFILE_DIR=$(PROFILE_DIR) $(BIN)/python -m tests.bench.profile
 
 # 200 games played over HTTP at once with 500 open streams, for ten minutes;
 # prints errors, p99 latency and Redis memory per game (tests/soak.py). `make
@@ -97,8 +138,8 @@ lock:
 	rm -rf $(LOCK_VENV)
 	$(PYTHON) -m venv $(LOCK_VENV)
 	$(LOCK_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(LOCK_VENV)/bin/python -m pip install --quiet '.[server,test]'
-	{ sed -n '1,2p' constraints.txt; $(LOCK_VENV)/bin/python -m pip freeze --exclude holotape --exclude pip; } > constraints.txt.new
+	$(LOCK_VENV)/bin/python -m pip install --quiet '.[server,test,compiled]'
+	{ sed -n '1,2p' constraints.txt; $(LOCK_VENV)/bin/python -m pip freeze --all --exclude holotape --exclude pip; } > constraints.txt.new
 	mv constraints.txt.new constraints.txt
 	rm -rf $(LOCK_VENV)
 	@touch pyproject.toml  # the next make reinstalls .venv within the new set

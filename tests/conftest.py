@@ -33,6 +33,7 @@ from service.adapters.embedded_cluster import EmbeddedCluster
 from service.adapters.embedded_redis import EmbeddedRedis
 from service.usecases.games import Games
 from service.usecases.services import Services
+from tests.compiled.pure import stale_builds
 from tests.games.counter import COUNTER
 from tests.shared_games import SharedGames, session_folder
 
@@ -60,6 +61,15 @@ def worker_database(url: str, worker: int | None) -> str:
         raise ValueError(f"REDIS_URL {url!r}: give a redis:// address to run the tests in parallel")
     base, db, rest = found.groups()
     return f"{base}/{int(db or 0) + worker}{rest}"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """A compiled build older than its sources would be tested in their place: refuse to start."""
+    stale = stale_builds()
+    if stale:
+        listed = ", ".join(stale[:5]) + (f" and {len(stale) - 5} more" if len(stale) > 5 else "")
+        pytest.exit(f"compiled modules older than their sources: {listed}; run `make compiled` to rebuild them "
+                    "or `make pure` to remove them", returncode=4)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

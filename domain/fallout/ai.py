@@ -12,7 +12,7 @@ from typing import Any
 from domain.fallout import determinize as hidden
 from domain.fallout.model import SPECIAL
 from domain.fallout.state import GameState
-from domain.fallout.view import scoring_view as seat_view
+from domain.fallout.view import scored_parts
 from domain.game import GameAI, Seat
 from domain.rng import Rng
 
@@ -62,8 +62,8 @@ class FalloutAI(GameAI):
     end_turn: str | None = "end_turn"
 
     def scoring_view(self, state: GameState, seat: Seat) -> dict[str, Any]:
-        """The seat's view without the names of what it shows, which ``evaluate`` never reads."""
-        return seat_view(state, seat)
+        """What ``evaluate`` and ``free_choice`` read of the seat's view, and nothing else."""
+        return scored_parts(state, seat)
 
     def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> GameState:
         return hidden.determinize(view, seat, rng)

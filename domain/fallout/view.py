@@ -198,6 +198,31 @@ def scoring_view(state: GameState, seat: int | None) -> dict[str, Any]:
     return out
 
 
+#: What the bots' evaluation (``domain.fallout.ai``) reads of the seat's own survivor entry in a view.
+SCORED_FIELDS = ("eliminated", "survivor", "xp", "perks", "equipped", "inventory", "caps", "traits", "space")
+
+
+def scored_parts(state: GameState, seat: int) -> dict[str, Any]:
+    """The parts of ``seat``'s view that the bots' ``evaluate`` and ``free_choice`` read, each as the view
+    shows it: the phase, the winners, the pending decision and the seat's own survivor's scored fields
+    (the other seats' entries are None). A greedy bot scores some forty positions a decision, and the
+    whole view (every survivor, the map, the decks) was half its time."""
+    if state.phase == "new":
+        return {"phase": "new"}
+    survivors: list[dict[str, Any] | None] = [None] * len(state.survivors)
+    if survivors:
+        s = state.survivors[seat]
+        entry = {name: dump(getattr(s, name)) for name in SCORED_FIELDS}
+        entry["remaining_hp"] = s.remaining_hp
+        entry["letters"] = list(s.letters)
+        entry["influence"] = influence.of(state, s.seat) if s.survivor is not None else 0
+        survivors[seat] = entry
+    return {
+        "seat": seat, "phase": state.phase, "survivors": survivors, "winners": list(state.winners),
+        "pending": _pending(state, seat),
+    }
+
+
 def redact(event: Event, seat: int | None) -> Event:
     data = event.data
     if event.type == "GameSetUp":

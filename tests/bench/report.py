@@ -21,6 +21,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from tests.compiled.pure import compiled_modules
+
 SECONDS = float(os.environ.get("BENCH_SECONDS", "3"))
 OUTPUT = Path(os.environ.get("BENCH_JSON", "bench.json"))
 
@@ -51,6 +53,12 @@ def run_threads(writers: int, one_call: Callable[[int, int], Any], seconds: floa
     elapsed = time.perf_counter() - began
     flat = [x for per in latencies for x in per]
     return len(flat) / elapsed, flat
+
+
+def build() -> str:
+    """Which build this process runs: "pure", or "compiled (N modules)"."""
+    found = compiled_modules()
+    return f"compiled ({len(found)} modules)" if found else "pure"
 
 
 def pct(values: list[float], p: float) -> float:
@@ -88,7 +96,7 @@ class Report:
         self.started = datetime.now(UTC)
         self.header = (
             f"holotape bench, {self.started:%Y-%m-%d %H:%M} UTC on {platform.node()} ({os.cpu_count()} cores, "
-            f"{platform.machine()}, Python {platform.python_version()}), {SECONDS:.0f} s per timed figure"
+            f"{platform.machine()}, Python {platform.python_version()}), {SECONDS:.0f} s per timed figure, {build()} build, load average {os.getloadavg()[0]:.2f}"
         )
         print(self.header, flush=True)
 
@@ -132,6 +140,8 @@ class Report:
                 "arch": platform.machine(),
                 "python": platform.python_version(),
                 "load_average": os.getloadavg(),
+                "build": build(),
+                "compiled_modules": compiled_modules(),
             },
             "figures": [asdict(f) for f in self.figures],
         }

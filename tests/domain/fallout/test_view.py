@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from domain.fallout.ai import FALLOUT_AI
 from domain.fallout.content import catalog
 from domain.fallout.game import FALLOUT
+from domain.fallout.view import scoring_view
 from domain.game import SYSTEM
 from domain.rng import Rng
 from tests.domain.fallout.fixtures import add_enemy, fold, quiet_game
@@ -88,8 +90,8 @@ def test_agenda_cards_map_tiles_enemies_a_view_names_exactly_the_ids_it_shows() 
             shown = FALLOUT.view(state, seat)
             names = shown.pop("names")
             shown.pop("faces")  # tests/domain/fallout/test_faces.py
-            # The bots score the view without its names and faces (quicker): the same view otherwise.
-            assert FALLOUT.ai.scoring_view(state, seat) == shown
+            # The view without its names and faces is the module's scoring view, which ``view`` builds on.
+            assert scoring_view(state, seat) == shown
             ids = strings(shown)
             assert set(names) <= ids, ("names an id the view does not show", set(names) - ids)
             assert names == {key: known[key] for key in ids if key in known}
@@ -169,3 +171,25 @@ def test_replay_reproduces_the_game() -> None:
         log += events
         state = reached
     assert fold(FALLOUT.initial_state(), log) == state
+
+
+def test_the_bots_score_the_parts_of_a_view_they_read_as_the_whole_view_shows_them() -> None:
+    """The bots score a seat's scored parts (``FalloutAI.scoring_view``: quicker): each part is as the seat's
+    view shows it, and ``evaluate`` and ``free_choice`` read the same from it as from the whole view."""
+    checked = 0
+    for seed, players in (("parts-a", 2), ("parts-b", 4)):
+        for n, (state, _) in enumerate(random_game(seed, players=players, commands=400)):
+            if n % 4:
+                continue
+            for seat in range(state.players):
+                whole, quick = FALLOUT.view(state, seat), FALLOUT_AI.scoring_view(state, seat)
+                assert FALLOUT_AI.evaluate(quick, seat) == FALLOUT_AI.evaluate(whole, seat)
+                assert FALLOUT_AI.free_choice(quick, seat) == FALLOUT_AI.free_choice(whole, seat)
+                assert {k: v for k, v in quick.items() if k != "survivors"} == {
+                    k: whole[k] for k in quick if k != "survivors"}
+                if "survivors" in quick:
+                    mine = quick["survivors"][seat]
+                    assert mine == {k: whole["survivors"][seat][k] for k in mine}
+                    assert [s for i, s in enumerate(quick["survivors"]) if i != seat] == [None] * (players - 1)
+                checked += 1
+    assert checked > 100
