@@ -99,6 +99,24 @@ def shown_version(page: Page) -> int:
     return int(page.evaluate("document.body.dataset.version || 0"))
 
 
+def banner_says(page: Page) -> str:
+    """The page's banner, checked against whose turn the same page says it is: "Your turn" exactly when the game
+    waits on the page's seat, else "Waiting for seat N (…)" naming each seat waited on."""
+    shown = page.evaluate(
+        "() => ({banner: document.getElementById('turn-banner').textContent, seat: document.body.dataset.seat,"
+        " waiting: document.body.dataset.waiting, status: document.body.dataset.status})"
+    )
+    waiting = [w for w in (shown["waiting"] or "").split(",") if w]
+    if shown["status"] != "running":
+        return shown["banner"]
+    if shown["seat"] in waiting:
+        assert shown["banner"] == "Your turn", shown
+    elif waiting:
+        for seat in waiting:
+            assert f"seat {seat} (" in shown["banner"] and shown["banner"].startswith("Waiting for"), shown
+    return shown["banner"]
+
+
 def take_a_turn(page: Page, done: set[tuple[str, str]], who: str) -> bool:
     """Click one of the page's action buttons, if it offers any; wait until the page moved on."""
     buttons = page.locator("#actions button:not([disabled])")
@@ -172,7 +190,9 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
     done: set[tuple[str, str]] = set()
     seen_live = False
     clicks = 0
+    banners: set[str] = set()
     while stack.get(f"/games/{game_id}/state")["view"]["round"] < 2:
+        banners.add(banner_says(alice))
         assert time.monotonic() - started < 80, "the first round took too long"
         acted = False
         for who, page, other in (("alice", alice, bob), ("bob", bob, alice)):
@@ -181,7 +201,8 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
                 if who == "alice" and not seen_live:
                     # Alice's move appears in Bob's log by itself, over the stream.
                     version = shown_version(alice)
-                    other.locator(f'#log li[data-version="{version}"]').wait_for(timeout=10_000)
+                    # Attached, not visible: the engine's own steps are folded away in the log.
+                    other.locator(f'#log li[data-version="{version}"]').wait_for(state="attached", timeout=10_000)
                     seen_live = True
         hidden = secrets.look()
         assert_page_hides(alice, hidden)
@@ -189,6 +210,7 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
         if not acted:
             time.sleep(0.1)  # the worker is running the round end
     assert seen_live and clicks >= 4
+    assert "Your turn" in banners and any(b.startswith("Waiting for seat 1 (") for b in banners), banners
     assert {("alice", "step"), ("bob", "step")} <= done, "each stepped once: Alice by a button, Bob on the map"
     assert bob.evaluate("window.holotapeNoReload") is True, "Bob's page reloaded"
     assert ever_hidden, "seat B held nothing hidden from A: the check above checked nothing"
@@ -199,8 +221,11 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
     live = stack.get(f"/games/{game_id}/state")["version"]
     for page in (alice, bob):
         page.wait_for_function(f"Number(document.body.dataset.version) >= {live}", timeout=15_000)
+    # Whoever did not move last is told what the other and the round end did since: the round end's lines among them.
+    told = [page.locator("#since .since-list li").count() for page in (alice, bob)]
+    assert max(told) > 0, told
     # Every event reached Bob's page, across the stream's ends and resumptions.
-    logged = bob.locator("#log li").evaluate_all("items => items.map(i => Number(i.dataset.version))")
+    logged = bob.locator("#log li[data-version]").evaluate_all("items => items.map(i => Number(i.dataset.version))")
     assert sorted(logged) == list(range(1, live + 1))
     # Each seat's card is titled by the survivor's name in the pack, which the view carries (not its id).
     shown = stack.get(f"/games/{game_id}/state")["view"]
@@ -413,7 +438,7 @@ def test_a_seat_proposes_going_back_from_the_timeline_and_the_other_agrees_on_it
     for token in tokens:
         page = browser.new_context(bypass_csp=True).new_page()
         page.goto(f"{stack.base}/play/{game_id}?token={token}")
-        expect(page.locator("#log li")).to_have_count(stack.get(f"/games/{game_id}/state")["version"], timeout=10_000)
+        expect(page.locator("#log li[data-version]")).to_have_count(stack.get(f"/games/{game_id}/state")["version"], timeout=10_000)
         pages.append(page)
     first, second = pages
 

@@ -251,3 +251,17 @@ export function describePending(view, context) {
   const who = context.names[pending.seat] ?? `Seat ${pending.seat}`;
   return `${who} must decide: ${humanize(pending.kind)}.`;
 }
+
+// The engine's bookkeeping, folded away in the log (service/web/static/log.js).
+const ENGINE_LINES = new Set(["ResultResolving", "ResultsQueued", "ResultsResolved"]);
+
+/** True for the engine's own steps, which the log folds away; undefined: the table's default. */
+export function engineLine(event) {
+  return ENGINE_LINES.has(event.type) ? true : undefined;
+}
+
+/** The round end is a part of the round of its own in the log: the server's round_end command opens it. */
+export function logMark(event) {
+  if (event.type === "CommandAccepted" && event.data?.command?.type === "round_end") return { phase: "Round end" };
+  return undefined;
+}

@@ -130,3 +130,25 @@ export function describePending(view, context) {
   if (!pending) return null;
   return `${context.names[pending.seat] ?? `Seat ${pending.seat}`} must decide: ${humanize(pending.kind)}.`;
 }
+
+// The engine's bookkeeping, folded away in the log (service/web/static/log.js).
+const ENGINE_LINES = new Set(["FramePushed", "FrameUpdated", "FramePopped"]);
+
+/** True for the engine's own steps, which the log folds away; undefined: the table's default. */
+export function engineLine(event) {
+  return ENGINE_LINES.has(event.type) ? true : undefined;
+}
+
+/** Zona's rounds are its phases: action (turns), event and news (service/web/static/log.js groups by them). */
+export function logMark(event, round) {
+  if (event.type !== "PhaseStarted") return undefined;
+  const { phase, round: number } = event.data || {};
+  if (phase === "action" && number !== round) return { round: number };
+  return { phase: `${humanize(phase)} phase` };
+}
+
+/** Zona's dice faces in glyphs: plus, minus, blank and triangle. */
+const FACES = { plus: "+", minus: "−", blank: "·", triangle: "▲" };
+export function dieFace(face) {
+  return FACES[face] || humanize(face);
+}

@@ -18,6 +18,10 @@
 // yet get the event's type and the board's own description instead.
 
 import { ApiError, call, el, follow, humanize, idempotencyKey, keepToken, seatTokenFromAddress, tokenFor } from "/web/api.js";
+import { groupedLog, sinceLastMove, sincePanel } from "/web/log.js";
+import { auditPanel } from "/web/audit-panel.js";
+import { LogPages } from "/web/log-pages.js";
+import { TurnAlert } from "/web/turn-alert.js";
 
 const gameId = document.body.dataset.gameId;
 const token = seatTokenFromAddress(gameId);
@@ -31,7 +35,6 @@ const table = {
   shown: null, // the state on the board: `live`, or one at an earlier version
   at: null, // the version the timeline holds; null follows the game live
   previousAt: null, // where the timeline was before, for "the events between"
-  events: new Map(), // version → event, as this seat may read it
   actions: [], // GET /actions: what this seat may post now
   actionsVersion: null, // the version those actions were listed at (If-Match)
   prompt: null, // the pending decision in words, when the API gives it
@@ -40,7 +43,11 @@ const table = {
   sliding: null, // the version the slider was moved to, until it is shown
   audit: null, // GET /audit, once the game is over
   posting: false,
+  keepFocus: false, // the player acts from the keyboard: after a redraw, focus goes back to the decision
 };
+
+const log = new LogPages(gameId, token);
+const alert = new TurnAlert();
 
 // -- loading -----------------------------------------------------------------
 
@@ -52,11 +59,19 @@ async function start() {
     return;
   }
   table.board = await loadBoard(table.summary.game);
-  await loadLog();
   await refresh();
+  if (log.oldest === null) await log.loadLatest(table.live.version);
+  // "Since your last move" reaches back to this seat's last move: a few pages at most.
+  for (let more = 0; more < 3 && table.live.seat !== null && !log.complete && !sinceLastMove(log.logged(), table.live.seat).found; more += 1) {
+    await log.earlier();
+  }
+  renderLog();
+  renderSince();
   wireTimeline();
+  wireLog();
+  $("turn-alert").replaceChildren(...alert.controls());
   if (table.live.over) return; // nothing more will happen: no stream to hold open
-  const after = Math.max(0, ...table.events.keys());
+  const after = table.live.version;
   table.unfollow = follow(gameId, {
     token,
     after,
@@ -77,14 +92,20 @@ async function loadBoard(game) {
   }
 }
 
-/** The whole log so far, a page (up to 1,000 events) at a time. */
-async function loadLog() {
-  let after = 0;
-  while (after !== null) {
-    const page = (await call("GET", `/games/${gameId}/events?after=${after}&limit=1000`, { token })).body;
-    for (const event of page.events) table.events.set(event.version, event);
-    after = page.next_after;
+/** The log loads older pages when its end scrolls into view, or on its button. */
+function wireLog() {
+  const more = $("log-earlier");
+  const earlier = async () => {
+    await log.earlier();
+    renderLog();
+  };
+  more.addEventListener("click", () => earlier().catch(showError));
+  if ("IntersectionObserver" in window) {
+    new IntersectionObserver((seen) => {
+      if (seen.some((s) => s.isIntersecting)) earlier().catch(showError);
+    }, { root: $("log-scroll") }).observe(more);
   }
+  $("show-engine").addEventListener("change", (e) => $("log").classList.toggle("engine-shown", e.target.checked));
 }
 
 // One refresh at a time: the stream, a click and the lobby may each ask for
@@ -129,14 +150,16 @@ async function fetchState() {
   if (state.body.over && !table.audit) {
     table.audit = (await call("GET", `/games/${gameId}/audit`, { token })).body;
     // Once it is over everything may be shown: read the log again, unredacted.
-    await loadLog();
+    if (log.oldest !== null) await log.loadLatest(state.body.version);
   }
   if (state.body.over && table.unfollow) {
     table.unfollow(); // the game has ended: its last events are in, the stream may close
     table.unfollow = null;
   }
   if (table.at === null) table.shown = table.live;
+  log.newest = Math.max(log.newest, state.body.version);
   render();
+  alert.update(state.body.seat !== null && !state.body.over && state.body.waiting_for.includes(state.body.seat));
 }
 
 // The log is drawn once per frame however many events a frame brings.
@@ -150,19 +173,26 @@ function logSoon() {
   }
 }
 
-// Many events arrive at once (a round end is dozens): refresh once after them.
+// Many events arrive at once (a round end is dozens): refresh once after them,
+// and not at all when the page has fetched the state since (a move of its own
+// brings its events back twice: in the answer, then over the stream).
 let refreshTimer = null;
-function refreshSoon() {
+function refreshSoon(force = false) {
   clearTimeout(refreshTimer);
-  refreshTimer = setTimeout(() => refresh().catch(showError), 80);
+  refreshTimer = setTimeout(async () => {
+    if (refreshing) await refreshing.catch(() => {});
+    if (!force && table.live && log.newest <= table.live.version) return;
+    refresh().catch(showError);
+  }, 80);
 }
 
 /** A message from the stream: the state when it (re)connects, then each event. */
 function received(kind, data) {
   if (kind === "state") {
-    refreshSoon();
+    // A (re)connection: anything may have happened while the stream was away.
+    if (!table.live || data.version !== table.live.version) refreshSoon(true);
   } else if (kind === "event") {
-    table.events.set(data.version, data);
+    log.keep(data);
     // Play goes on from the version the game went back to: whoever looked at the past follows it live.
     if (data.type === "GameRewound") table.at = null;
     $("announce").textContent = eventWords(data);
@@ -177,6 +207,7 @@ function received(kind, data) {
 async function post(action) {
   if (table.posting) return;
   table.posting = true;
+  table.keepFocus = true;
   renderActions();
   try {
     const answer = await call("POST", `/games/${gameId}/actions`, {
@@ -184,7 +215,7 @@ async function post(action) {
       body: action,
       headers: { "If-Match": `"${table.actionsVersion}"`, "Idempotency-Key": idempotencyKey() },
     });
-    for (const event of answer.body.events) table.events.set(event.version, event);
+    for (const event of answer.body.events) log.keep(event);
     say("");
   } catch (error) {
     // 412: someone (a bot, the round end) moved the game on since the
@@ -307,8 +338,8 @@ function renderProposal() {
 
 /** The newest fork of this game in its log, if any (GameForked's data). */
 function newestFork() {
-  const versions = [...table.events.keys()].sort((a, b) => b - a);
-  const found = versions.map((v) => table.events.get(v)).find((e) => e.type === "GameForked");
+  const versions = [...log.events.keys()].sort((a, b) => b - a);
+  const found = versions.map((v) => log.events.get(v)).find((e) => e.type === "GameForked");
   return found ? found.data : null;
 }
 
@@ -328,6 +359,7 @@ function render() {
   renderSeats();
   renderDecision();
   renderLog();
+  renderSince();
   renderTimeline();
   renderProposal();
   renderVerdict();
@@ -343,9 +375,34 @@ function renderHeadline() {
   // A tab in the background tells a play-by-post player it is their turn.
   const asked = ctx.seat !== null && !live.over && live.waiting_for.includes(ctx.seat);
   document.title = `${asked ? "(your turn) " : ""}Holotape — ${humanize(live.game)}, version ${live.version}`;
-  $("decision-title").textContent = ctx.seat === null ? "The game" : "Your move";
+  $("decision-title").textContent = ctx.seat === null ? "The game" : "Your decision";
+  const banner = $("turn-banner");
+  banner.textContent = turnWords(live, ctx, asked);
+  banner.className = `turn-banner${asked ? " yours" : ""}`;
   document.body.dataset.version = live.version;
   document.body.dataset.status = live.status;
+  document.body.dataset.seat = ctx.seat ?? "";
+  document.body.dataset.waiting = live.waiting_for.join(",");
+}
+
+/** Whose turn it is, in words: "Your turn", "Waiting for seat 1 (Obadiah)". */
+function turnWords(live, ctx, asked) {
+  if (live.status === "lobby") return "The game has not started yet.";
+  if (live.over) return "The game is over.";
+  if (asked) return "Your turn";
+  const others = live.waiting_for.filter((s) => s !== ctx.seat);
+  if (!others.length) return "The table is moving on (a round end)…";
+  return `Waiting for ${others.map((s) => seatLabel(s)).join(", ")}`;
+}
+
+/** "seat 1 (Obadiah, greedy bot)": the seat's number, and what its player and character are called. */
+function seatLabel(seat) {
+  const described = table.board.seats ? table.board.seats(table.live.view, context()) : [];
+  const title = described.find((d) => d.seat === seat)?.title;
+  const entry = (table.live.seats || [])[seat] || {};
+  const player = entry.name || (entry.bot ? `${entry.bot} bot` : null);
+  const words = [title && !/^no /.test(title) ? title : null, player].filter(Boolean);
+  return `seat ${seat}${words.length ? ` (${words.join(", ")})` : ""}`;
 }
 
 function renderBoard() {
@@ -398,7 +455,8 @@ function renderDecision() {
 
 function renderActions() {
   const view = table.live.view;
-  const describe = table.board.describeAction || ((a) => humanize(a.type));
+  const describe = (a) => a.text || (table.board.describeAction ? table.board.describeAction(a, view) : humanize(a.type));
+  const hadFocus = $("actions").contains(document.activeElement);
   const buttons = table.actions.map((action, i) =>
     el("button", {
       type: "button",
@@ -406,15 +464,18 @@ function renderActions() {
       dataset: { type: action.type, index: i },
       disabled: table.posting,
       onclick: () => post(action),
-    }, describe(action, view)),
+    }, describe(action)),
   );
   $("actions").replaceChildren(...buttons);
+  if (hadFocus || table.keepFocus) focusFirstAction();
 }
 
 function focusFirstAction() {
-  // A keyboard player keeps their place: after a move, the next choice has focus.
-  if (document.activeElement === document.body || !document.activeElement?.isConnected) {
-    const first = $("actions").querySelector("button");
+  // A keyboard player keeps their place: after a move (and every redraw the
+  // stream brings after it), the next choice has focus.
+  const active = document.activeElement;
+  if (active === document.body || !active?.isConnected || $("actions").contains(active)) {
+    const first = $("actions").querySelector("button:not([disabled])");
     if (first) first.focus();
   }
 }
@@ -465,13 +526,28 @@ function eventWords(event) {
 function renderLog() {
   if (!table.live) return;
   const limit = table.at ?? Infinity;
-  const versions = [...table.events.keys()].sort((a, b) => b - a); // newest first
-  const items = versions.map((v) => {
-    const event = table.events.get(v);
-    return el("li", { dataset: { version: v, type: event.type }, hidden: v > limit },
-      el("span", { class: "version" }, v), " ", eventWords(event));
-  });
-  $("log").replaceChildren(...items);
+  const names = context().names;
+  const seatName = (seat) => {
+    const described = table.board.seats ? table.board.seats(table.shown.view, context()) : [];
+    const title = described.find((d) => d.seat === seat)?.title;
+    return title && !/^no /.test(title) ? title : names[seat] ?? `Seat ${seat}`;
+  };
+  $("log").replaceChildren(...groupedLog(log.logged(), { board: table.board, words: eventWords, seatName, limit }));
+  const more = $("log-earlier");
+  more.hidden = log.oldest === null || log.complete;
+  more.textContent = `Earlier events (before version ${log.oldest})`;
+}
+
+/** What the others, the bots and the round end did since this seat last moved. */
+function renderSince() {
+  const seat = table.live?.seat;
+  if (seat === null || seat === undefined || table.at !== null) {
+    $("since").replaceChildren();
+    return;
+  }
+  const { events } = sinceLastMove(log.logged(), seat);
+  const others = events.filter((e) => e.actor !== `seat:${seat}`);
+  $("since").replaceChildren(...sincePanel(others, { board: table.board, words: eventWords }));
 }
 
 function renderTimeline() {
@@ -491,7 +567,7 @@ function renderTimeline() {
   const high = Math.max(table.previousAt, table.shown.version);
   const shown = [];
   for (let v = low + 1; v <= high; v += 1) {
-    const event = table.events.get(v);
+    const event = log.events.get(v);
     if (event) shown.push(el("li", { dataset: { version: v } }, el("span", { class: "version" }, v), " ", eventWords(event)));
   }
   between.replaceChildren(
@@ -502,23 +578,7 @@ function renderTimeline() {
 
 function renderVerdict() {
   const live = table.live;
-  if (!live.over || !table.audit) {
-    $("verdict").replaceChildren();
-    return;
-  }
-  const a = table.audit;
-  $("verdict").replaceChildren(
-    el("h3", {}, "Audit"),
-    el("p", { class: `verdict verdict-${a.verdict}`, id: "audit-verdict" }, `Verdict: ${a.verdict}`),
-    el("dl", {},
-      el("dt", {}, "Hash chain"), el("dd", {}, a.chain_ok ? "intact" : `broken at version ${a.chain_broken_at}`),
-      el("dt", {}, "Seed matches its commitment"), el("dd", {}, String(a.seed_matches_commitment)),
-      el("dt", {}, "Decisions re-derived"), el("dd", {}, String(a.decisions_checked)),
-      el("dt", {}, "Seed (revealed)"), el("dd", { class: "seed" }, live.seed ?? "not revealed"),
-      el("dt", {}, "Seed commitment"), el("dd", { class: "seed" }, live.seed_commitment),
-    ),
-    a.reason ? el("p", {}, a.reason) : null,
-  );
+  $("verdict").replaceChildren(...(live.over && table.audit ? auditPanel(live, table.audit) : []));
 }
 
 // -- messages ------------------------------------------------------------------
@@ -531,5 +591,10 @@ function showError(error) {
   console.error(error);
   say(error instanceof ApiError ? `${error.message} (${error.code || error.status})` : String(error.message || error));
 }
+
+// Focus the player moves elsewhere (the log, the timeline) stays there.
+document.addEventListener("focusin", (event) => {
+  if (!$("actions").contains(event.target)) table.keepFocus = false;
+});
 
 start().catch(showError);
