@@ -33,7 +33,7 @@ PREFERENCE = ["choose_survivor", "step", "move", "end_turn"]
 
 
 def token_of(page: Page, game_id: str) -> str:
-    token = page.evaluate(f"sessionStorage.getItem('holotape.seat.{game_id}')")
+    token = page.evaluate(f"localStorage.getItem('holotape.seat.{game_id}')")
     assert token, "the page kept no seat token"
     return token
 
@@ -81,11 +81,15 @@ def assert_page_hides(page: Page, secrets: set[str]) -> None:
     assert leaked == [], f"seat A's page shows seat B's hidden {leaked}"
 
 
-def create_in_lobby(page: Page, stack: Stack, game: str, seats: int, name: str, bots: str | None = None) -> str:
+def create_in_lobby(
+    page: Page, stack: Stack, game: str, seats: int, name: str, bots: str | None = None, options: dict | None = None
+) -> str:
     """Create a game in the lobby's form as a person does, taking the first seat; the id of the game the
-    page then shows."""
+    page then shows. ``options``: a choice for each of these options' fields, drawn from the game's schema."""
     page.goto(f"{stack.base}/lobby")
     page.select_option("#create-game", game)
+    for name_, value in (options or {}).items():
+        page.select_option(f"#option-{name_}", value)
     page.fill("#create-seats", str(seats))
     page.fill("#create-name", name)
     if bots is not None:
@@ -160,16 +164,22 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
         # Shown by pytest when the test fails: what each page said to its console.
         page.on("console", lambda message, name=name: print(f"{name}: {message.type}: {message.text}"))
 
-    # Alice creates a two-seat game in the lobby; her seat and the creator's token stay in her tab.
-    game_id = create_in_lobby(alice, stack, "fallout", 2, "Alice")
+    # Alice creates a two-seat game in the lobby, choosing its scenario among the options the game's schema
+    # offers; her seat and the creator's token stay in her browser.
+    game_id = create_in_lobby(alice, stack, "fallout", 2, "Alice", options={"scenario": "thornwood_hollow"})
     assert "token" not in alice.url, "the token stays out of the address bar"
+    assert stack.get(f"/games/{game_id}")["options"]["scenario"] == "thornwood_hollow"
 
     # Bob, on a phone, finds it among the open games and joins by name.
     bob.goto(f"{stack.base}/lobby")
     bob.locator(f'li[data-game-id="{game_id}"]').wait_for()
+    # In another tab of her browser the lobby knows her seat: "My seats" opens it, and the listing offers her
+    # her seat rather than to join it again; the row names the scenario by its name.
     lobby = desk.new_page()
     lobby.goto(f"{stack.base}/lobby")
-    lobby.locator(f'li[data-game-id="{game_id}"]').wait_for()
+    lobby.locator(f'#games li[data-game-id="{game_id}"] a[data-mine]').wait_for()
+    assert "Thornwood Hollow" in lobby.locator(f'#games li[data-game-id="{game_id}"]').inner_text()
+    expect(lobby.locator(f'#my-seats-list li[data-game-id="{game_id}"]')).to_contain_text("seat 0")
     lobby.screenshot(path=str(screenshots / "lobby.png"))
     lobby.close()
     bob.fill("#join-name", "Bob")
@@ -354,6 +364,21 @@ def test_a_game_created_in_the_lobby_with_bots_starts_at_once_and_the_bots_moves
     expect(added).to_have_count(1 if opened else 0, timeout=10_000)
     add.click()
     expect(added).to_have_count(3 if opened else 2, timeout=15_000)
+
+    # Back in the lobby (another tab): the bot's seat is a bot's, not open; "My seats" says whose turn it is in
+    # Carol's game, and forgetting it there leaves this browser without her token.
+    lobby = context.new_page()
+    lobby.goto(f"{stack.base}/lobby")
+    lobby.select_option("#filter", "running")
+    row = lobby.locator(f'#games li[data-game-id="{game_id}"]')
+    expect(row).to_contain_text("Carol, bot", timeout=10_000)
+    assert "open" not in row.locator(".game-seats").inner_text()
+    mine = lobby.locator(f'#my-seats-list li[data-game-id="{game_id}"]')
+    expect(mine.locator(".game-turn")).to_have_text(re.compile(r"^(Your turn|Waiting for seat 1 \(a bot\))$"))
+    mine.locator("button[data-forget]").click()
+    expect(mine).to_have_count(0)
+    assert lobby.evaluate(f"localStorage.getItem('holotape.seat.{game_id}')") is None
+    expect(row.locator("button[data-join], a")).to_have_text(["Watch"])
     context.close()
 
 
