@@ -55,7 +55,8 @@ function faces(board, event) {
     if (Number.isInteger(face) && face >= 0 && face < PIPS.length) return PIPS[face];
     return humanize(face);
   };
-  return el("span", { class: "dice", "aria-label": `dice: ${shown.map((f) => word(f)).join(", ")}` },
+  // role=img: a span may not carry a label, a picture may; its words are the faces as the data names them.
+  return el("span", { class: "dice", role: "img", "aria-label": `dice: ${shown.map((f) => (Number.isInteger(f) ? `face ${f}` : humanize(f))).join(", ")}` },
     shown.map((face) => el("span", { class: "die", "aria-hidden": "true" }, word(face))));
 }
 
