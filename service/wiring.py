@@ -43,6 +43,7 @@ from service.usecases.proposals import Proposals
 from service.usecases.queries import Queries
 from service.usecases.record import declare_events
 from service.usecases.services import Services
+from service.usecases.undo import Undo
 
 #: The projection that holds the game index's rows.
 GAME_INDEX = "games"
@@ -123,6 +124,7 @@ def build(
         play_by_post=PlayByPost(games, automation),
         lobby=Lobby(games),
         proposals=Proposals(games),
+        undo=Undo(games),
         queries=Queries(games),
         index=GameIndex(game_rows(client, store)),
         notifications=Notifications(webhooks),

@@ -14,6 +14,7 @@ from service.usecases.play_by_post import PlayByPost
 from service.usecases.ports import Health, IdempotentRequests, RateLimits
 from service.usecases.proposals import Proposals
 from service.usecases.queries import Queries
+from service.usecases.undo import Undo
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,7 @@ class Services:
     play_by_post: PlayByPost
     lobby: Lobby
     proposals: Proposals
+    undo: Undo
     queries: Queries
     index: GameIndex
     notifications: Notifications
