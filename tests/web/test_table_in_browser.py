@@ -153,6 +153,14 @@ def take_a_turn(page: Page, done: set[tuple[str, str]], who: str) -> bool:
         page.keyboard.press("Enter")
     else:
         button.tap()
+    if choice == "end_turn" and page.locator("#confirm-yes").count():
+        # Ending a turn with actions left is asked about first; the answer "Yes" has the focus.
+        assert "action" in page.inner_text("#confirm-question")
+        done.add((who, "confirmed"))
+        if who == "alice":
+            page.keyboard.press("Enter")
+        else:
+            page.locator("#confirm-yes").tap()
     try:
         page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10_000)
     except PlaywrightError:  # a 412 (someone moved first) refreshes the page without a new version of ours
@@ -166,7 +174,25 @@ def take_a_turn(page: Page, done: set[tuple[str, str]], who: str) -> bool:
             assert asked.count("GET state") == 1 and asked.count("POST actions") == 1, asked
             done.add(("alice-focus", "checked"))
     page.remove_listener("request", count)
+    if who == "alice" and choice == "move" and ("alice", "undo") not in done:
+        undo_a_move(page)
+        done.add(("alice", "undo"))
+        done.discard(("alice", "move"))  # taken back: she moves again, and steps this time
     return True
+
+
+def undo_a_move(page: Page) -> None:
+    """A move action draws nothing and shows nothing hidden: its seat may take it back alone, within its turn
+    (docs/api.md, "Undo"). The page offers it as a button; pressed, the game is as it was before the move."""
+    undo = page.locator("#undo")
+    expect(undo).to_have_count(1, timeout=10_000)
+    assert undo.inner_text().startswith("Take back: ")
+    before = shown_version(page)
+    undo.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10_000)
+    expect(page.locator('#log li[data-type="MoveUndone"]')).to_have_count(1, timeout=10_000)
+    expect(page.locator('#actions button[data-type="move"]')).not_to_have_count(0)
 
 
 @pytest.mark.slow
@@ -245,6 +271,8 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
     assert seen_live and clicks >= 4
     assert "Your turn" in banners and any(b.startswith("Waiting for seat 1 (") for b in banners), banners
     assert ("alice-focus", "checked") in done, "Alice never had a next decision to focus"
+    assert ("alice", "undo") in done, "Alice never took a move back"
+    assert {("alice", "confirmed"), ("bob", "confirmed")} & done, "nobody was asked before ending a turn early"
     assert {("alice", "step"), ("bob", "step")} <= done, "each stepped once: Alice by a button, Bob on the map"
     assert bob.evaluate("window.holotapeNoReload") is True, "Bob's page reloaded"
     assert ever_hidden, "seat B held nothing hidden from A: the check above checked nothing"
@@ -504,6 +532,9 @@ def test_a_seat_proposes_going_back_from_the_timeline_and_the_other_agrees_on_it
     first.wait_for_function(f"document.body.dataset.shown === '{back_to}'", timeout=10_000)
     expect(second.locator("#propose-rewind")).to_have_count(0)  # only a page looking at the past offers it
     first.locator("#propose-rewind").click()
+    # Asked first, in the page: going back takes moves back, which the question counts.
+    expect(first.locator("#confirm-question")).to_contain_text("It takes back 2 moves")
+    first.locator("#confirm-yes").click()
 
     # The other seat's page learns of it from the stream and agrees.
     expect(second.locator("#proposal-text")).to_contain_text(f"version {back_to}", timeout=10_000)
@@ -523,13 +554,16 @@ def test_a_seat_proposes_going_back_from_the_timeline_and_the_other_agrees_on_it
     # A fork, likewise: from the end of a later move, a new game with the same seats; each page links to it,
     # and the other seat follows the link into the new game as itself.
     fork_at, total_at_fork = _add_as_whoever_plays(stack, game_id, tokens)
-    _add_as_whoever_plays(stack, game_id, tokens)
+    latest, _ = _add_as_whoever_plays(stack, game_id, tokens)
+    # The page has both moves (over the stream) before its timeline is moved: the slider ends at the version shown.
+    first.wait_for_function(f"Number(document.body.dataset.version) >= {latest}", timeout=10_000)
     slider.focus()
     slider.press("Home")
     for _ in range(fork_at - 1):
         slider.press("ArrowRight")
     first.wait_for_function(f"document.body.dataset.shown === '{fork_at}'", timeout=10_000)
     first.locator("#propose-fork").click()
+    first.locator("#confirm-yes").click()
     expect(second.locator("#proposal-text")).to_contain_text(f"new game from version {fork_at}", timeout=10_000)
     second.locator("#accept-proposal").click()
     for page in pages:

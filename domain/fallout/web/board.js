@@ -265,3 +265,19 @@ export function logMark(event) {
   if (event.type === "CommandAccepted" && event.data?.command?.type === "round_end") return { phase: "Round end" };
   return undefined;
 }
+
+/**
+ * The question to ask before an action that cannot be taken back (service/web/static/confirm.js), or null:
+ * ending the turn with actions left, selling or discarding a card.
+ */
+export function confirmAction(action, view, context) {
+  const turn = view.turn;
+  if (action.type === "end_turn" && turn && turn.seat === context.seat && turn.actions > 0) {
+    return `End your turn with ${turn.actions} action${turn.actions > 1 ? "s" : ""} left?`;
+  }
+  if (action.type === "sell") return `Sell ${named(view, action.card)}? The shop keeps it.`;
+  if (action.type === "discard" || action.type === "discard_agenda") {
+    return `Discard ${named(view, action.card ?? action.agenda)}? It is gone for good.`;
+  }
+  return null;
+}

@@ -152,3 +152,16 @@ const FACES = { plus: "+", minus: "−", blank: "·", triangle: "▲" };
 export function dieFace(face) {
   return FACES[face] || humanize(face);
 }
+
+/** Zona's stalker has two actions a turn: the table asks before ending it early, dropping or selling a card. */
+const ZONA_TURN_ACTIONS = 2;
+export function confirmAction(action, view, context) {
+  const turn = view.turn;
+  if (action.type === "pass" && turn && !turn.done && turn.seat === context.seat && turn.actions < ZONA_TURN_ACTIONS) {
+    const left = ZONA_TURN_ACTIONS - turn.actions;
+    return `End your turn with ${left} action${left > 1 ? "s" : ""} left?`;
+  }
+  if (action.type === "drop") return `Drop ${cardName(view, action.card)}? It stays behind for good.`;
+  if (action.type === "sell_artifact") return `Sell ${cardName(view, action.card)}?`;
+  return null;
+}

@@ -144,3 +144,54 @@ export function sincePanel(events, { board, words }) {
     el("ol", { class: "since-list", tabindex: 0, "aria-label": "Since your last move" }, shown.slice(-60).reverse().map((e) => line(e, words, board))),
   ];
 }
+
+/**
+ * The service's events that open a batch (a move, a seat's change, a
+ * proposal…): a version just before one is a resting point, where a rewind
+ * may go (docs/api.md, "Rewind and fork"). The service's own list
+ * (service/usecases/record.py, BATCH_OPENERS); a game's events never open one.
+ */
+const OPENERS = new Set([
+  "GameCreated", "SeatJoined", "ContributionGiven", "SeatLeft", "SeatHandedToBot", "GameStarted",
+  "CommandAccepted", "ProposalMade", "ProposalAccepted", "ProposalDeclined", "TurnTimedOut", "VacationTaken",
+  "RulesUpgraded", "MoveUndone",
+]);
+
+/** The newest resting point at or before `version` that the loaded `events` (ascending) show, else null. */
+export function restingPoint(events, version, startedAt = 1) {
+  const byVersion = new Map(events.map((e) => [e.version, e]));
+  for (let v = version; v >= startedAt; v -= 1) {
+    const next = byVersion.get(v + 1);
+    if (!next) return null; // older than the log loaded: not known here
+    if (OPENERS.has(next.type) && byVersion.get(v)?.type !== "SeedRevealed") return v;
+  }
+  return null;
+}
+
+/** Where `version` stands, in words: "round 2, Obadiah Lowe's turn"; null for a game without rounds. */
+export function placeOf(events, version, { board, seatName }) {
+  let round = null;
+  let turn = null;
+  for (const event of events) {
+    if (event.version > version) break;
+    const marked = mark(board, event, round);
+    if (marked && marked.round !== undefined && marked.round !== null && marked.round !== round) {
+      round = marked.round;
+      turn = null;
+    }
+    if (marked && marked.turn !== undefined && marked.turn !== null) turn = `${seatName(marked.turn)}'s turn`;
+    else if (marked && marked.phase) turn = marked.phase.toLowerCase();
+  }
+  if (round === null && turn === null) return null; // a game without rounds or turns in its log
+  return [round === null ? "before the first round" : `round ${round}`, turn].filter(Boolean).join(", ");
+}
+
+/** What going back to `version` takes back: the moves after it, by whom. */
+export function movesAfter(events, version, names) {
+  const moves = events.filter((e) => e.version > version && e.type === "CommandAccepted");
+  const who = [...new Set(moves.map((e) => {
+    const seat = e.data?.seat;
+    return typeof seat === "number" ? names[seat] ?? `seat ${seat}` : "the table";
+  }))];
+  return { count: moves.length, who };
+}

@@ -17,10 +17,13 @@
 // `prompt` (the pending decision in words). Servers that do not send them
 // yet get the event's type and the board's own description instead.
 
-import { ApiError, call, el, follow, humanize, idempotencyKey, keepToken, seatTokenFromAddress, tokenFor } from "/web/api.js";
+import { ApiError, call, el, follow, humanize, idempotencyKey, seatTokenFromAddress, tokenFor } from "/web/api.js";
 import { groupedLog, sinceLastMove, sincePanel } from "/web/log.js";
 import { auditPanel } from "/web/audit-panel.js";
+import { askFirst } from "/web/confirm.js";
+import { lobbyControls } from "/web/lobby-controls.js";
 import { LogPages } from "/web/log-pages.js";
+import { proposalPanel } from "/web/proposal-panel.js";
 import { TurnAlert } from "/web/turn-alert.js";
 
 const gameId = document.body.dataset.gameId;
@@ -37,6 +40,7 @@ const table = {
   previousAt: null, // where the timeline was before, for "the events between"
   actions: [], // GET /actions: what this seat may post now
   actionsVersion: null, // the version those actions were listed at (If-Match)
+  undo: null, // {to_version, text} when this seat may take back its last move (POST /undo)
   prompt: null, // the pending decision in words, when the API gives it
   streamStatus: "connecting",
   unfollow: null, // stops following the stream
@@ -134,6 +138,7 @@ function refresh() {
 async function fetchState() {
   const state = await call("GET", `/games/${gameId}/state`, { token });
   let actions = [];
+  let undo = null;
   let prompt = state.body.prompt ?? null;
   const mine = state.body.seat;
   // Asked even when the game waits on another seat: some commands may be sent out of turn.
@@ -142,10 +147,12 @@ async function fetchState() {
     actions = listed.actions;
     table.actionsVersion = listed.version;
     prompt = listed.prompt ?? prompt;
+    undo = listed.undo ?? null;
   }
   table.live = state.body;
   table.summary.status = state.body.status;
   table.actions = actions;
+  table.undo = undo;
   table.prompt = prompt;
   if (state.body.over && !table.audit) {
     table.audit = (await call("GET", `/games/${gameId}/audit`, { token })).body;
@@ -203,13 +210,27 @@ function received(kind, data) {
 
 // -- acting ------------------------------------------------------------------
 
+/** An action chosen: asked about first when it cannot be taken back (the board says which), then posted. */
+async function decide(action) {
+  const question = table.board.confirmAction ? table.board.confirmAction(action, table.live.view, context()) : null;
+  if (question && !(await askFirst($("confirm"), question, describe(action)))) {
+    focusFirstAction();
+    return;
+  }
+  await post(action);
+}
+
+/** Take back this seat's last move (docs/api.md, "Undo"), decided on the version the offer was listed at. */
+function undo() {
+  return posting("the undo", async () => {
+    await call("POST", `/games/${gameId}/undo`, { token, headers: { "If-Match": `"${table.actionsVersion}"` } });
+    say("Your last move is taken back.");
+  });
+}
+
 /** Post one listed action, decided on the version it was listed at. */
-async function post(action) {
-  if (table.posting) return;
-  table.posting = true;
-  table.keepFocus = true;
-  renderActions();
-  try {
+function post(action) {
+  return posting("your move", async () => {
     const answer = await call("POST", `/games/${gameId}/actions`, {
       token,
       body: action,
@@ -217,10 +238,21 @@ async function post(action) {
     });
     for (const event of answer.body.events) log.keep(event);
     say("");
+  });
+}
+
+/** One write of this seat at a time, then the game as it is now, and focus on its next decision. */
+async function posting(what, write) {
+  if (table.posting) return;
+  table.posting = true;
+  table.keepFocus = true;
+  renderActions();
+  try {
+    await write();
   } catch (error) {
     // 412: someone (a bot, the round end) moved the game on since the
     // actions were listed. Nothing was done: show the new state, decide again.
-    if (error instanceof ApiError && error.status === 412) say("The game moved on before your move; here it is now.");
+    if (error instanceof ApiError && error.status === 412) say(`The game moved on before ${what}; here it is now.`);
     else showError(error);
   } finally {
     table.posting = false;
@@ -303,44 +335,17 @@ async function proposalCall(path, body, version) {
 }
 
 function renderProposal() {
-  const live = table.live;
   const ctx = context();
-  const parts = [];
-  const open = live.proposal;
-  if (open) {
-    const what = open.kind === "rewind" ? `go back to version ${open.to_version}` : `start a new game from version ${open.to_version}`;
-    const agreed = open.accepted.map((s) => ctx.names[s]).join(", ");
-    parts.push(el("p", { id: "proposal-text" }, `${ctx.names[open.by]} proposes to ${what} (agreed: ${agreed}).`));
-    if (ctx.seat !== null && !open.accepted.includes(ctx.seat)) {
-      parts.push(el("button", { type: "button", id: "accept-proposal", onclick: () => answerProposal(open, "accept") }, "Agree"));
-    }
-    if (ctx.seat !== null) {
-      const label = open.by === ctx.seat ? "Withdraw" : "Decline";
-      parts.push(el("button", { type: "button", id: "decline-proposal", onclick: () => answerProposal(open, "decline") }, label));
-    }
-  } else if (ctx.seat !== null && table.at !== null && live.status !== "lobby") {
-    if (!live.over) {
-      parts.push(el("button", { type: "button", id: "propose-rewind", onclick: () => propose("rewind", table.at) },
-        `Propose going back to version ${table.at}`));
-    }
-    parts.push(el("button", { type: "button", id: "propose-fork", onclick: () => propose("fork", table.at) },
-      `Propose a new game from version ${table.at}`));
-  }
-  const fork = newestFork();
-  if (fork) {
-    // A fork keeps the seats and their tokens: this seat's goes with it to the new game's page.
-    const keep = () => token && keepToken("seat", fork.fork_game_id, token);
-    parts.push(el("p", {}, `A new game from version ${fork.at_version}: `,
-      el("a", { href: `/play/${fork.fork_game_id}`, id: "fork-link", onclick: keep }, fork.fork_game_id)));
-  }
-  $("proposal").replaceChildren(...parts);
-}
-
-/** The newest fork of this game in its log, if any (GameForked's data). */
-function newestFork() {
-  const versions = [...log.events.keys()].sort((a, b) => b - a);
-  const found = versions.map((v) => log.events.get(v)).find((e) => e.type === "GameForked");
-  return found ? found.data : null;
+  $("proposal").replaceChildren(...proposalPanel({
+    live: table.live, at: table.at, seat: ctx.seat, names: ctx.names, events: log.logged(), board: table.board,
+    seatName: (seat) => ctx.names[seat], token,
+    propose: async (kind, version, question) => {
+      if (await askFirst($("confirm"), question, kind === "rewind" ? "propose going back" : "propose a new game")) {
+        await propose(kind, version);
+      }
+    },
+    answer: answerProposal,
+  }));
 }
 
 // -- drawing -------------------------------------------------------------------
@@ -350,7 +355,7 @@ function context() {
   // A board may let the player act on it (click a space to step there): the
   // same actions as the buttons, and the same way of posting them.
   const live = table.at === null && !table.posting;
-  return { seat: table.live?.seat ?? null, names, version: table.shown?.version, actions: live ? table.actions : [], act: post };
+  return { seat: table.live?.seat ?? null, names, version: table.shown?.version, actions: live ? table.actions : [], act: decide };
 }
 
 function render() {
@@ -437,7 +442,8 @@ function renderSeats() {
 function renderDecision() {
   const live = table.live;
   const ctx = context();
-  $("lobby-controls").replaceChildren(...(live.status === "lobby" ? lobbyControls() : []));
+  const lobby = { seats: live.seats || [], gameId, token, creatorToken, lobbyCall };
+  $("lobby-controls").replaceChildren(...(live.status === "lobby" ? lobbyControls(lobby) : []));
   if (table.at !== null) {
     $("prompt").textContent = `You are looking at version ${table.at}. Go back to live to play.`;
     $("actions").replaceChildren();
@@ -457,19 +463,30 @@ function renderDecision() {
 
 function renderActions() {
   const view = table.live.view;
-  const describe = (a) => a.text || (table.board.describeAction ? table.board.describeAction(a, view) : humanize(a.type));
   const hadFocus = $("actions").contains(document.activeElement);
+  // The same button keeps the focus across a redraw (the stream redraws often), else the first.
+  const focused = hadFocus ? document.activeElement.id || document.activeElement.dataset.index : null;
   const buttons = table.actions.map((action, i) =>
     el("button", {
       type: "button",
       class: "action",
       dataset: { type: action.type, index: i },
       disabled: table.posting,
-      onclick: () => post(action),
-    }, describe(action)),
+      onclick: () => decide(action),
+    }, describe(action, view)),
   );
+  if (table.undo && table.at === null) {
+    buttons.push(el("button", { type: "button", id: "undo", class: "undo", disabled: table.posting, onclick: undo }, table.undo.text));
+  }
   $("actions").replaceChildren(...buttons);
-  if (hadFocus || table.keepFocus) focusFirstAction();
+  const same = focused === null ? null : buttons.find((b) => (b.id || b.dataset.index) === focused);
+  if (same && !same.disabled) same.focus();
+  else if (hadFocus || table.keepFocus) focusFirstAction();
+}
+
+/** An action's words: the server's `text`, else the board's, else its type. */
+function describe(action, view = table.live.view) {
+  return action.text || (table.board.describeAction ? table.board.describeAction(action, view) : humanize(action.type));
 }
 
 function focusFirstAction() {
@@ -482,41 +499,6 @@ function focusFirstAction() {
   }
 }
 
-function lobbyControls() {
-  const controls = [];
-  const seats = table.live.seats || [];
-  const open = seats.filter((s) => s.kind === "open");
-  if (!token && open.length) {
-    const name = el("input", { id: "join-as", maxlength: 40, required: true, placeholder: "your name", autocomplete: "nickname" });
-    controls.push(el("form", {
-      class: "join",
-      onsubmit: async (e) => {
-        e.preventDefault();
-        const joined = await lobbyCall("POST", `/games/${gameId}/seats`, { name: name.value });
-        if (joined) {
-          keepToken("seat", gameId, joined.token);
-          location.reload();
-        }
-      },
-    }, el("label", { for: "join-as" }, "Join as "), name, el("button", { type: "submit" }, "Join")));
-  }
-  if (creatorToken) {
-    for (const seat of open) {
-      controls.push(el("button", {
-        type: "button",
-        dataset: { lobby: "bot" },
-        onclick: () => lobbyCall("PUT", `/games/${gameId}/seats/${seat.seat}/bot`, { level: "greedy" }, creatorToken),
-      }, `Give seat ${seat.seat} to a bot`));
-    }
-    controls.push(el("button", {
-      type: "button",
-      id: "start",
-      disabled: open.length > 0,
-      onclick: () => lobbyCall("POST", `/games/${gameId}/start`, undefined, creatorToken),
-    }, open.length ? `Start (waiting for ${open.length} more)` : "Start the game"));
-  }
-  return controls;
-}
 
 /** The text of an event as this seat may read it: the server's words, else its type. */
 function eventWords(event) {
