@@ -107,6 +107,17 @@ def shown_version(page: Page) -> int:
     return int(page.evaluate("document.body.dataset.version || 0"))
 
 
+#: What an internal id looks like in a label: a copy's owner (@), a numbered option, a snake_case word.
+INTERNAL_ID = re.compile(r"@|Option: \d|\b[a-z]+_[a-z_]+\b")
+
+
+def assert_no_ids_in_buttons(page: Page) -> None:
+    """No button the page shows names an internal id: the words are the game's, not its data's."""
+    labels = page.locator("button").evaluate_all("bs => bs.map(b => b.innerText)")
+    leaking = [label for label in labels if INTERNAL_ID.search(label)]
+    assert leaking == [], f"buttons that show ids: {leaking}"
+
+
 def banner_says(page: Page) -> str:
     """The page's banner, checked against whose turn the same page says it is: "Your turn" exactly when the game
     waits on the page's seat, else "Waiting for seat N (…)" naming each seat waited on."""
@@ -467,7 +478,7 @@ def test_a_solo_stalker_chooses_and_walks_through_the_zone_drawn_from_its_view(s
     moves = page.locator('#actions button[data-type="move"]')
     moves.first.wait_for(timeout=10_000)
     start = stack.get(f"/games/{game_id}/state", token)["view"]["stalkers"][0]["area"]
-    expect(page.locator(f'#board g.area[data-area="{start}"] circle')).to_have_count(1)
+    expect(page.locator(f'#board g.area[data-area="{start}"] circle.stalker')).to_have_count(1)
 
     listed = stack.get(f"/games/{game_id}/actions", token)["actions"]
     move = next(a for a in listed if a["type"] == "move")
@@ -478,9 +489,42 @@ def test_a_solo_stalker_chooses_and_walks_through_the_zone_drawn_from_its_view(s
     page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10_000)
     now = stack.get(f"/games/{game_id}/state", token)["view"]["stalkers"][0]["area"]
     assert now != start
-    expect(page.locator(f'#board g.area[data-area="{now}"] circle')).to_have_count(1, timeout=10_000)
-    expect(page.locator(f'#board g.area[data-area="{start}"] circle')).to_have_count(0)
+    expect(page.locator(f'#board g.area[data-area="{now}"] circle.stalker')).to_have_count(1, timeout=10_000)
+    expect(page.locator(f'#board g.area[data-area="{start}"] circle.stalker')).to_have_count(0)
     assert_accessible(page, "Zona's table")
+
+    # Two rounds, by clicking only: each turn one move on the map itself (the area is a button there), then
+    # whatever the game asks (first button), ending the turn when nothing else is left; events and the news
+    # pass by the same buttons. The board follows the stalker wherever it goes.
+    moved_on_map = 0
+    started = time.monotonic()
+    while stack.get(f"/games/{game_id}/state", token)["view"]["round"] < 3:
+        assert time.monotonic() - started < 60, "two rounds of Zona took too long"
+        turn = stack.get(f"/games/{game_id}/state", token)["view"].get("turn") or {}
+        before = shown_version(page)
+        targets = page.locator("#board g.area.target")
+        buttons = page.locator("#actions button.action:not([disabled])")
+        if turn.get("actions") == 0 and targets.count():
+            targets.first.click()
+            moved_on_map += 1
+        elif buttons.count():
+            offered = buttons.evaluate_all("bs => bs.map(b => b.dataset.type)")
+            kept = [i for i, t in enumerate(offered) if t not in ("drop", "take_off", "put_on", "move")]
+            buttons.nth((kept or [0])[0]).click()
+            if page.locator("#confirm-yes").count():
+                page.locator("#confirm-yes").click()
+        else:
+            time.sleep(0.1)  # the worker runs the event and news phases' own steps
+            continue
+        try:
+            page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10_000)
+        except PlaywrightError:
+            pass
+        where = stack.get(f"/games/{game_id}/state", token)["view"]["stalkers"][0]["area"]
+        if where:
+            expect(page.locator(f'#board g.area[data-area="{where}"] circle.stalker')).to_have_count(1, timeout=10_000)
+    assert moved_on_map >= 1, "round 1's move was by a button, round 2's on the map itself"
+    assert_no_ids_in_buttons(page)
     assert errors == []
     context.close()
 

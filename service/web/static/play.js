@@ -20,6 +20,7 @@
 import { ApiError, call, el, follow, humanize, idempotencyKey, seatTokenFromAddress, tokenFor } from "/web/api.js";
 import { groupedLog, sinceLastMove, sincePanel } from "/web/log.js";
 import { auditPanel } from "/web/audit-panel.js";
+import { BoardFrame } from "/web/board-frame.js";
 import { askFirst } from "/web/confirm.js";
 import { lobbyControls } from "/web/lobby-controls.js";
 import { LogPages } from "/web/log-pages.js";
@@ -51,6 +52,7 @@ const table = {
 };
 
 const log = new LogPages(gameId, token);
+const frame = new BoardFrame($("board"), $("zoom"), $("legend"));
 const alert = new TurnAlert();
 
 // -- loading -----------------------------------------------------------------
@@ -413,7 +415,7 @@ function seatLabel(seat) {
 function renderBoard() {
   const view = table.shown.view;
   const drawn = table.board.draw(view, context());
-  $("board").replaceChildren(drawn);
+  frame.show(drawn, table.board, view);
   $("board").dataset.version = table.shown.version;
   // How long a page takes to show its board (the browser tests hold it under a second, whatever the log's length).
   if (!performance.getEntriesByName("board-drawn").length) performance.mark("board-drawn");
