@@ -23,6 +23,7 @@ import { auditPanel } from "/web/audit-panel.js";
 import { BoardFrame } from "/web/board-frame.js";
 import { askFirst } from "/web/confirm.js";
 import { lobbyControls } from "/web/lobby-controls.js";
+import { facesPanel, handItem } from "/web/faces.js";
 import { LogPages } from "/web/log-pages.js";
 import { proposalPanel } from "/web/proposal-panel.js";
 import { TurnAlert } from "/web/turn-alert.js";
@@ -435,10 +436,13 @@ function renderSeats() {
       el("h3", {}, `${name}${d.title ? ` — ${d.title}` : ""}`, seat.seat === ctx.seat ? " (you)" : "",
         waiting.has(seat.seat) ? el("span", { class: "badge" }, "to play") : null),
       d.rows.length ? el("dl", {}, d.rows.flatMap(([label, value]) => [el("dt", {}, label), el("dd", {}, value)])) : null,
-      d.hand && d.hand.length ? el("ul", { class: "hand" }, d.hand.map((card) => el("li", {}, card))) : null,
+      d.hand && d.hand.length ? el("ul", { class: "hand" }, d.hand.map((card) => el("li", {}, handItem(card, table.shown.view.faces)))) : null,
     );
   });
   $("seats").replaceChildren(...cards);
+  const faces = facesPanel(table.shown.view.faces);
+  $("faces").replaceChildren(...faces);
+  $("faces-area").hidden = !faces.length;
 }
 
 function renderDecision() {
