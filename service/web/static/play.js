@@ -562,7 +562,7 @@ function renderTimeline() {
   }
   between.replaceChildren(
     el("p", {}, `Between versions ${low} and ${high}:`),
-    el("ol", {}, shown.slice(0, 200)),
+    el("ol", { tabindex: 0, "aria-label": `Events between versions ${low} and ${high}` }, shown.slice(0, 200)),
   );
 }
 
