@@ -709,6 +709,11 @@ def test_a_player_and_a_bot_play_three_rounds_of_fallout_reading_cards_and_encou
     game_id = create_in_lobby(page, stack, "fallout", 2, "Dana", bots="random")
     token = token_of(page, game_id)
     expect(page.locator("body")).to_have_attribute("data-status", "running", timeout=15_000)
+    # Turn alerts are asked for by a button, never on load: the browser's permission is still unasked here.
+    assert page.evaluate("() => Notification.permission") == "default"
+    page.locator("#turn-alert-toggle").click()
+    expect(page.locator("#turn-alert-toggle")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("() => localStorage.getItem('holotape.turn-alert')") == "on"
 
     encounters: list[list[str]] = []
     told = 0

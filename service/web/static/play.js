@@ -66,6 +66,9 @@ async function start() {
     return;
   }
   table.board = await loadBoard(table.summary.game);
+  // Wired before anything is drawn: a reader may reach for the timeline as soon as it shows.
+  wireTimeline();
+  wireLog();
   await refresh();
   if (log.oldest === null) await log.loadLatest(table.live.version);
   // "Since your last move" reaches back to this seat's last move: a few pages at most.
@@ -74,8 +77,6 @@ async function start() {
   }
   renderLog();
   renderSince();
-  wireTimeline();
-  wireLog();
   $("turn-alert").replaceChildren(...alert.controls());
   if (table.live.over) return; // nothing more will happen: no stream to hold open
   const after = table.live.version;
@@ -298,6 +299,7 @@ function wireTimeline() {
 
 /** Show the game right after version `version` (null: follow it live again). */
 async function showVersion(version) {
+  if (!table.live) return; // not loaded yet: the slider shows nothing to go back to
   const from = table.at ?? table.live.version;
   if (version === null || version >= table.live.version) {
     table.at = null;
@@ -405,7 +407,7 @@ function turnWords(live, ctx, asked) {
 
 /** "seat 1 (Obadiah, greedy bot)": the seat's number, and what its player and character are called. */
 function seatLabel(seat) {
-  const described = table.board.seats ? table.board.seats(table.live.view, context()) : [];
+  const described = table.board.seats ? table.board.seats(table.live.view || {}, context()) : [];
   const title = described.find((d) => d.seat === seat)?.title;
   const entry = (table.live.seats || [])[seat] || {};
   const player = entry.name || (entry.bot ? `${entry.bot} bot` : null);
@@ -436,11 +438,11 @@ function renderSeats() {
       el("h3", {}, `${name}${d.title ? ` — ${d.title}` : ""}`, seat.seat === ctx.seat ? " (you)" : "",
         waiting.has(seat.seat) ? el("span", { class: "badge" }, "to play") : null),
       d.rows.length ? el("dl", {}, d.rows.flatMap(([label, value]) => [el("dt", {}, label), el("dd", {}, value)])) : null,
-      d.hand && d.hand.length ? el("ul", { class: "hand" }, d.hand.map((card) => el("li", {}, handItem(card, table.shown.view.faces)))) : null,
+      d.hand && d.hand.length ? el("ul", { class: "hand" }, d.hand.map((card) => el("li", {}, handItem(card, table.shown.view?.faces)))) : null,
     );
   });
   $("seats").replaceChildren(...cards);
-  const faces = facesPanel(table.shown.view.faces);
+  const faces = facesPanel(table.shown.view?.faces);
   $("faces").replaceChildren(...faces);
   $("faces-area").hidden = !faces.length;
 }
@@ -518,7 +520,7 @@ function renderLog() {
   const limit = table.at ?? Infinity;
   const names = context().names;
   const seatName = (seat) => {
-    const described = table.board.seats ? table.board.seats(table.shown.view, context()) : [];
+    const described = table.board.seats ? table.board.seats(table.shown.view || {}, context()) : [];
     const title = described.find((d) => d.seat === seat)?.title;
     return title && !/^no /.test(title) ? title : names[seat] ?? `Seat ${seat}`;
   };
