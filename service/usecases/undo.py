@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from domain.game import Event, RuleViolation
 from domain.rng import Rng
 from events.envelope import Envelope, NewEvent
 from events.log import ConcurrencyError
@@ -39,6 +40,8 @@ from service.usecases.words import sentence
 
 #: How far back the log is read to find the move: an undo is about the last move, not a game's history.
 LOOK_BACK = 400
+#: Worlds the move is decided again in, to see whether it rests on something hidden (``_learnt``).
+WORLDS = 3
 
 
 @dataclass(frozen=True)
@@ -101,8 +104,12 @@ class Undo:
         if any(visible(record, e, viewer)["redacted"] for e in shown for viewer in viewers):
             raise Refused("undo_after_reveal", "that move showed something hidden; ask the others to rewind",
                           Refused.NOT_NOW)  # fmt: skip
-        if _draws(self.games, game_id, before, header):
+        decided, draws = _decide_again(self.games, game_id, before, header)
+        if draws:
             raise Refused("undo_after_chance", "that move rolled dice or drew from a deck; ask the others to rewind",
+                          Refused.NOT_NOW)  # fmt: skip
+        if _learnt(game_id, before, header, decided):
+            raise Refused("undo_after_reveal", "that move showed something hidden; ask the others to rewind",
                           Refused.NOT_NOW)  # fmt: skip
         text = sentence(before, shown[0].type, shown[0].data, seat) if shown else "your last move"
         return Undoable(header.version - 1, header.version, text)
@@ -126,11 +133,37 @@ def _last_move(log: list[Envelope], version: int) -> list[Envelope] | None:
     return None
 
 
-def _draws(games: Games, game_id: str, before: Record, header: Envelope) -> bool:
-    """Whether deciding the move again, as ``Games.act`` decided it, draws from the game's randomness."""
+def _decide_again(games: Games, game_id: str, before: Record, header: Envelope) -> tuple[list[Event], bool]:
+    """The move decided again as ``Games.act`` decided it: its events, and whether it drew from the randomness."""
     secret = games.seed(game_id)
     seed = genesis.effective_seed(secret, before.seed_mix, before.contributions)
     rng = Rng.for_position(seed, header.version - 1)
     command = before.module.check_command(header.data["command"])
-    before.module.decide_and_fold(before.state, header.data["seat"], command, rng)
-    return rng.counter > 0
+    decided, _ = before.module.decide_and_fold(before.state, header.data["seat"], command, rng)
+    return list(decided), rng.counter > 0
+
+
+def _learnt(game_id: str, before: Record, header: Envelope, decided: list[Event]) -> bool:
+    """Whether the move taught its seat something hidden: a card drawn from the top of a deck shuffled long ago,
+    a face-down tile turned, shows everyone the same thing (so no event is redacted) and draws no number now.
+
+    The move is decided again in a few worlds the seat cannot tell from the real one (the game AI's
+    ``determinize``: everything the seat sees kept, everything hidden sampled); if what the seat is shown of
+    the move differs in any of them, the move depended on what was hidden, and showed it.
+    """
+    module = before.module
+    if module.ai is None:
+        return False  # a game that cannot sample what a seat does not see: the redaction check stands alone
+    seat = header.data["seat"]
+    command = module.check_command(header.data["command"])
+    shown = [module.redact(e, seat) for e in decided]
+    view = module.view(before.state, seat)
+    for world in range(WORLDS):
+        sampled = module.ai.determinize(view, seat, Rng(f"undo:{game_id}", f"v{header.version}-world{world}"))
+        try:
+            there, _ = module.decide_and_fold(sampled, seat, command, Rng(f"undo:{game_id}", "no draws"))
+        except RuleViolation:
+            return True  # the move would not even be legal there: it rests on what the seat cannot see
+        if [module.redact(e, seat) for e in there] != shown:
+            return True
+    return False

@@ -3,7 +3,12 @@ revealed nothing hidden and drew no chance (service/usecases/undo.py, docs/api.m
 
 from __future__ import annotations
 
+import pytest
+
+from bots import decide, make_bot
+from domain.rng import Rng
 from events.snapshots import fold
+from service.usecases.errors import Refused
 from tests.service.tables import act, finish, new_table, state
 
 
@@ -74,3 +79,41 @@ def test_a_move_that_passed_the_turn_is_the_tables_and_the_version_must_match(cl
     assert missing.status_code == 428
     spectator = client.post(table.url("/undo"), headers={"If-Match": '"9"'})
     assert spectator.status_code == 401
+
+
+#: Zona's events that bring a card from a face-down deck into sight: no number is drawn (the deck was shuffled
+#: long before) and nobody is shown it otherwise, yet the seat learns what was hidden.
+FROM_HIDDEN_DECKS = {"NewsDrawn", "EventCardDrawn", "ThreatDrawn", "ItemDrawn"}
+
+
+def test_a_move_that_turned_a_card_from_a_hidden_deck_is_not_undone_though_no_die_was_rolled(services):
+    """Zona §"WYDARZENIA": an event card comes off the top of a deck shuffled at setup; the move that turned it
+    draws no random number and hides nothing from anyone, but it showed the seat what was hidden, so only a
+    rewind by agreement may take it back. A plain move of the same game may be taken back alone."""
+    games, automation = services.games, services.automation
+    seats = [{"seat": 0, "kind": "human", "name": "Ann", "bot": None}]
+    game_id = games.create("zona", {"pack": "test", "draft": "free"}, seats, seed="undo-reveal").game_id
+    bot = make_bot("random")
+    offered, refused = 0, 0
+    for step in range(400):
+        automation.run_system(game_id)
+        record = games.load(game_id).state
+        if record.over or offered and refused:
+            break
+        if 0 not in record.module.waiting_for(record.state):
+            continue
+        actions = record.module.legal_actions(record.state, 0)
+        command = decide(bot, record.module, record.state, actions, 0, Rng("undo-reveal", str(step)))
+        acted = games.act(game_id, 0, command, follow_up=False)
+        shown = {e.type for e in acted.events}
+        if 0 not in games.load(game_id).state.module.waiting_for(games.load(game_id).state.state):
+            continue
+        offer = services.undo.offer(game_id, 0)
+        if shown & FROM_HIDDEN_DECKS:
+            assert offer is None, (command, shown)
+            with pytest.raises(Refused) as why:
+                services.undo.undo(game_id, 0, None)
+            refused += why.value.code == "undo_after_reveal"
+        elif offer is not None:
+            offered += 1
+    assert offered and refused, (offered, refused)
