@@ -236,7 +236,7 @@ export function describeAction(action, view) {
     case "step": return `Step to ${spaceName(view, action.to)}`;
     case "move": return "Move";
     case "end_turn": return "End your turn";
-    case "explore": return `Explore ${humanize(action.place)}`;
+    case "explore": return exploreWords(view, action.place);
     case "fight": return `Fight ${enemyName(view, action.enemy)}`;
     case "choose_enemy": case "order_attacks": case "activate_enemy":
       return `${humanize(action.type)}: ${enemyName(view, action.enemy)}`;
@@ -281,6 +281,21 @@ export function confirmAction(action, view, context) {
     return `Discard ${named(view, action.card ?? action.agenda)}? It is gone for good.`;
   }
   return null;
+}
+
+/** Axial steps (domain/fallout/model.py's DIRECTIONS, pointy side up) in compass words. */
+const COMPASS = { "1,-1": "north-east", "1,0": "east", "0,1": "south-east", "-1,1": "south-west", "-1,0": "west", "0,-1": "north-west" };
+
+/** "Explore the dangerous tile to the north-east of Tollbridge Camp": the place by its back and where it lies. */
+function exploreWords(view, place) {
+  const tiles = view?.map || [];
+  const target = tiles.find((t) => t.place === place);
+  if (!target) return "Explore a tile";
+  const mine = (view.survivors || []).find((s) => s.seat === view.seat);
+  const from = mine?.space ? tiles.find((t) => t.tile && t.tile === mine.space.split(".")[0]) : null;
+  const direction = from ? COMPASS[`${target.q - from.q},${target.r - from.r}`] : null;
+  const where = direction ? ` to the ${direction} of ${named(view, from.tile)}` : "";
+  return `Explore the ${humanize(target.back).toLowerCase()} tile${where}`;
 }
 
 /** What the map's colours and tokens mean (service/web/static/board-frame.js draws it under the board). */
