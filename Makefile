@@ -75,9 +75,10 @@ else
 		exit 1; fi
 endif
 
-# The README's pictures of the lobby, a game and a replay, taken by the browser test.
+# The README's pictures of the lobby, a game, a replay, Zona's map, a game against a bot and a card's text,
+# taken by the browser tests.
 screenshots: $(STAMP) browser
-	HOLOTAPE_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/web -k two_seats $(PYTEST_ARGS)
+	HOLOTAPE_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/web -k "two_seats or solo_stalker or three_rounds" $(PYTEST_ARGS)
 
 # The layer contracts, types over domain/, bots/, events/, service/ and workers/, and ruff over everything
 # (configured in pyproject.toml).

@@ -50,6 +50,7 @@ from service.usecases.proposals import Proposals
 from service.usecases.queries import Queries
 from service.usecases.record import declare_events
 from service.usecases.services import Services
+from service.usecases.undo import Undo
 
 #: The projection that holds the game index's rows.
 GAME_INDEX = "games"
@@ -137,6 +138,7 @@ def build(
         play_by_post=PlayByPost(games, automation),
         lobby=lobby,
         proposals=Proposals(games),
+        undo=Undo(games),
         queries=queries,
         index=index,
         notifications=Notifications(webhooks),

@@ -16,6 +16,16 @@ from domain.game import malformed
 
 RULE = "Complete Setup"
 
+#: The bundled pack's scenarios, by id, for a client's form (the API document's `x-choices`): written here rather
+#: than read from the pack, which takes most of a second to load, at import. tests/domain/fallout/test_setup.py
+#: checks they are the bundled pack's, named as it names them.
+SCENARIO_CHOICES = {
+    "saltmarsh_reach": "The Saltmarsh Reach",
+    "sulphur_flats": "The Sulphur Flats",
+    "thornwood_hollow": "Thornwood Hollow",
+    "vesper_heights": "Vesper Heights",
+}
+
 
 class OptionsSchema(Schema):
     class Meta:
@@ -28,7 +38,8 @@ class OptionsSchema(Schema):
     )
     scenario = fields.String(
         load_default=None,
-        metadata={"description": "The pack's scenario to play (its id); the pack's first scenario by default."},
+        metadata={"description": "The pack's scenario to play (its id); the pack's first scenario by default.",
+                  "x-choices": SCENARIO_CHOICES},
     )
     survivors = fields.List(
         fields.String(),

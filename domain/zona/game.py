@@ -51,6 +51,11 @@ def _shelved(pack: str) -> bool:
     return True
 
 
+#: The bundled pack's board sides, for a client's form (the API document's `x-choices`); tests/domain/zona/test_setup.py
+#: checks they are the bundled pack's.
+SIDE_CHOICES = {"small": "the small side (1-2 players)", "large": "the large side (3-4 players)"}
+
+
 class ZonaOptions(Schema):
     """What a creator may choose; every ruling a group could play otherwise is here (docs/zona-engine.md)."""
 
@@ -81,7 +86,7 @@ class ZonaOptions(Schema):
     side = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 32),
                          metadata={"description": "board side, one of the pack's (small, large): play the other side "
                                                   "than the one printed for the player count (default: that one)",
-                                   "example": "large"})
+                                   "example": "large", "x-choices": SIDE_CHOICES})
 
 
 class ZonaView(Schema):

@@ -24,6 +24,7 @@ from typing import Any
 from domain.game import Event
 from domain.zona import faces
 from domain.zona.board import board_for
+from domain.zona.layout import layout
 from domain.zona.model import Pack
 from domain.zona.pack import pack_named
 from domain.zona.state import HIDDEN, State, clone, is_find, mask, owned_items
@@ -167,7 +168,15 @@ def board_description(pack_name: str, side: str) -> dict[str, Any]:
         borders.append({"between": [b.a, b.b], "kind": kind, "shortcut": b.shortcut})
     areas = {a.id: {"name": a.name, "sector": a.sector, "action": effects_in_words(a.action) if a.action else None,
                     "requires": list(a.requires)} for a in pack.areas.values()}
-    return {"areas": areas, "borders": borders, "facility_spaces": board.facility_spaces}
+    described = {"areas": areas, "borders": borders, "facility_spaces": board.facility_spaces}
+    drawn = layout(pack_name)
+    if drawn is not None:
+        # Where the printed map has each area (the pack's layout.yaml): drawing only, no rule reads it.
+        described["map"] = {"size": drawn["size"], "box": drawn["box"]}
+        for area_id, at in drawn["areas"].items():
+            if area_id in areas:
+                areas[area_id]["at"] = at
+    return described
 
 
 #: A JSON string with a ``#`` or ``@`` and no escapes (no card id has one). Between two strings of a JSON

@@ -21,6 +21,7 @@ from events.log import ConcurrencyError, IdempotencyConflict
 from service.api import audit, health, inputs, invitations, lobby, log, mail, notify, players, rewind, stream
 from service.api import games as games_api
 from service.api.callers import bearer, services
+from service.api.compression import register_compression
 from service.api.errordocs import ProblemResponses, publish_rule_codes, register_responses
 from service.api.gameschemas import publish_game_schemas
 from service.api.problems import (
@@ -109,6 +110,8 @@ def create_app(
     ``games``: whose schemas the API document describes (default: every game hosted now).
     """
     app = Flask("holotape")
+    # First, so that it runs after every other after_request hook (Flask runs them in reverse).
+    register_compression(app)
     app.config.update(
         API_TITLE=API_TITLE,
         API_VERSION="1",

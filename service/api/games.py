@@ -80,6 +80,12 @@ def idempotency_key() -> str | None:
 # -- schemas ----------------------------------------------------------------
 
 
+class UndoOfferSchema(Schema):
+    to_version = fields.Integer(required=True, metadata={"description": "The version an undo goes back to"})
+    text = fields.String(required=True, metadata={"description": "The move it takes back, in words",
+                                                   "example": "Take back: Seat 0 adds 2, making 9."})
+
+
 class ProposalSchema(Schema):
     id = fields.Integer(required=True, metadata={"description": "The version of the proposal's event"})
     kind = fields.String(required=True, metadata={"description": "rewind or fork"})
@@ -180,6 +186,12 @@ class ActionsSchema(Schema):
                   "this seat, as a button says it (posting it back with `text` is fine: it is left out)"},
     )
     prompt = fields.String(required=True, **PROMPT)
+    undo = fields.Nested(
+        UndoOfferSchema,
+        allow_none=True,
+        metadata={"description": "When the caller may take back its last move (POST /games/{id}/undo), where "
+                  "that goes back to and the move in words; else null"},
+    )
 
 
 class ActedSchema(Schema):
@@ -247,6 +259,7 @@ class GameActions(MethodView):
                 {"type": "redraw", "text": "Redraw your secret"},
             ],
             "prompt": "You must add 1, 2 or 3 to the total of 7 (50 wins).",
+            "undo": {"to_version": 11, "text": "Take back: you add 2, making 9."},
         },
     )
     @blp.doc(operationId="listActions")
@@ -254,6 +267,9 @@ class GameActions(MethodView):
         """Every command the caller's seat may post now, each a complete body (none for a spectator)."""
         seat = caller(game_id).seat
         body = services().queries.actions(game_id, seat)
+        offered = services().undo.offer(game_id, seat)
+        # Only an offer made at the version listed: the game may have moved on between the two reads.
+        body["undo"] = offered if offered is None or body["version"] == services().games.load(game_id).version else None
         return body, 200, etag(body["version"])
 
     @blp.arguments(CommandSchema, example={"type": "add", "amount": 2})

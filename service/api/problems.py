@@ -105,6 +105,10 @@ CATALOG: dict[int, dict[str, str]] = {
         "nothing_to_do": "the command changed nothing",
         "proposal_pending": "another proposal is still open",
         "already_accepted": "this seat has accepted already",
+        "nothing_to_undo": "no move of yours in this turn to take back: it is not your turn, or the last move is "
+        "another's (ask the others to rewind)",
+        "undo_after_reveal": "your last move showed something hidden: only a rewind by agreement takes it back",
+        "undo_after_chance": "your last move rolled dice or drew from a deck: only a rewind by agreement takes it back",
         "idempotency_key_in_flight": "a request with this Idempotency-Key is still running",
         "no_turn_timer": "the game has no turn clock",
         "no_vacation_left": "the seat has no vacation days left",

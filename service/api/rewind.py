@@ -8,8 +8,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from events.log import ConcurrencyError
 from service.api.callers import seat_holder, services
-from service.api.games import ProposalSchema
+from service.api.games import IF_MATCH, ProposalSchema, etag, expected_version
+from service.api.problems import Problem
 from service.api.schemas import EXAMPLE_GAME_ID, MAX_VERSION
 from service.usecases.proposals import FORK, REWIND, Outcome
 
@@ -109,3 +111,34 @@ class DeclineProposal(MethodView):
         """Decline the open proposal, or withdraw your own (seat token)."""
         seat = seat_holder(game_id)
         return _body(game_id, services().proposals.answer(game_id, seat, proposal_id, accept=False))
+
+
+class UndoneSchema(Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "The game's version after the undo"})
+    to_version = fields.Integer(required=True, metadata={"description": "The version the game went back to"})
+
+
+@blp.route("/<game_id>/undo")
+class UndoLastMove(MethodView):
+    @blp.response(200, UndoneSchema, headers={"ETag": {"description": "The game's version", "schema": {"type": "string"}}},
+                  example={"game_id": EXAMPLE_GAME_ID, "version": 14, "to_version": 11})  # fmt: skip
+    @blp.alt_response(409, description="`nothing_to_undo`, `undo_after_reveal` or `undo_after_chance`")
+    @blp.alt_response(412, description="If-Match names a version the game has moved past (see current_version)")
+    @blp.alt_response(428, description="No If-Match")
+    @blp.doc(parameters=[IF_MATCH], operationId="undoLastMove")
+    def post(self, game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """Take back your own last move, within your turn, needing nobody's agreement (seat token).
+
+        Allowed while the move revealed nothing hidden and drew no chance (no
+        die, no card): `GET /actions` offers it as `undo` when it is. Appends
+        `MoveUndone`; the game is as it was before the move.
+        """
+        seat = seat_holder(game_id)
+        expected = expected_version()
+        try:
+            version, to_version = services().undo.undo(game_id, seat, expected)
+        except ConcurrencyError as moved:
+            raise Problem(412, "stale_version", f"the game is at version {moved.current}, not {expected}",
+                          headers=etag(moved.current), current_version=moved.current) from moved  # fmt: skip
+        return {"game_id": game_id, "version": version, "to_version": to_version}, 200, etag(version)

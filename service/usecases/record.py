@@ -55,6 +55,7 @@ META_EVENTS = frozenset(
         "ProposalAccepted",
         "ProposalDeclined",
         "GameRewound",
+        "MoveUndone",
         "GameForked",
         "ForkedFrom",
         "TurnTimedOut",
@@ -243,7 +244,7 @@ def _apply(
         return replace(record, proposal={**record.proposal, "accepted": accepted} if record.proposal else None)
     if event_type in ("ProposalDeclined", "GameForked"):
         return replace(record, proposal=None)
-    if event_type == "GameRewound":
+    if event_type in ("GameRewound", "MoveUndone"):
         if state_at is None:
             raise ValueError("folding a GameRewound needs the state at its version")
         return replace(record, state=state_at(data["to_version"]).state, proposal=None)
@@ -456,6 +457,14 @@ class GameRewoundV1(_Strict):
     proposal = fields.Integer(load_default=None, allow_none=True)
 
 
+class MoveUndoneV1(_Strict):
+    """A seat took back its own last move, needing nobody's agreement (service.usecases.undo): it folds as a
+    GameRewound does, the rules state becoming the state after ``to_version``."""
+
+    seat = fields.Integer(required=True)
+    to_version = fields.Integer(required=True)
+
+
 class GameForkedV1(_Strict):
     fork_game_id = fields.String(required=True)
     at_version = fields.Integer(required=True)
@@ -525,6 +534,7 @@ def declare_events(registry: SchemaRegistry) -> SchemaRegistry:
         "ProposalAccepted": ProposalAnsweredV1,
         "ProposalDeclined": ProposalAnsweredV1,
         "GameRewound": GameRewoundV1,
+        "MoveUndone": MoveUndoneV1,
         "GameForked": GameForkedV1,
         "ForkedFrom": ForkedFromV1,
         "TurnTimedOut": TurnTimedOutV1,

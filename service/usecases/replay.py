@@ -57,7 +57,7 @@ class Replay:
 
 def replay(envelopes: list[Envelope], secret: str) -> Replay:
     """Decide every batch of ``envelopes`` (a whole log, as stored) again from ``secret`` with this release's rules."""
-    targets = {e.data["to_version"] for e in envelopes if e.type == "GameRewound"}
+    targets = {e.data["to_version"] for e in envelopes if e.type in ("GameRewound", "MoveUndone")}
     kept: dict[int, Record] = {}  # the states a GameRewound returns to, kept as the fold passes them
     out = Replay()
     record = Record()

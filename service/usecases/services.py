@@ -17,6 +17,7 @@ from service.usecases.players import Players
 from service.usecases.ports import Health, IdempotentRequests, Mailer, RateLimits
 from service.usecases.proposals import Proposals
 from service.usecases.queries import Queries
+from service.usecases.undo import Undo
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class Services:
     play_by_post: PlayByPost
     lobby: Lobby
     proposals: Proposals
+    undo: Undo
     queries: Queries
     index: GameIndex
     notifications: Notifications

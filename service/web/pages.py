@@ -15,10 +15,13 @@ which lists its view. Every board module exports the same few functions
 from __future__ import annotations
 
 import sys
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Response, abort, redirect, render_template, send_from_directory
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -64,6 +67,16 @@ def home() -> WerkzeugResponse:
     return redirect("/lobby", code=302)
 
 
+@cache
+def options_schema(name: str) -> dict[str, Any]:
+    """``name``'s options as JSON Schema, converted as the API document converts them (its `…Options`), for the
+    lobby's form: the page builds a field for each, so a game's new option shows there without a change here."""
+    spec = APISpec("options", "1", "3.0.3", plugins=[MarshmallowPlugin()])
+    spec.components.schema("Options", schema=registry.game_module(name).options_schema)
+    converted: dict[str, Any] = spec.to_dict()["components"]["schemas"]["Options"]
+    return converted
+
+
 @blp.get("/lobby")
 def lobby() -> Response:
     hosted = []
@@ -71,7 +84,8 @@ def lobby() -> Response:
     shipped = registry.builtin_names()
     for name in shipped + [n for n in registry.names() if n not in shipped]:
         module = registry.game_module(name)
-        hosted.append({"name": name, "title": module.title, "min": module.seats.min, "max": module.seats.max})
+        hosted.append({"name": name, "title": module.title, "min": module.seats.min, "max": module.seats.max,
+                       "options": options_schema(name)})
     return _page("lobby.html", games=hosted)
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
+from html import unescape
 
 from domain import registry
 
@@ -50,3 +53,41 @@ def test_the_pages_scripts_and_styles_are_served(client):
         answer = client.get(f"/web/{name}")
         assert answer.status_code == 200 and answer.mimetype == kind, name
     assert client.get("/web/../pages.py").status_code == 404
+
+
+def test_answers_are_compressed_for_a_client_that_accepts_it_and_the_etag_stays_the_games_version(client):
+    """docs/web.md, "Weight": JSON, the pages and their scripts go compressed (Brotli or gzip, as accepted);
+    the ETag is still the version a client sends back as If-Match; a client that accepts nothing gets it plain."""
+    created = client.post("/games", json={"game": "counter", "seats": 1}).get_json()
+    state = f"/games/{created['game_id']}/state"
+    plain = client.get(state)
+    assert "Content-Encoding" not in plain.headers
+    for accepted, used in (("gzip", "gzip"), ("gzip, deflate, br, zstd", "br")):
+        packed = client.get(state, headers={"Accept-Encoding": accepted})
+        assert packed.headers["Content-Encoding"] == used
+        assert packed.headers["ETag"] == plain.headers["ETag"] == f'"{plain.get_json()["version"]}"'
+        assert "Accept-Encoding" in packed.headers["Vary"]
+    script = client.get("/web/play.js", headers={"Accept-Encoding": "gzip, br"})
+    assert script.headers["Content-Encoding"] in ("br", "deflate")
+    page = client.get("/lobby", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(page.get_data()).decode().startswith("<!doctype html>")
+
+
+def test_the_event_stream_is_never_compressed(client):
+    """Each event reaches its reader as it is written, not when a compressor's buffer fills."""
+    created = client.post("/games", json={"game": "counter", "seats": 1}).get_json()
+    stream = client.get(f"/games/{created['game_id']}/stream", headers={"Accept-Encoding": "gzip, br"}, buffered=False)
+    assert stream.mimetype == "text/event-stream"
+    assert "Content-Encoding" not in stream.headers
+    stream.close()
+
+
+def test_the_lobby_form_carries_each_games_options_schema(client):
+    """docs/web.md: the create form draws a field per option from the schema the page carries (the same JSON
+    Schema as the API document's `…Options`)."""
+    html = client.get("/lobby").get_data(as_text=True)
+    carried = dict(re.findall(r"<option value=\"([^\"]+)\"[^>]*data-options='([^']*)'", html))
+    for name in registry.builtin_names():
+        schema = json.loads(unescape(carried[name]))
+        assert set(schema["properties"]) == set(registry.game_module(name).options_schema().fields)

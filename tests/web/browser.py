@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.web.axe import ensure_axe
+
 CHROMIUM = Path(os.environ.get("HOLOTAPE_CHROMIUM", "/usr/bin/chromium"))
 
 #: Headless, and nothing that reaches out to the internet or asks a question.
@@ -54,6 +56,11 @@ def ensure_chromium() -> Path | None:
 
 
 if __name__ == "__main__":
+    # axe-core too (tests/web/axe.py): fetched here, at setup, so the tests only read it.
+    try:
+        ensure_axe()
+    except (RuntimeError, OSError, subprocess.CalledProcessError) as missing:
+        print(f"axe-core: {missing}", file=sys.stderr)
     found = ensure_chromium()
     print(found or f"{MISSING}; the browser tests (tests/web) will be skipped", file=sys.stdout if found else sys.stderr)
     sys.exit(0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -22,8 +23,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class Stack:
-    def __init__(self, base: str):
+    def __init__(self, base: str, redis_url: str | None = None):
         self.base = base
+        #: The Redis the stack's API and worker share (the embedded one `holotape run` started), for a test that
+        #: builds a game in-process, much faster than over HTTP.
+        self.redis_url = redis_url
 
     def get(self, path: str, token: str | None = None):
         return self.call("GET", path, token=token)
@@ -47,7 +51,8 @@ def _healthy(base: str) -> bool:
         return False
 
 
-# Session-wide: every browser test module (one xdist group, one worker) shares one stack and one browser.
+# One stack and one browser for the whole session: every browser test runs on one xdist worker (the "browser"
+# group), so starting them once saves a stack's start (8 s) and a browser's launch for each module after the first.
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """``holotape run`` (what `make run` runs) on a free port, with its own embedded Redis."""
@@ -69,7 +74,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     try:
         wait_until(lambda: _healthy(base) or run.poll() is not None, timeout=60, message="holotape run")
         assert run.poll() is None, (data / "run.log").read_text()[-3000:]
-        yield Stack(base)
+        said = re.search(r"redis://[0-9.:]+/\d+", (data / "run.log").read_text())
+        yield Stack(base, said.group(0) if said else None)
     finally:
         # As Ctrl-C would: the API, the worker and Redis stop in order.
         stop_group(run, signal.SIGINT, timeout=30)

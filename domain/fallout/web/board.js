@@ -107,7 +107,7 @@ export function draw(view, context = {}) {
   const height = Math.max(0, ...ys) - minY + pad;
   const root = svg("svg", {
     viewBox: `${minX.toFixed(0)} ${minY.toFixed(0)} ${width.toFixed(0)} ${height.toFixed(0)}`,
-    role: "img",
+    role: "group", // not an img: the spaces one may step to are buttons inside it
     "aria-label": `The map in round ${view.round}`,
     class: "fallout-board",
   });
@@ -162,21 +162,25 @@ function drawSpace(view, space, on, x, y) {
     "stroke-width": on.choice ? 3 : 1, "stroke-dasharray": on.choice ? "4 3" : null,
   }), label));
   group.append(svg("text", { x, y: y + 29, "text-anchor": "middle", "font-size": 10, fill: "#3b3428" }, label));
-  // Survivors as coloured discs, enemies as red squares with their level, quest markers as diamonds.
-  let offset = -12;
-  for (const s of on.survivors) {
-    group.append(titled(svg("circle", { cx: x + offset, cy: y - 4, r: 9, fill: SEAT_COLOURS[s.seat % 4], stroke: "#fff", "stroke-width": 2 }),
-      `${named(view, s.survivor)} (seat ${s.seat})`));
-    group.append(svg("text", { x: x + offset, y: y, "text-anchor": "middle", "font-size": 10, fill: "#fff" }, String(s.seat)));
-    offset += 12;
-  }
-  for (const e of on.enemies) {
-    group.append(titled(svg("rect", {
-      x: x + offset - 8, y: y - 12, width: 16, height: 16, fill: e.active === false ? "#999" : "#a1261f", stroke: "#fff", "stroke-width": 1.5,
-    }), e.active === false ? `${humanize(e.type)} enemy, face down` : `${e.name}, level ${e.level}`));
-    group.append(svg("text", { x: x + offset, y: y, "text-anchor": "middle", "font-size": 10, fill: "#fff" }, e.active === false ? "?" : String(e.level)));
-    offset += 12;
-  }
+  // Survivors as coloured discs, enemies as red squares with their level, quest markers as diamonds: each
+  // token on its own spot (rows of three, 20 apart, centred on the space), so none covers another.
+  const tokens = [...on.survivors.map((s) => ["survivor", s]), ...on.enemies.map((e) => ["enemy", e])];
+  tokens.forEach(([kind, piece], i) => {
+    const row = Math.floor(i / 3);
+    const inRow = Math.min(3, tokens.length - row * 3);
+    const tx = x + ((i % 3) - (inRow - 1) / 2) * 20;
+    const ty = y - 4 - row * 20;
+    if (kind === "survivor") {
+      group.append(titled(svg("circle", { cx: tx, cy: ty, r: 9, fill: SEAT_COLOURS[piece.seat % 4], stroke: "#fff", "stroke-width": 2 }),
+        `${named(view, piece.survivor)} (seat ${piece.seat})`));
+      group.append(svg("text", { x: tx, y: ty + 4, "text-anchor": "middle", "font-size": 10, fill: "#fff" }, String(piece.seat)));
+    } else {
+      group.append(titled(svg("rect", {
+        x: tx - 8, y: ty - 8, width: 16, height: 16, fill: piece.active === false ? "#999" : "#a1261f", stroke: "#fff", "stroke-width": 1.5,
+      }), piece.active === false ? `${humanize(piece.type)} enemy, face down` : `${piece.name}, level ${piece.level}`));
+      group.append(svg("text", { x: tx, y: ty + 4, "text-anchor": "middle", "font-size": 10, fill: "#fff" }, piece.active === false ? "?" : String(piece.level)));
+    }
+  });
   for (const quest of on.markers) {
     group.append(titled(svg("polygon", {
       points: `${x},${y + 4} ${x + 7},${y + 11} ${x},${y + 18} ${x - 7},${y + 11}`, fill: "#e3b341", stroke: "#5a4210",
@@ -219,14 +223,11 @@ function enemyName(view, id) {
 
 /** Any other action as the plain board words it (plain-board.js), its ids by their names. */
 function plainNamed(action, view) {
-  const details = Object.entries(action)
-    .filter(([key]) => key !== "type")
-    .map(([key, value]) => {
-      if (typeof value === "object" && value !== null) return `${humanize(key)}: ${JSON.stringify(value)}`;
-      const shown = typeof value !== "string" ? String(value) : value.includes(".") ? spaceName(view, value) : named(view, value);
-      return `${humanize(key)}: ${shown}`;
-    });
-  return details.length ? `${humanize(action.type)} (${details.join(", ")})` : humanize(action.type);
+  // A card or a space by the pack's name for it, never its id; a copy's owner ("…@seat") left out.
+  return plainAction(action, view, (value) => {
+    const id = value.split("@")[0];
+    return id.includes(".") ? spaceName(view, id) : named(view, id);
+  });
 }
 
 export function describeAction(action, view) {
@@ -235,13 +236,13 @@ export function describeAction(action, view) {
     case "step": return `Step to ${spaceName(view, action.to)}`;
     case "move": return "Move";
     case "end_turn": return "End your turn";
-    case "explore": return `Explore ${humanize(action.place)}`;
+    case "explore": return exploreWords(view, action.place);
     case "fight": return `Fight ${enemyName(view, action.enemy)}`;
     case "choose_enemy": case "order_attacks": case "activate_enemy":
       return `${humanize(action.type)}: ${enemyName(view, action.enemy)}`;
     case "encounter": return "Encounter this space";
     case "camp": return "Camp (heal)";
-    default: return view?.names ? plainNamed(action, view) : plainAction(action);
+    default: return plainNamed(action, view);
   }
 }
 
@@ -250,4 +251,63 @@ export function describePending(view, context) {
   if (!pending) return null;
   const who = context.names[pending.seat] ?? `Seat ${pending.seat}`;
   return `${who} must decide: ${humanize(pending.kind)}.`;
+}
+
+// The engine's bookkeeping, folded away in the log (service/web/static/log.js).
+const ENGINE_LINES = new Set(["ResultResolving", "ResultsQueued", "ResultsResolved"]);
+
+/** True for the engine's own steps, which the log folds away; undefined: the table's default. */
+export function engineLine(event) {
+  return ENGINE_LINES.has(event.type) ? true : undefined;
+}
+
+/** The round end is a part of the round of its own in the log: the server's round_end command opens it. */
+export function logMark(event) {
+  if (event.type === "CommandAccepted" && event.data?.command?.type === "round_end") return { phase: "Round end" };
+  return undefined;
+}
+
+/**
+ * The question to ask before an action that cannot be taken back (service/web/static/confirm.js), or null:
+ * ending the turn with actions left, selling or discarding a card.
+ */
+export function confirmAction(action, view, context) {
+  const turn = view.turn;
+  if (action.type === "end_turn" && turn && turn.seat === context.seat && turn.actions > 0) {
+    return `End your turn with ${turn.actions} action${turn.actions > 1 ? "s" : ""} left?`;
+  }
+  if (action.type === "sell") return `Sell ${named(view, action.card)}? The shop keeps it.`;
+  if (action.type === "discard" || action.type === "discard_agenda") {
+    return `Discard ${named(view, action.card ?? action.agenda)}? It is gone for good.`;
+  }
+  return null;
+}
+
+/** Axial steps (domain/fallout/model.py's DIRECTIONS, pointy side up) in compass words. */
+const COMPASS = { "1,-1": "north-east", "1,0": "east", "0,1": "south-east", "-1,1": "south-west", "-1,0": "west", "0,-1": "north-west" };
+
+/** "Explore the dangerous tile to the north-east of Tollbridge Camp": the place by its back and where it lies. */
+function exploreWords(view, place) {
+  const tiles = view?.map || [];
+  const target = tiles.find((t) => t.place === place);
+  if (!target) return "Explore a tile";
+  const mine = (view.survivors || []).find((s) => s.seat === view.seat);
+  const from = mine?.space ? tiles.find((t) => t.tile && t.tile === mine.space.split(".")[0]) : null;
+  const direction = from ? COMPASS[`${target.q - from.q},${target.r - from.r}`] : null;
+  const where = direction ? ` to the ${direction} of ${named(view, from.tile)}` : "";
+  return `Explore the ${humanize(target.back).toLowerCase()} tile${where}`;
+}
+
+/** What the map's colours and tokens mean (service/web/static/board-frame.js draws it under the board). */
+export function legend() {
+  return [
+    { shape: "box", fill: BACKS.start, label: "a tile, face up" },
+    { shape: "box", fill: FACE_DOWN.dangerous, label: "a dangerous tile, face down" },
+    { shape: "box", fill: FACE_DOWN.deadly, label: "a deadly tile, face down" },
+    { shape: "disc", fill: SEAT_COLOURS[0], label: "a survivor (its seat)" },
+    { shape: "square", fill: "#a1261f", label: "an enemy (its level)" },
+    { shape: "square", fill: "#999", label: "an enemy, face down" },
+    { shape: "diamond", fill: "#e3b341", label: "a quest marker" },
+    { shape: "ring", stroke: "#e3a000", label: "a space you may choose (tap it)" },
+  ];
 }

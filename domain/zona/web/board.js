@@ -42,7 +42,163 @@ function rank(sector) {
   return i < 0 ? SECTORS.length : i;
 }
 
-export function draw(view) {
+export function draw(view, context = {}) {
+  const board = view.board || {};
+  const areas = board.areas || {};
+  const placed = board.map && Object.keys(areas).length && Object.values(areas).every((a) => Array.isArray(a.at));
+  return placed ? drawMap(view, context) : drawColumns(view);
+}
+
+// -- the map: areas where the pack's layout puts them ------------------------------
+
+const LINES = {
+  border: { stroke: "#6b6453", width: 3, dash: null },
+  shortcut: { stroke: "#6b6453", width: 3, dash: "10 7" },
+  blockade: { stroke: "#b3261e", width: 7, dash: null },
+  entrance: { stroke: "#3d5a8a", width: 3, dash: "3 5" },
+  power_plant: { stroke: "#7a5c99", width: 3, dash: "14 5 3 5" },
+};
+const SHORTCUT_MARKS = { radiation: "☢", wound: "✚", disturbance: "≋" };
+
+/** The one move to each area, when exactly one action leads there: the area is a button on the map. */
+function moves(actions) {
+  const found = new Map();
+  const many = new Set();
+  for (const action of actions || []) {
+    if (action.type !== "move" || !action.to) continue;
+    if (found.has(action.to)) many.add(action.to);
+    found.set(action.to, action);
+  }
+  for (const area of many) found.delete(area);
+  return found;
+}
+
+/** A name on at most two lines, split at the space nearest its middle. */
+function lines(name) {
+  if (name.length <= 16 || !name.includes(" ")) return [name];
+  const middle = name.length / 2;
+  let best = -1;
+  for (let i = 0; i < name.length; i += 1) if (name[i] === " " && (best < 0 || Math.abs(i - middle) < Math.abs(best - middle))) best = i;
+  return [name.slice(0, best), name.slice(best + 1)];
+}
+
+function drawMap(view, context) {
+  const board = view.board;
+  const areas = board.areas;
+  const [width, height] = board.map.size;
+  const [boxW, boxH] = board.map.box;
+  const root = svg("svg", {
+    // A group, not an img: the areas one may move to are buttons inside it.
+    viewBox: `0 0 ${width} ${height}`, role: "group", class: "zona-map",
+    "aria-label": `The Zone, the ${view.side || ""} side, in round ${view.round}`,
+  });
+  const at = (id) => areas[id].at;
+  for (const border of board.borders || []) {
+    const [a, b] = border.between;
+    if (!areas[a] || !areas[b]) continue;
+    const style = LINES[border.kind] || LINES.border;
+    const [x1, y1] = at(a);
+    const [x2, y2] = at(b);
+    const line = svg("line", { x1, y1, x2, y2, stroke: style.stroke, "stroke-width": style.width, "stroke-dasharray": style.dash,
+      "stroke-linecap": "round", class: `border border-${border.kind}` });
+    root.append(titled(line, `${areas[a].name} – ${areas[b].name}: ${humanize(border.kind)}${border.shortcut ? ` (costs 1 ${border.shortcut})` : ""}`));
+    if (border.kind === "shortcut" && border.shortcut) {
+      const mx = (x1 + x2) / 2;
+      const my = (y1 + y2) / 2;
+      root.append(svg("circle", { cx: mx, cy: my, r: 13, fill: "#fffdf7", stroke: "#6b6453", "stroke-width": 1.5 }));
+      root.append(svg("text", { x: mx, y: my + 6, "text-anchor": "middle", "font-size": 17, fill: "#8a1c12" },
+        SHORTCUT_MARKS[border.shortcut] || "!"));
+    }
+  }
+  const targets = moves(context.actions);
+  const voice = view.voice;
+  for (const [id, area] of Object.entries(areas)) {
+    const [cx, cy] = area.at;
+    const x = cx - boxW / 2;
+    const y = cy - boxH / 2;
+    const facility = area.sector === "facility";
+    const group = svg("g", { class: `area sector-${area.sector}`, "data-area": id });
+    group.append(titled(svg("rect", {
+      x, y, width: boxW, height: boxH, rx: facility ? 2 : 12, fill: FILLS[area.sector] || "#eee",
+      stroke: facility ? "#3d5a8a" : "#4a4336", "stroke-width": facility ? 3 : 1.5, "stroke-dasharray": facility ? "6 3" : null,
+    }), `${area.name}${area.action ? `: ${area.action}` : ""}`));
+    const named = lines(area.name);
+    named.forEach((part, i) => group.append(svg("text", {
+      x: cx, y: y + 22 + i * 20, "text-anchor": "middle", "font-size": 19, "font-weight": 600, fill: "#231f18",
+    }, part)));
+    if (area.sector === "bunker") {
+      group.append(svg("text", { x: x + boxW - 8, y: y + boxH - 8, "text-anchor": "end", "font-size": 16, "font-weight": 700, fill: "#4a4336", "aria-hidden": "true" }, "B"));
+    }
+    const shut = facility ? (view.facilities || {})[id] : null;
+    if (shut) {
+      group.append(svg("text", { x: x + boxW - 6, y: y + 17, "text-anchor": "end", "font-size": 13, fill: "#3d5a8a", "aria-hidden": "true" },
+        shut.looted ? "looted" : shut.open ? "open" : "locked"));
+    }
+    const threats = (view.threats || {})[id] || [];
+    threats.forEach((threat, i) => {
+      const tx = x + boxW - 14 - i * 24;
+      const ty = y + boxH - 14;
+      const mutant = threat.kind === "mutant";
+      group.append(titled(svg(mutant ? "rect" : "polygon", mutant
+        ? { x: tx - 10, y: ty - 10, width: 20, height: 20, fill: threat.colour === "yellow" ? "#d9a400" : "#3f8a3f", stroke: "#231f18" }
+        : { points: `${tx},${ty - 11} ${tx + 11},${ty + 9} ${tx - 11},${ty + 9}`, fill: threat.colour === "yellow" ? "#d9a400" : "#3f8a3f", stroke: "#231f18" }),
+        `Threat: ${threat.name || humanize(threat.kind)} (${threat.colour} ${threat.kind})`));
+    });
+    const here = (view.stalkers || []).filter((s) => s.area === id);
+    here.forEach((s, i) => {
+      const sx = x + 18 + i * 26;
+      const sy = y + boxH - 14;
+      if (s.seat === voice) {
+        group.append(titled(svg("circle", { cx: sx, cy: sy, r: 14, fill: "none", stroke: "#e3b341", "stroke-width": 4, class: "voice" }),
+          "The Voice of the Zone"));
+      }
+      group.append(titled(svg("circle", { cx: sx, cy: sy, r: 10, fill: SEAT_COLOURS[s.seat % 4], stroke: "#fff", "stroke-width": 2, class: "stalker" }),
+        `${s.name || "a stalker"} (seat ${s.seat})${s.seat === voice ? ", holding the Voice of the Zone" : ""}`));
+      group.append(svg("text", { x: sx, y: sy + 4, "font-size": 12, "text-anchor": "middle", fill: "#fff", "aria-hidden": "true" }, String(s.seat)));
+    });
+    const move = targets.get(id);
+    if (move && context.act) {
+      // The button is a clear box over the area, named "<area>: move here": apart from the area's texts, so
+      // what a screen reader hears is what the box means, whatever the area shows.
+      group.setAttribute("class", `area sector-${area.sector} target`);
+      const button = svg("rect", {
+        x, y, width: boxW, height: boxH, rx: 12, fill: "transparent", role: "button", tabindex: "0",
+        "aria-label": `${area.name}: move here`, class: "move-here",
+      });
+      group.addEventListener("click", () => context.act(move));
+      button.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          context.act(move);
+        }
+      });
+      group.append(button);
+    }
+    root.append(group);
+  }
+  return root;
+}
+
+/** What the map's marks mean (service/web/static/play.js draws it beside the board). */
+export function legend(view) {
+  const sectors = Object.entries(FILLS).map(([sector, fill]) => ({ shape: "box", fill, label: sector === "facility" ? "secret facility" : `${humanize(sector)}${sector === "bunker" ? " (B)" : " sector"}` }));
+  return [
+    ...sectors,
+    { shape: "line", stroke: LINES.border.stroke, label: "border" },
+    { shape: "line", stroke: LINES.shortcut.stroke, dash: LINES.shortcut.dash, label: "shortcut (☢ ✚ ≋: the damage it deals)" },
+    { shape: "line", stroke: LINES.blockade.stroke, width: 5, label: "blockade" },
+    { shape: "line", stroke: LINES.entrance.stroke, dash: LINES.entrance.dash, label: "facility entrance" },
+    { shape: "line", stroke: LINES.power_plant.stroke, dash: LINES.power_plant.dash, label: "power plant (reached by the red gates' actions)" },
+    { shape: "triangle", fill: "#3f8a3f", label: "anomaly (green; yellow in yellow)" },
+    { shape: "square", fill: "#3f8a3f", label: "mutant" },
+    { shape: "disc", fill: SEAT_COLOURS[0], label: "a stalker (its seat)" },
+    { shape: "ring", stroke: "#e3b341", label: `the Voice of the Zone${view.voice !== undefined && view.voice !== null ? ` (seat ${view.voice})` : ""}` },
+  ];
+}
+
+// -- the schematic, for a pack that does not say where its areas lie ----------------
+
+function drawColumns(view) {
   const areas = view.board?.areas || {};
   const { where, order, tallest } = layout(areas);
   const width = order.length * (BOX.width + BOX.gapX);
@@ -85,7 +241,7 @@ export function draw(view) {
     const here = (view.stalkers || []).filter((s) => s.area === id);
     here.forEach((s, i) => {
       const cx = x + 16 + i * 22;
-      group.append(titled(svg("circle", { cx, cy: y + 38, r: 9, fill: SEAT_COLOURS[s.seat % 4], stroke: "#fff", "stroke-width": 2 }),
+      group.append(titled(svg("circle", { cx, cy: y + 38, r: 9, fill: SEAT_COLOURS[s.seat % 4], stroke: "#fff", "stroke-width": 2, class: "stalker" }),
         `${s.name || "a stalker"} (seat ${s.seat})`));
       group.append(svg("text", { x: cx, y: y + 42, "font-size": 10, "text-anchor": "middle", fill: "#fff" }, String(s.seat)));
     });
@@ -122,11 +278,47 @@ export function seats(view) {
 export function describeAction(action, view) {
   if (action.type === "move" && action.to) return `Move to ${view.board?.areas?.[action.to]?.name || humanize(action.to)}`;
   if (action.type === "choose_stalker") return `Play ${humanize(action.character)}`;
-  return plainAction(action);
+  // A card, a token or an area by the name the view gives it, never its id ("Felt Mask@Docent" is the docent's mask).
+  return plainAction(action, view, (value) => view.board?.areas?.[value]?.name || cardName(view, value));
 }
 
 export function describePending(view, context) {
   const pending = view.pending;
   if (!pending) return null;
   return `${context.names[pending.seat] ?? `Seat ${pending.seat}`} must decide: ${humanize(pending.kind)}.`;
+}
+
+// The engine's bookkeeping, folded away in the log (service/web/static/log.js).
+const ENGINE_LINES = new Set(["FramePushed", "FrameUpdated", "FramePopped"]);
+
+/** True for the engine's own steps, which the log folds away; undefined: the table's default. */
+export function engineLine(event) {
+  return ENGINE_LINES.has(event.type) ? true : undefined;
+}
+
+/** Zona's rounds are its phases: action (turns), event and news (service/web/static/log.js groups by them). */
+export function logMark(event, round) {
+  if (event.type !== "PhaseStarted") return undefined;
+  const { phase, round: number } = event.data || {};
+  if (phase === "action" && number !== round) return { round: number };
+  return { phase: `${humanize(phase)} phase` };
+}
+
+/** Zona's dice faces in glyphs: plus, minus, blank and triangle. */
+const FACES = { plus: "+", minus: "−", blank: "·", triangle: "▲" };
+export function dieFace(face) {
+  return FACES[face] || humanize(face);
+}
+
+/** Zona's stalker has two actions a turn: the table asks before ending it early, dropping or selling a card. */
+const ZONA_TURN_ACTIONS = 2;
+export function confirmAction(action, view, context) {
+  const turn = view.turn;
+  if (action.type === "pass" && turn && !turn.done && turn.seat === context.seat && turn.actions < ZONA_TURN_ACTIONS) {
+    const left = ZONA_TURN_ACTIONS - turn.actions;
+    return `End your turn with ${left} action${left > 1 ? "s" : ""} left?`;
+  }
+  if (action.type === "drop") return `Drop ${cardName(view, action.card)}? It stays behind for good.`;
+  if (action.type === "sell_artifact") return `Sell ${cardName(view, action.card)}?`;
+  return null;
 }

@@ -59,19 +59,45 @@ function actingSeat(token) {
 }
 //
 // A token is shown once, by the API, to whoever created or joined. The pages
-// keep it in sessionStorage (gone when the tab closes, never sent anywhere
-// but the API's Authorization header) and take it from the address the
-// lobby opens: /play/<id>#token=… (a fragment never reaches the server's
-// logs) or ?token=…, which is then removed from the address bar.
+// keep it in this browser's localStorage, so every tab (and the lobby's "My
+// seats") finds the player's games again, until the player forgets them
+// there; it is never sent anywhere but the API's Authorization header. The
+// table takes it from the address the lobby opens: /play/<id>#token=… (a
+// fragment never reaches the server's logs) or ?token=…, which is then
+// removed from the address bar.
 
-const KEY = (kind, gameId) => `holotape.${kind}.${gameId}`;
+const PREFIX = "holotape.";
+const KEY = (kind, gameId) => `${PREFIX}${kind}.${gameId}`;
 
 export function keepToken(kind, gameId, token) {
-  sessionStorage.setItem(KEY(kind, gameId), token);
+  localStorage.setItem(KEY(kind, gameId), token);
 }
 
 export function tokenFor(kind, gameId) {
-  return sessionStorage.getItem(KEY(kind, gameId));
+  // sessionStorage: where pages before this one kept them, for a tab still open across the upgrade.
+  return localStorage.getItem(KEY(kind, gameId)) ?? sessionStorage.getItem(KEY(kind, gameId));
+}
+
+/** The games this browser holds a token for: [{gameId, seat: token|null, creator: token|null}]. */
+export function keptGames() {
+  const found = new Map();
+  for (let i = 0; i < localStorage.length; i += 1) {
+    const key = localStorage.key(i);
+    const match = /^holotape\.(seat|creator)\.([0-9a-f]+)$/.exec(key || "");
+    if (!match) continue;
+    const [, kind, gameId] = match;
+    if (!found.has(gameId)) found.set(gameId, { gameId, seat: null, creator: null });
+    found.get(gameId)[kind] = localStorage.getItem(key);
+  }
+  return [...found.values()];
+}
+
+/** Forget this browser's tokens for a game: its seat is no longer found from here (the seat itself stays). */
+export function forgetGame(gameId) {
+  for (const kind of ["seat", "creator"]) {
+    localStorage.removeItem(KEY(kind, gameId));
+    sessionStorage.removeItem(KEY(kind, gameId));
+  }
 }
 
 /** The seat token given in the address (kept, then removed from it), else the one kept. */

@@ -25,9 +25,14 @@ export function draw(view) {
   return el("pre", { class: "plain-view" }, JSON.stringify(view, null, 2));
 }
 
-export function describeAction(action) {
+/** An action in words from its fields: `nameOf(value)` names an id (a board passes its names), else made readable. */
+export function describeAction(action, view, nameOf = (value) => humanize(value)) {
   const details = Object.entries(action)
-    .filter(([key]) => key !== "type")
-    .map(([key, value]) => `${humanize(key)}: ${typeof value === "object" ? JSON.stringify(value) : humanize(value)}`);
-  return details.length ? `${humanize(action.type)} (${details.join(", ")})` : humanize(action.type);
+    .filter(([key]) => key !== "type" && key !== "text")
+    .map(([key, value]) => {
+      if (typeof value === "string") return nameOf(value);
+      if (typeof value === "number") return `${humanize(key).toLowerCase()} ${value}`;
+      return `${humanize(key).toLowerCase()} ${JSON.stringify(value)}`;
+    });
+  return details.length ? `${humanize(action.type)}: ${details.join(", ")}` : humanize(action.type);
 }

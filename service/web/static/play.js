@@ -17,7 +17,16 @@
 // `prompt` (the pending decision in words). Servers that do not send them
 // yet get the event's type and the board's own description instead.
 
-import { ApiError, call, el, follow, humanize, idempotencyKey, keepToken, seatTokenFromAddress, tokenFor } from "/web/api.js";
+import { ApiError, call, el, follow, humanize, idempotencyKey, seatTokenFromAddress, tokenFor } from "/web/api.js";
+import { groupedLog, sinceLastMove, sincePanel } from "/web/log.js";
+import { auditPanel } from "/web/audit-panel.js";
+import { BoardFrame } from "/web/board-frame.js";
+import { askFirst } from "/web/confirm.js";
+import { lobbyControls } from "/web/lobby-controls.js";
+import { facesPanel, handItem } from "/web/faces.js";
+import { LogPages } from "/web/log-pages.js";
+import { proposalPanel } from "/web/proposal-panel.js";
+import { TurnAlert } from "/web/turn-alert.js";
 
 const gameId = document.body.dataset.gameId;
 const token = seatTokenFromAddress(gameId);
@@ -31,16 +40,21 @@ const table = {
   shown: null, // the state on the board: `live`, or one at an earlier version
   at: null, // the version the timeline holds; null follows the game live
   previousAt: null, // where the timeline was before, for "the events between"
-  events: new Map(), // version → event, as this seat may read it
   actions: [], // GET /actions: what this seat may post now
   actionsVersion: null, // the version those actions were listed at (If-Match)
+  undo: null, // {to_version, text} when this seat may take back its last move (POST /undo)
   prompt: null, // the pending decision in words, when the API gives it
   streamStatus: "connecting",
   unfollow: null, // stops following the stream
   sliding: null, // the version the slider was moved to, until it is shown
   audit: null, // GET /audit, once the game is over
   posting: false,
+  keepFocus: false, // the player acts from the keyboard: after a redraw, focus goes back to the decision
 };
+
+const log = new LogPages(gameId, token);
+const frame = new BoardFrame($("board"), $("zoom"), $("legend"));
+const alert = new TurnAlert();
 
 // -- loading -----------------------------------------------------------------
 
@@ -52,11 +66,20 @@ async function start() {
     return;
   }
   table.board = await loadBoard(table.summary.game);
-  await loadLog();
-  await refresh();
+  // Wired before anything is drawn: a reader may reach for the timeline as soon as it shows.
   wireTimeline();
+  wireLog();
+  await refresh();
+  if (log.oldest === null) await log.loadLatest(table.live.version);
+  // "Since your last move" reaches back to this seat's last move: a few pages at most.
+  for (let more = 0; more < 3 && table.live.seat !== null && !log.complete && !sinceLastMove(log.logged(), table.live.seat).found; more += 1) {
+    await log.earlier();
+  }
+  renderLog();
+  renderSince();
+  $("turn-alert").replaceChildren(...alert.controls());
   if (table.live.over) return; // nothing more will happen: no stream to hold open
-  const after = Math.max(0, ...table.events.keys());
+  const after = table.live.version;
   table.unfollow = follow(gameId, {
     token,
     after,
@@ -77,14 +100,20 @@ async function loadBoard(game) {
   }
 }
 
-/** The whole log so far, a page (up to 1,000 events) at a time. */
-async function loadLog() {
-  let after = 0;
-  while (after !== null) {
-    const page = (await call("GET", `/games/${gameId}/events?after=${after}&limit=1000`, { token })).body;
-    for (const event of page.events) table.events.set(event.version, event);
-    after = page.next_after;
+/** The log loads older pages when its end scrolls into view, or on its button. */
+function wireLog() {
+  const more = $("log-earlier");
+  const earlier = async () => {
+    await log.earlier();
+    renderLog();
+  };
+  more.addEventListener("click", () => earlier().catch(showError));
+  if ("IntersectionObserver" in window) {
+    new IntersectionObserver((seen) => {
+      if (seen.some((s) => s.isIntersecting)) earlier().catch(showError);
+    }, { root: $("log-scroll") }).observe(more);
   }
+  $("show-engine").addEventListener("change", (e) => $("log").classList.toggle("engine-shown", e.target.checked));
 }
 
 // One refresh at a time: the stream, a click and the lobby may each ask for
@@ -113,6 +142,7 @@ function refresh() {
 async function fetchState() {
   const state = await call("GET", `/games/${gameId}/state`, { token });
   let actions = [];
+  let undo = null;
   let prompt = state.body.prompt ?? null;
   const mine = state.body.seat;
   // Asked even when the game waits on another seat: some commands may be sent out of turn.
@@ -121,22 +151,26 @@ async function fetchState() {
     actions = listed.actions;
     table.actionsVersion = listed.version;
     prompt = listed.prompt ?? prompt;
+    undo = listed.undo ?? null;
   }
   table.live = state.body;
   table.summary.status = state.body.status;
   table.actions = actions;
+  table.undo = undo;
   table.prompt = prompt;
   if (state.body.over && !table.audit) {
     table.audit = (await call("GET", `/games/${gameId}/audit`, { token })).body;
     // Once it is over everything may be shown: read the log again, unredacted.
-    await loadLog();
+    if (log.oldest !== null) await log.loadLatest(state.body.version);
   }
   if (state.body.over && table.unfollow) {
     table.unfollow(); // the game has ended: its last events are in, the stream may close
     table.unfollow = null;
   }
   if (table.at === null) table.shown = table.live;
+  log.newest = Math.max(log.newest, state.body.version);
   render();
+  alert.update(state.body.seat !== null && !state.body.over && state.body.waiting_for.includes(state.body.seat));
 }
 
 // The log is drawn once per frame however many events a frame brings.
@@ -150,19 +184,26 @@ function logSoon() {
   }
 }
 
-// Many events arrive at once (a round end is dozens): refresh once after them.
+// Many events arrive at once (a round end is dozens): refresh once after them,
+// and not at all when the page has fetched the state since (a move of its own
+// brings its events back twice: in the answer, then over the stream).
 let refreshTimer = null;
-function refreshSoon() {
+function refreshSoon(force = false) {
   clearTimeout(refreshTimer);
-  refreshTimer = setTimeout(() => refresh().catch(showError), 80);
+  refreshTimer = setTimeout(async () => {
+    if (refreshing) await refreshing.catch(() => {});
+    if (!force && table.live && log.newest <= table.live.version) return;
+    refresh().catch(showError);
+  }, 80);
 }
 
 /** A message from the stream: the state when it (re)connects, then each event. */
 function received(kind, data) {
   if (kind === "state") {
-    refreshSoon();
+    // A (re)connection: anything may have happened while the stream was away.
+    if (!table.live || data.version !== table.live.version) refreshSoon(true);
   } else if (kind === "event") {
-    table.events.set(data.version, data);
+    log.keep(data);
     // Play goes on from the version the game went back to: whoever looked at the past follows it live.
     if (data.type === "GameRewound") table.at = null;
     $("announce").textContent = eventWords(data);
@@ -173,23 +214,49 @@ function received(kind, data) {
 
 // -- acting ------------------------------------------------------------------
 
+/** An action chosen: asked about first when it cannot be taken back (the board says which), then posted. */
+async function decide(action) {
+  const question = table.board.confirmAction ? table.board.confirmAction(action, table.live.view, context()) : null;
+  if (question && !(await askFirst($("confirm"), question, describe(action)))) {
+    focusFirstAction();
+    return;
+  }
+  await post(action);
+}
+
+/** Take back this seat's last move (docs/api.md, "Undo"), decided on the version the offer was listed at. */
+function undo() {
+  return posting("the undo", async () => {
+    await call("POST", `/games/${gameId}/undo`, { token, headers: { "If-Match": `"${table.actionsVersion}"` } });
+    say("Your last move is taken back.");
+  });
+}
+
 /** Post one listed action, decided on the version it was listed at. */
-async function post(action) {
-  if (table.posting) return;
-  table.posting = true;
-  renderActions();
-  try {
+function post(action) {
+  return posting("your move", async () => {
     const answer = await call("POST", `/games/${gameId}/actions`, {
       token,
       body: action,
       headers: { "If-Match": `"${table.actionsVersion}"`, "Idempotency-Key": idempotencyKey() },
     });
-    for (const event of answer.body.events) table.events.set(event.version, event);
+    for (const event of answer.body.events) log.keep(event);
     say("");
+  });
+}
+
+/** One write of this seat at a time, then the game as it is now, and focus on its next decision. */
+async function posting(what, write) {
+  if (table.posting) return;
+  table.posting = true;
+  table.keepFocus = true;
+  renderActions();
+  try {
+    await write();
   } catch (error) {
     // 412: someone (a bot, the round end) moved the game on since the
     // actions were listed. Nothing was done: show the new state, decide again.
-    if (error instanceof ApiError && error.status === 412) say("The game moved on before your move; here it is now.");
+    if (error instanceof ApiError && error.status === 412) say(`The game moved on before ${what}; here it is now.`);
     else showError(error);
   } finally {
     table.posting = false;
@@ -232,6 +299,7 @@ function wireTimeline() {
 
 /** Show the game right after version `version` (null: follow it live again). */
 async function showVersion(version) {
+  if (!table.live) return; // not loaded yet: the slider shows nothing to go back to
   const from = table.at ?? table.live.version;
   if (version === null || version >= table.live.version) {
     table.at = null;
@@ -272,44 +340,17 @@ async function proposalCall(path, body, version) {
 }
 
 function renderProposal() {
-  const live = table.live;
   const ctx = context();
-  const parts = [];
-  const open = live.proposal;
-  if (open) {
-    const what = open.kind === "rewind" ? `go back to version ${open.to_version}` : `start a new game from version ${open.to_version}`;
-    const agreed = open.accepted.map((s) => ctx.names[s]).join(", ");
-    parts.push(el("p", { id: "proposal-text" }, `${ctx.names[open.by]} proposes to ${what} (agreed: ${agreed}).`));
-    if (ctx.seat !== null && !open.accepted.includes(ctx.seat)) {
-      parts.push(el("button", { type: "button", id: "accept-proposal", onclick: () => answerProposal(open, "accept") }, "Agree"));
-    }
-    if (ctx.seat !== null) {
-      const label = open.by === ctx.seat ? "Withdraw" : "Decline";
-      parts.push(el("button", { type: "button", id: "decline-proposal", onclick: () => answerProposal(open, "decline") }, label));
-    }
-  } else if (ctx.seat !== null && table.at !== null && live.status !== "lobby") {
-    if (!live.over) {
-      parts.push(el("button", { type: "button", id: "propose-rewind", onclick: () => propose("rewind", table.at) },
-        `Propose going back to version ${table.at}`));
-    }
-    parts.push(el("button", { type: "button", id: "propose-fork", onclick: () => propose("fork", table.at) },
-      `Propose a new game from version ${table.at}`));
-  }
-  const fork = newestFork();
-  if (fork) {
-    // A fork keeps the seats and their tokens: this seat's goes with it to the new game's page.
-    const keep = () => token && keepToken("seat", fork.fork_game_id, token);
-    parts.push(el("p", {}, `A new game from version ${fork.at_version}: `,
-      el("a", { href: `/play/${fork.fork_game_id}`, id: "fork-link", onclick: keep }, fork.fork_game_id)));
-  }
-  $("proposal").replaceChildren(...parts);
-}
-
-/** The newest fork of this game in its log, if any (GameForked's data). */
-function newestFork() {
-  const versions = [...table.events.keys()].sort((a, b) => b - a);
-  const found = versions.map((v) => table.events.get(v)).find((e) => e.type === "GameForked");
-  return found ? found.data : null;
+  $("proposal").replaceChildren(...proposalPanel({
+    live: table.live, at: table.at, seat: ctx.seat, names: ctx.names, events: log.logged(), board: table.board,
+    seatName: (seat) => ctx.names[seat], token,
+    propose: async (kind, version, question) => {
+      if (await askFirst($("confirm"), question, kind === "rewind" ? "propose going back" : "propose a new game")) {
+        await propose(kind, version);
+      }
+    },
+    answer: answerProposal,
+  }));
 }
 
 // -- drawing -------------------------------------------------------------------
@@ -319,7 +360,7 @@ function context() {
   // A board may let the player act on it (click a space to step there): the
   // same actions as the buttons, and the same way of posting them.
   const live = table.at === null && !table.posting;
-  return { seat: table.live?.seat ?? null, names, version: table.shown?.version, actions: live ? table.actions : [], act: post };
+  return { seat: table.live?.seat ?? null, names, version: table.shown?.version, actions: live ? table.actions : [], act: decide };
 }
 
 function render() {
@@ -328,6 +369,7 @@ function render() {
   renderSeats();
   renderDecision();
   renderLog();
+  renderSince();
   renderTimeline();
   renderProposal();
   renderVerdict();
@@ -343,16 +385,43 @@ function renderHeadline() {
   // A tab in the background tells a play-by-post player it is their turn.
   const asked = ctx.seat !== null && !live.over && live.waiting_for.includes(ctx.seat);
   document.title = `${asked ? "(your turn) " : ""}Holotape — ${humanize(live.game)}, version ${live.version}`;
-  $("decision-title").textContent = ctx.seat === null ? "The game" : "Your move";
+  $("decision-title").textContent = ctx.seat === null ? "The game" : "Your decision";
+  const banner = $("turn-banner");
+  banner.textContent = turnWords(live, ctx, asked);
+  banner.className = `turn-banner${asked ? " yours" : ""}`;
   document.body.dataset.version = live.version;
   document.body.dataset.status = live.status;
+  document.body.dataset.seat = ctx.seat ?? "";
+  document.body.dataset.waiting = live.waiting_for.join(",");
+}
+
+/** Whose turn it is, in words: "Your turn", "Waiting for seat 1 (Obadiah)". */
+function turnWords(live, ctx, asked) {
+  if (live.status === "lobby") return "The game has not started yet.";
+  if (live.over) return "The game is over.";
+  if (asked) return "Your turn";
+  const others = live.waiting_for.filter((s) => s !== ctx.seat);
+  if (!others.length) return "The table is moving on (a round end)…";
+  return `Waiting for ${others.map((s) => seatLabel(s)).join(", ")}`;
+}
+
+/** "seat 1 (Obadiah, greedy bot)": the seat's number, and what its player and character are called. */
+function seatLabel(seat) {
+  const described = table.board.seats ? table.board.seats(table.live.view || {}, context()) : [];
+  const title = described.find((d) => d.seat === seat)?.title;
+  const entry = (table.live.seats || [])[seat] || {};
+  const player = entry.name || (entry.bot ? `${entry.bot} bot` : null);
+  const words = [title && !/^no /.test(title) ? title : null, player].filter(Boolean);
+  return `seat ${seat}${words.length ? ` (${words.join(", ")})` : ""}`;
 }
 
 function renderBoard() {
   const view = table.shown.view;
   const drawn = table.board.draw(view, context());
-  $("board").replaceChildren(drawn);
+  frame.show(drawn, table.board, view);
   $("board").dataset.version = table.shown.version;
+  // How long a page takes to show its board (the browser tests hold it under a second, whatever the log's length).
+  if (!performance.getEntriesByName("board-drawn").length) performance.mark("board-drawn");
 }
 
 function renderSeats() {
@@ -369,16 +438,20 @@ function renderSeats() {
       el("h3", {}, `${name}${d.title ? ` — ${d.title}` : ""}`, seat.seat === ctx.seat ? " (you)" : "",
         waiting.has(seat.seat) ? el("span", { class: "badge" }, "to play") : null),
       d.rows.length ? el("dl", {}, d.rows.flatMap(([label, value]) => [el("dt", {}, label), el("dd", {}, value)])) : null,
-      d.hand && d.hand.length ? el("ul", { class: "hand" }, d.hand.map((card) => el("li", {}, card))) : null,
+      d.hand && d.hand.length ? el("ul", { class: "hand" }, d.hand.map((card) => el("li", {}, handItem(card, table.shown.view?.faces)))) : null,
     );
   });
   $("seats").replaceChildren(...cards);
+  const faces = facesPanel(table.shown.view?.faces);
+  $("faces").replaceChildren(...faces);
+  $("faces-area").hidden = !faces.length;
 }
 
 function renderDecision() {
   const live = table.live;
   const ctx = context();
-  $("lobby-controls").replaceChildren(...(live.status === "lobby" ? lobbyControls() : []));
+  const lobby = { seats: live.seats || [], gameId, token, creatorToken, lobbyCall };
+  $("lobby-controls").replaceChildren(...(live.status === "lobby" ? lobbyControls(lobby) : []));
   if (table.at !== null) {
     $("prompt").textContent = `You are looking at version ${table.at}. Go back to live to play.`;
     $("actions").replaceChildren();
@@ -398,62 +471,42 @@ function renderDecision() {
 
 function renderActions() {
   const view = table.live.view;
-  const describe = table.board.describeAction || ((a) => humanize(a.type));
+  const hadFocus = $("actions").contains(document.activeElement);
+  // The same button keeps the focus across a redraw (the stream redraws often), else the first.
+  const focused = hadFocus ? document.activeElement.id || document.activeElement.dataset.index : null;
   const buttons = table.actions.map((action, i) =>
     el("button", {
       type: "button",
       class: "action",
       dataset: { type: action.type, index: i },
       disabled: table.posting,
-      onclick: () => post(action),
+      onclick: () => decide(action),
     }, describe(action, view)),
   );
+  if (table.undo && table.at === null) {
+    buttons.push(el("button", { type: "button", id: "undo", class: "undo", disabled: table.posting, onclick: undo }, table.undo.text));
+  }
   $("actions").replaceChildren(...buttons);
+  const same = focused === null ? null : buttons.find((b) => (b.id || b.dataset.index) === focused);
+  if (same && !same.disabled) same.focus();
+  else if (hadFocus || table.keepFocus) focusFirstAction();
+}
+
+/** An action's words: the server's `text`, else the board's, else its type. */
+function describe(action, view = table.live.view) {
+  return action.text || (table.board.describeAction ? table.board.describeAction(action, view) : humanize(action.type));
 }
 
 function focusFirstAction() {
-  // A keyboard player keeps their place: after a move, the next choice has focus.
-  if (document.activeElement === document.body || !document.activeElement?.isConnected) {
-    const first = $("actions").querySelector("button");
+  // A keyboard player keeps their place: after a move (and every redraw the
+  // stream brings after it), the next choice has focus.
+  const active = document.activeElement;
+  if (active === document.body || !active?.isConnected || $("actions").contains(active)) {
+    const first = $("actions").querySelector("button:not([disabled])");
     if (first) first.focus();
   }
 }
 
-function lobbyControls() {
-  const controls = [];
-  const seats = table.live.seats || [];
-  const open = seats.filter((s) => s.kind === "open");
-  if (!token && open.length) {
-    const name = el("input", { id: "join-as", maxlength: 40, required: true, placeholder: "your name", autocomplete: "nickname" });
-    controls.push(el("form", {
-      class: "join",
-      onsubmit: async (e) => {
-        e.preventDefault();
-        const joined = await lobbyCall("POST", `/games/${gameId}/seats`, { name: name.value });
-        if (joined) {
-          keepToken("seat", gameId, joined.token);
-          location.reload();
-        }
-      },
-    }, el("label", { for: "join-as" }, "Join as "), name, el("button", { type: "submit" }, "Join")));
-  }
-  if (creatorToken) {
-    for (const seat of open) {
-      controls.push(el("button", {
-        type: "button",
-        dataset: { lobby: "bot" },
-        onclick: () => lobbyCall("PUT", `/games/${gameId}/seats/${seat.seat}/bot`, { level: "greedy" }, creatorToken),
-      }, `Give seat ${seat.seat} to a bot`));
-    }
-    controls.push(el("button", {
-      type: "button",
-      id: "start",
-      disabled: open.length > 0,
-      onclick: () => lobbyCall("POST", `/games/${gameId}/start`, undefined, creatorToken),
-    }, open.length ? `Start (waiting for ${open.length} more)` : "Start the game"));
-  }
-  return controls;
-}
 
 /** The text of an event as this seat may read it: the server's words, else its type. */
 function eventWords(event) {
@@ -465,13 +518,28 @@ function eventWords(event) {
 function renderLog() {
   if (!table.live) return;
   const limit = table.at ?? Infinity;
-  const versions = [...table.events.keys()].sort((a, b) => b - a); // newest first
-  const items = versions.map((v) => {
-    const event = table.events.get(v);
-    return el("li", { dataset: { version: v, type: event.type }, hidden: v > limit },
-      el("span", { class: "version" }, v), " ", eventWords(event));
-  });
-  $("log").replaceChildren(...items);
+  const names = context().names;
+  const seatName = (seat) => {
+    const described = table.board.seats ? table.board.seats(table.shown.view || {}, context()) : [];
+    const title = described.find((d) => d.seat === seat)?.title;
+    return title && !/^no /.test(title) ? title : names[seat] ?? `Seat ${seat}`;
+  };
+  $("log").replaceChildren(...groupedLog(log.logged(), { board: table.board, words: eventWords, seatName, limit }));
+  const more = $("log-earlier");
+  more.hidden = log.oldest === null || log.complete;
+  more.textContent = `Earlier events (before version ${log.oldest})`;
+}
+
+/** What the others, the bots and the round end did since this seat last moved. */
+function renderSince() {
+  const seat = table.live?.seat;
+  if (seat === null || seat === undefined || table.at !== null) {
+    $("since").replaceChildren();
+    return;
+  }
+  const { events } = sinceLastMove(log.logged(), seat);
+  const others = events.filter((e) => e.actor !== `seat:${seat}`);
+  $("since").replaceChildren(...sincePanel(others, { board: table.board, words: eventWords }));
 }
 
 function renderTimeline() {
@@ -491,34 +559,18 @@ function renderTimeline() {
   const high = Math.max(table.previousAt, table.shown.version);
   const shown = [];
   for (let v = low + 1; v <= high; v += 1) {
-    const event = table.events.get(v);
+    const event = log.events.get(v);
     if (event) shown.push(el("li", { dataset: { version: v } }, el("span", { class: "version" }, v), " ", eventWords(event)));
   }
   between.replaceChildren(
     el("p", {}, `Between versions ${low} and ${high}:`),
-    el("ol", {}, shown.slice(0, 200)),
+    el("ol", { tabindex: 0, "aria-label": `Events between versions ${low} and ${high}` }, shown.slice(0, 200)),
   );
 }
 
 function renderVerdict() {
   const live = table.live;
-  if (!live.over || !table.audit) {
-    $("verdict").replaceChildren();
-    return;
-  }
-  const a = table.audit;
-  $("verdict").replaceChildren(
-    el("h3", {}, "Audit"),
-    el("p", { class: `verdict verdict-${a.verdict}`, id: "audit-verdict" }, `Verdict: ${a.verdict}`),
-    el("dl", {},
-      el("dt", {}, "Hash chain"), el("dd", {}, a.chain_ok ? "intact" : `broken at version ${a.chain_broken_at}`),
-      el("dt", {}, "Seed matches its commitment"), el("dd", {}, String(a.seed_matches_commitment)),
-      el("dt", {}, "Decisions re-derived"), el("dd", {}, String(a.decisions_checked)),
-      el("dt", {}, "Seed (revealed)"), el("dd", { class: "seed" }, live.seed ?? "not revealed"),
-      el("dt", {}, "Seed commitment"), el("dd", { class: "seed" }, live.seed_commitment),
-    ),
-    a.reason ? el("p", {}, a.reason) : null,
-  );
+  $("verdict").replaceChildren(...(live.over && table.audit ? auditPanel(live, table.audit) : []));
 }
 
 // -- messages ------------------------------------------------------------------
@@ -531,5 +583,10 @@ function showError(error) {
   console.error(error);
   say(error instanceof ApiError ? `${error.message} (${error.code || error.status})` : String(error.message || error));
 }
+
+// Focus the player moves elsewhere (the log, the timeline) stays there.
+document.addEventListener("focusin", (event) => {
+  if (!$("actions").contains(event.target)) table.keepFocus = false;
+});
 
 start().catch(showError);

@@ -6,8 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from domain.fallout.content import register_pack
+from domain.fallout.content import pack_named, register_pack
 from domain.fallout.game import FALLOUT
+from domain.fallout.options import SCENARIO_CHOICES
 from domain.fallout.state import MAX_HP
 from domain.game import Refusal, RuleViolation
 from domain.rng import Rng
@@ -139,3 +140,10 @@ def test_complete_setup_is_reproducible() -> None:
     assert a == b
     assert types(a)[0] == "GameSetUp"
     assert fold(FALLOUT.initial_state(), a).phase == "choosing"
+
+
+def test_the_scenario_choices_offered_to_a_form_are_the_bundled_packs_scenarios():
+    """Complete Setup, step 1 (choose a scenario): the options schema offers the lobby's form the bundled pack's
+    scenarios (`x-choices`), each by the name the pack gives it."""
+    scenarios = pack_named("base").scenarios
+    assert SCENARIO_CHOICES == {sid: scenario.name for sid, scenario in scenarios.items()}

@@ -6,8 +6,8 @@ import pytest
 
 from domain.game import RuleViolation
 from domain.rng import Rng
-from domain.zona.game import ZONA
-from domain.zona.pack import SHELF, PackError, load, read_directory
+from domain.zona.game import SIDE_CHOICES, ZONA
+from domain.zona.pack import SHELF, PackError, load, pack_named, read_directory
 from domain.zona.state import BACKPACK_SLOTS
 from tests.domain.zona.fixtures import PACK, fold, new_game, send
 
@@ -146,3 +146,12 @@ def test_a_broken_pack_reports_every_problem_at_once():
     assert "unknown effect 'explode'" in text
     assert "win ends a paragraph" in text
     assert len(err.value.problems) >= 4
+
+
+def test_the_side_choices_offered_to_a_form_are_the_bundled_packs_sides():
+    """Zona §"PRZYGOTOWANIE DO GRY": the board's two sides, small for 1-2 players and large for 3-4, as the
+    options schema offers them to the lobby's form (`x-choices`)."""
+    sides = pack_named("base").sides
+    assert set(SIDE_CHOICES) == set(sides)
+    for side, words in SIDE_CHOICES.items():
+        assert f"{min(sides[side].players)}-{max(sides[side].players)} players" in words
