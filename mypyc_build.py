@@ -43,6 +43,7 @@ SKIPPED = {
     # Subclasses of KeyError: mypyc cannot compile a class inheriting from most builtin types.
     "domain/registry.py": "UnknownGame(KeyError)",
     "domain/engine/shelf.py": "UnknownPack(KeyError)",
+    "domain/engine/frames.py": "FramesError(RuntimeError)",
     # Marshmallow schema classes: their fields are class-body statements mypyc does not support (and
     # marshmallow's metaclass reads them at run time).
     "domain/engine/packs.py": "pack component schemas",
@@ -62,6 +63,11 @@ SKIPPED = {
     # mypyc 2.4 crashes on them (an internal AssertionError), on code mypy accepts.
     "domain/fallout/turns.py": "reversed() over a value typed Any",
     "domain/zona/vocabulary.py": "an internal error",
+    # The games' command dispatch: its class attributes (the refusals' rules, the lapsed-turn defaults) are
+    # set again by each game's subclass, which mypyc refuses as an incompatible redefinition; it runs once
+    # a command, around the rules, which are compiled.
+    "domain/engine/dispatch.py": "RulebookGame, whose class attributes each game sets",
+    "domain/fallout/game.py": "FalloutGame, a RulebookGame setting its class attributes",
     # Content packs: read and checked once per process, never in play.
     "domain/zona/pack.py": "Zona's pack loader (also an internal mypyc error)",
     "domain/fallout/pack": "Fallout's pack loader and checks (also an internal mypyc error)",
