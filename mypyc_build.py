@@ -63,6 +63,7 @@ SKIPPED = {
     # mypyc 2.4 crashes on them (an internal AssertionError), on code mypy accepts.
     "domain/fallout/turns.py": "reversed() over a value typed Any",
     "domain/zona/vocabulary.py": "an internal error",
+    "domain/zona/effects.py": "reversed() over the frames, typed Any (an internal error)",
     # The games' command dispatch: its class attributes (the refusals' rules, the lapsed-turn defaults) are
     # set again by each game's subclass, which mypyc refuses as an incompatible redefinition; it runs once
     # a command, around the rules, which are compiled.
