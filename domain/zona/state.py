@@ -82,7 +82,7 @@ class State:
     timed: Any = None
     wear: dict[str, Any] = field(default_factory=dict)
     deactivated: list[Any] = field(default_factory=list)
-    frames: list[Any] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
     pending: Any = None
     used_characters: list[Any] = field(default_factory=list)
     winner: Any = None
