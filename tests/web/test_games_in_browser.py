@@ -212,7 +212,8 @@ def test_a_player_and_a_bot_play_three_rounds_of_fallout_reading_cards_and_encou
         if "choose_option" in offered:
             encounters.append(page.locator('#actions button[data-type="choose_option"]').all_inner_texts())
         round_now = shown["view"]["round"]
-        wanted = ["choose_survivor", "choose_option"] + (["move", "step"] if round_now not in moved_this_round else []) + ["end_turn"]
+        # An encounter wherever one is offered (its answers are what the test reads), else a step a round.
+        wanted = ["choose_survivor", "choose_option", "encounter"] + (["move", "step"] if round_now not in moved_this_round else []) + ["end_turn"]
         choice = next((t for t in wanted if t in offered), None)
         if choice == "step":
             moved_this_round.add(round_now)  # one step a round is enough to be seen
@@ -239,7 +240,13 @@ def test_a_player_and_a_bot_play_three_rounds_of_fallout_reading_cards_and_encou
     expect(face).to_have_attribute("aria-expanded", "true")
     shown_text = page.locator("#faces .face-card").first.locator(".face-rules").inner_text()
     assert shown_text.strip(), "the card's face has no text"
-    page.locator("#faces .face-card").first.screenshot(path=str(screenshots / "card-text.png"))
+    # The card's name and its text, which opens beside it (positioned over the page, outside the name's box).
+    boxes = [b for b in (page.locator("#faces .face-card").first.bounding_box(),
+                         page.locator("#faces .face-card").first.locator(".face-text").bounding_box()) if b]
+    left, top = min(b["x"] for b in boxes) - 8, min(b["y"] for b in boxes) - 8
+    clip = {"x": left, "y": top, "width": max(b["x"] + b["width"] for b in boxes) + 8 - left,
+            "height": max(b["y"] + b["height"] for b in boxes) + 8 - top}
+    page.screenshot(path=str(screenshots / "card-text.png"), clip=clip)
     # An encounter's answers are the words on its buttons, each its own.
     assert encounters, "no encounter was met in three rounds"
     for labels in encounters:
