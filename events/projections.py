@@ -28,6 +28,9 @@ Row = dict[str, Any]
 ApplyRow = Callable[[Row, Envelope], Row]
 #: The sorted indexes a row belongs to, each with the row's member in it.
 IndexesOf = Callable[[Row], dict[str, str]]
+#: What the owner adds to a game's row from the game itself once the feed's entries are applied
+#: (``(game_id, row) -> fields``): a cache of the game's current state, like the row.
+Enrich = Callable[[str, Row], Row]
 
 
 def _no_indexes(row: Row) -> dict[str, str]:
@@ -36,7 +39,8 @@ def _no_indexes(row: Row) -> dict[str, str]:
 
 class RowProjection:
     def __init__(
-        self, client: redis.Redis, store: EventLog, name: str, apply: ApplyRow, indexes: IndexesOf = _no_indexes
+        self, client: redis.Redis, store: EventLog, name: str, apply: ApplyRow, indexes: IndexesOf = _no_indexes,
+        enrich: Enrich | None = None,
     ):
         self.redis = client
         self.store = store
@@ -47,6 +51,7 @@ class RowProjection:
         self.keys = (self.key, self.checkpoint_key, self.indexes_key)
         self.apply = apply
         self.indexes = indexes
+        self.enrich = enrich
 
     def index_key(self, index: str) -> str:
         return f"{self.key}:by:{index}"
@@ -74,6 +79,8 @@ class RowProjection:
                     before[game_id] = self.row(game_id) or {}
                 row = rows.get(game_id) or before[game_id]
                 rows[game_id] = self.apply(row, entry.envelope)
+            if self.enrich is not None:
+                rows = {gid: {**row, **self.enrich(gid, row)} for gid, row in rows.items()}
             with self.redis.pipeline(transaction=True) as pipe:
                 # Refuse to write if another catch-up moved the checkpoint first.
                 pipe.watch(self.checkpoint_key)
@@ -99,6 +106,8 @@ class RowProjection:
         later = self.store.read(game_id, from_version=int(row.get("version", 0)) + 1)
         for envelope in later:
             row = self.apply(row, envelope)
+        if row and later and self.enrich is not None:
+            row = {**row, **self.enrich(game_id, row)}
         return row or None
 
     def _reindex(self, pipe: Any, was: dict[str, str], now: dict[str, str]) -> None:

@@ -30,11 +30,11 @@ def rebuild(client: redis.Redis, events: redis.Redis | RedisCluster | None = Non
     game's snapshot (beside its events, on ``events``; default: the same server)."""
     store = event_store(events if events is not None else client)
     snapshots = SnapshotStore(store.redis)
-    index = game_rows(client, store)
-    index.drop()
     snapshots.delete_all()
-    applied = index.catch_up()
     games = Games(store, snapshots, Seeds(client), Tokens(client), NoFollowUps(), recent_games=0)
+    index = game_rows(client, store, games)
+    index.drop()
+    applied = index.catch_up()
     written = 0
     for game_id in store.game_ids():
         loaded = games.load(game_id)

@@ -38,7 +38,7 @@ from service.adapters.tokens import Seeds, Tokens
 from service.adapters.webhooks import Webhooks
 from service.usecases.automation import Automation
 from service.usecases.games import Games
-from service.usecases.index import GameIndex, apply_row, listing_indexes
+from service.usecases.index import GameIndex, apply_row, listing_indexes, turns
 from service.usecases.invitations import InvitationDesk
 from service.usecases.lobby import Lobby
 from service.usecases.notifications import Notifications
@@ -71,8 +71,10 @@ def rq_follow_ups(queue: redis.Redis | None = None, client: redis.Redis | None =
     return RqFollowUps(queue if queue is not None else queue_client(), webhooks=Webhooks(client), players=RedisPlayers(client))
 
 
-def game_rows(client: redis.Redis, store: EventStore) -> RowProjection:
-    return RowProjection(client, store, GAME_INDEX, apply_row, listing_indexes)
+def game_rows(client: redis.Redis, store: EventStore, games: Games | None = None) -> RowProjection:
+    """The game index's rows; with ``games``, each running game's row says whose turn it is."""
+    enrich = turns(lambda game_id: [int(s) for s in games.load(game_id).state.waits]) if games is not None else None
+    return RowProjection(client, store, GAME_INDEX, apply_row, listing_indexes, enrich)
 
 
 class RedisHealth:
@@ -125,7 +127,7 @@ def build(
     }
     games = Games(store, SnapshotStore(store.redis), Seeds(client), Tokens(client), follow_ups, **tuning)
     automation = Automation(games)
-    index = GameIndex(game_rows(client, store))
+    index = GameIndex(game_rows(client, store, games))
     queries = Queries(games)
     lobby = Lobby(games)
     player_store = RedisPlayers(client)

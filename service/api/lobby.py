@@ -165,6 +165,11 @@ class GameSummarySchema(Schema):
     version = fields.Integer(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     open_seats = fields.Integer(required=True)
+    waiting_for = fields.List(
+        fields.Integer(), required=True,
+        metadata={"description": "The seats the game waits on now (whose turn); empty unless running. As current "
+                  "as the listing: the workers keep it within a second or so of the game"},
+    )
     seed_source = fields.String(required=True, **SEED_SOURCE)
     created_at = fields.String(required=True)
     updated_at = fields.String(required=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from collections.abc import Callable
 from typing import Any
 
 from domain import registry
@@ -64,6 +65,17 @@ def apply_row(row: Row, envelope: Envelope) -> Row:
     return row
 
 
+def turns(waiting_for: Callable[[str], list[int]]) -> Callable[[str, Row], Row]:
+    """The row's ``waiting_for`` (the seats the game waits on, the lobby's "whose turn"), from the game
+    itself: the service's own events do not say it. Asked when the row is written, so it is as current
+    as the row."""
+
+    def enrich(game_id: str, row: Row) -> Row:
+        return {"waiting_for": waiting_for(game_id) if row.get("status") == "running" else []}
+
+    return enrich
+
+
 def listed(game: str, options: dict[str, Any]) -> dict[str, Any]:
     """The options ``game`` shows in the lobby (``Game.listed_options``), as the game resolved them."""
     try:
@@ -93,6 +105,7 @@ def summary(row: Row) -> dict[str, Any]:
             for i, kind in enumerate(row.get("seat_kinds") or ["human"] * row["seats"])
         ],
         "open_seats": row.get("open_seats", 0),
+        "waiting_for": row.get("waiting_for", []),
         "seed_source": row.get("seed_source", "server"),
         "created_at": row["created_at"],
         "updated_at": row["updated_at"],

@@ -19,11 +19,14 @@ def test_rebuild_from_the_events_gives_the_same_index_and_states(redis_client, m
             Automation(games).run_system(game_id)
             games.act(game_id, 0, {"type": "add", "amount": 2})
         ids.append(game_id)
-    index = game_rows(redis_client, games.store)
+    index = game_rows(redis_client, games.store, games)
     index.catch_up()
     before_rows = index.rows()
     before_states = {g: games.load(g).state for g in ids}
     assert set(before_rows) == set(ids)
+    # Whose turn is in each running row, from the game itself, and comes back the same.
+    waiting = [list(r.module.waiting_for(r.state)) for r in (before_states[g] for g in ids)]
+    assert [before_rows[g]["waiting_for"] for g in ids] == waiting and [0] in waiting
 
     report = rebuild(redis_client)
     assert report.games == 3 and report.snapshots == 3

@@ -193,6 +193,13 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
     alice.wait_for_function("document.body.dataset.status === 'running'", timeout=15_000)
     token_a, token_b = token_of(alice, game_id), token_of(bob, game_id)
     assert token_a != token_b
+    # The lobby's row of the running game says whose turn it is, by name (the listing's waiting_for).
+    watcher = desk.new_page()
+    watcher.goto(f"{stack.base}/lobby")
+    watcher.select_option("#filter", "running")
+    expect(watcher.locator(f'#games li[data-game-id="{game_id}"] .game-progress')).to_contain_text(
+        re.compile(r"waiting for (Alice|Bob)$"), timeout=10_000)
+    watcher.close()
 
     # The first full round, clicked through; Bob's page never reloads.
     bob.evaluate("window.holotapeNoReload = true")

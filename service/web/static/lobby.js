@@ -66,8 +66,14 @@ async function list() {
       }
       buttons.push(el("a", { href: `/play/${game.game_id}`, class: "button" }, game.status === "ended" ? "Replay" : "Watch"));
     }
+    // Whose turn (the listing's waiting_for): a seat's player by name, else "seat N".
+    const turn = (game.waiting_for || []).map((n) => {
+      const s = game.seats[n];
+      return s && s.kind === "human" && s.name ? s.name : s && s.kind === "bot" ? `seat ${n} (bot)` : `seat ${n}`;
+    });
     const progress = game.status === "lobby" ? `${game.open_seats} open seat${game.open_seats === 1 ? "" : "s"}`
-      : game.status === "ended" ? "finished" : `being played, move ${game.version}`;
+      : game.status === "ended" ? "finished"
+      : `being played, move ${game.version}${turn.length ? `, waiting for ${turn.join(" and ")}` : ""}`;
     return el("li", { dataset: { gameId: game.game_id } },
       el("span", { class: "game-name" }, `${humanize(game.game)}${listed}`),
       el("span", { class: "game-seats" }, ` — ${seats}`),
