@@ -21,6 +21,9 @@ $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Holotape needs Python 3.11 or newer")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+# The venv's own setuptools at the locked version too (a new venv brings an old one; the compiled
+# build's setuptools must read pyproject's SPDX license), so the environment is the locked set.
+	$(BIN)/python -m pip install --quiet -c constraints.txt setuptools
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[server,test]'
 	@touch $(STAMP)
 

@@ -83,7 +83,7 @@ def idempotency_key() -> str | None:
 class UndoOfferSchema(Schema):
     to_version = fields.Integer(required=True, metadata={"description": "The version an undo goes back to"})
     text = fields.String(required=True, metadata={"description": "The move it takes back, in words",
-                                                   "example": "Take back: Seat 0 adds 2, making 9."})
+                                                   "example": "Take back: you add 2, making 9."})
 
 
 class ProposalSchema(Schema):

@@ -181,7 +181,7 @@ def _meta(record: Record, event_type: str, data: dict[str, Any], reader: int | N
     if event_type == "GameRewound":
         return f"The game is rewound to version {data['to_version']}."
     if event_type == "MoveUndone":
-        return f"{who} takes back their last move (back to version {data['to_version']})."
+        return f"{who} takes back a move (back to version {data['to_version']})."
     if event_type == "GameForked":
         return f"A new game is forked from version {data['at_version']}."
     if event_type == "ForkedFrom":

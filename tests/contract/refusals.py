@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from domain.engine.dispatch import RulebookGame
 from domain.game import Game, Refusal
 
 #: The contract's own refusal builders, with the kind each fixes (None: the call's ``kind``).
@@ -132,9 +133,12 @@ def package_of(game: Game) -> Path:
     return Path(module.__file__).parent
 
 
-def raised_by(game: Game) -> Scan:
-    """The refusals the game's package can build."""
-    return scan(sorted(package_of(game).rglob("*.py")))
+def raised_by(game: Game, with_kit: bool = False) -> Scan:
+    """The refusals the game's package can build; ``with_kit``, also those of the engine kit's command
+    dispatch where the game decides through it (``RulebookGame`` raises the refusals such games share, some
+    only for a game that has what they guard, such as commands only the system may send)."""
+    kit = [ROOT / "domain" / "engine" / "dispatch.py"] if with_kit and isinstance(game, RulebookGame) else []
+    return scan(sorted(package_of(game).rglob("*.py")) + kit)
 
 
 def of_the_contract() -> set[tuple[Refusal, str]]:

@@ -176,7 +176,7 @@ def _words_served(stack: Stack, game_id: str, token: str) -> bool:
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(180)
+@pytest.mark.timeout(200)
 def test_a_player_and_a_bot_play_three_rounds_of_fallout_reading_cards_and_encounters_from_the_buttons(
     stack: Stack, browser: Browser, screenshots: Path
 ):
@@ -201,8 +201,11 @@ def test_a_player_and_a_bot_play_three_rounds_of_fallout_reading_cards_and_encou
     told = 0
     moved_this_round: set[int] = set()
     started = time.monotonic()
-    while (shown := stack.get(f"/games/{game_id}/state", token))["view"]["round"] < 4:
-        assert time.monotonic() - started < 120, "three rounds took too long"
+    # Three rounds at least, and on until the survivor has met an encounter (where one is met depends on the
+    # seeded map and the bot), within eight.
+    while (shown := stack.get(f"/games/{game_id}/state", token))["view"]["round"] < 4 or (
+            not encounters and shown["view"]["round"] < 9 and not shown["view"].get("over")):
+        assert time.monotonic() - started < 150, "the rounds took too long"
         buttons = page.locator("#actions button.action:not([disabled])")
         if not buttons.count() or 0 not in shown["waiting_for"]:
             time.sleep(0.1)  # the bot's move or the round end, run by the worker
@@ -212,8 +215,10 @@ def test_a_player_and_a_bot_play_three_rounds_of_fallout_reading_cards_and_encou
         if "choose_option" in offered:
             encounters.append(page.locator('#actions button[data-type="choose_option"]').all_inner_texts())
         round_now = shown["view"]["round"]
-        # An encounter wherever one is offered (its answers are what the test reads), else a step a round.
-        wanted = ["choose_survivor", "choose_option", "encounter"] + (["move", "step"] if round_now not in moved_this_round else []) + ["end_turn"]
+        # An encounter wherever one is offered (its answers are what the test reads); on the move every turn
+        # until one was met, a step a round after that.
+        roaming = not encounters or round_now not in moved_this_round
+        wanted = ["choose_survivor", "choose_option", "encounter"] + (["move", "step"] if roaming else []) + ["end_turn"]
         choice = next((t for t in wanted if t in offered), None)
         if choice == "step":
             moved_this_round.add(round_now)  # one step a round is enough to be seen
@@ -228,7 +233,9 @@ def test_a_player_and_a_bot_play_three_rounds_of_fallout_reading_cards_and_encou
     assert told > 0, "the bot and the round end passed with no account"
     page.wait_for_function(f"Number(document.body.dataset.version) >= {stack.get(f'/games/{game_id}/state')['version']}",
                            timeout=15_000)  # fmt: skip
-    expect(page.locator("#log .round-title").first).to_have_text("Round 4", timeout=10_000)  # the log, over the stream
+    reached = stack.get(f"/games/{game_id}/state", token)["view"]["round"]
+    assert reached >= 4
+    expect(page.locator("#log .round-title").first).to_have_text(f"Round {reached}", timeout=10_000)  # over the stream
     page.screenshot(path=str(screenshots / "fallout-bot.png"), full_page=True)
     assert_accessible(page, "Fallout's table against a bot")
     assert errors == []
