@@ -70,10 +70,17 @@ def spellings(secret: str) -> set[str]:
     return {s for s in found if len(s) >= 5}
 
 
-def assert_page_hides(page: Page, secrets: set[str]) -> None:
+def assert_page_hides(page: Page, secrets: set[str], public: set[str] = frozenset()) -> None:
+    """No spelling of a secret on the page, once the longer public strings that merely contain one are set
+    aside (seat B's agenda "The Ghost Ship" inside the unique "The Ghost Ship's Log" that A may read), as
+    tests/contract/test_hidden.py judges the log."""
     text = (page.content() + "\n" + page.inner_text("body")).lower()
     text = re.sub(r"\s+", " ", text)
-    leaked = sorted(s for secret in secrets for s in spellings(secret) if s in text)
+    wanted = {s for secret in secrets for s in spellings(secret)}
+    for shown in sorted((re.sub(r"\s+", " ", p.lower()) for p in public), key=len, reverse=True):
+        if any(s in shown and s != shown for s in wanted):
+            text = text.replace(shown, " ")
+    leaked = sorted(s for s in wanted if s in text)
     assert leaked == [], f"seat A's page shows seat B's hidden {leaked}"
 
 
@@ -223,7 +230,7 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
                     other.locator(f'#log li[data-version="{version}"]').wait_for(state="attached", timeout=10_000)
                     seen_live = True
         hidden = secrets.look()
-        assert_page_hides(alice, hidden)
+        assert_page_hides(alice, hidden, secrets.shown_to_a)
         ever_hidden |= hidden
         if not acted:
             time.sleep(0.1)  # the worker is running the round end
@@ -277,7 +284,7 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
     alice.wait_for_function(f"Number(document.body.dataset.shown) >= {live}", timeout=10_000)
     assert "no survivor yet" not in alice.locator("#seats").inner_text()
 
-    assert_page_hides(alice, secrets.look())
+    assert_page_hides(alice, secrets.look(), secrets.shown_to_a)
     assert errors == []
     desk.close()
     phone.close()
