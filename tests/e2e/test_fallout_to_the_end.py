@@ -97,8 +97,10 @@ def play_over_http(typed: Typed, games: Games, seed: str, players: int, level: s
         listed = typed.call("listActions", seats[seat], game_id)
         # The commands as served, less their words ("text"): a bot chooses among the game's commands.
         actions = [{k: v for k, v in a.items() if k != "text"} for a in typed.raw["actions"]]
-        typed.call("getState", seats[seat], game_id)
-        view = typed.raw["view"]  # as served, keys in order: a greedy bot's tie-breaks follow it
+        view: dict = {}
+        if level != "random":  # a random bot reads no view: the seat's view is fetched for the bots that do
+            typed.call("getState", seats[seat], game_id)
+            view = typed.raw["view"]  # as served, keys in order: a greedy bot's tie-breaks follow it
         command = _choose(level, seed, step, module, view, actions, seat)
         posted = typed.call(
             "postAction", seats[seat], game_id, body=listed.actions[actions.index(command)], if_match=f'"{listed.version}"'
