@@ -73,14 +73,12 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under xdist, the longest work first: the groups (the browser's, the cluster's: xdist hands each
-    group to one worker as one unit, so a group is the longest unit of all), then the slow tests, then
-    the rest. The workers take the longest work while there is plenty left to balance it, not at the end,
-    when one worker would play a last long unit while the other waits (the browser's group, collected
-    last, was the suite's tail). A run in one process keeps its order."""
+    """Under xdist, the slow tests first (those of no ``xdist_group``, which go first anyway): the
+    workers take the longest work while there is plenty left to balance it, not at the end, when one
+    worker would play a last long test while the other waits. A run in one process keeps its order."""
     if xdist_worker() is None:
         return
-    items.sort(key=lambda item: (not item.get_closest_marker("xdist_group"), not item.get_closest_marker("slow")))
+    items.sort(key=lambda item: not item.get_closest_marker("slow") or bool(item.get_closest_marker("xdist_group")))
 
 
 @pytest.fixture(scope="session")
