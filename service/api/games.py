@@ -19,6 +19,7 @@ from marshmallow import INCLUDE, Schema, fields, validate
 
 from events.envelope import canonical_json
 from events.log import ConcurrencyError
+from service.api.answers import json_answer
 from service.api.callers import caller, seat_holder, services
 from service.api.problems import Problem
 from service.api.schemas import (
@@ -174,6 +175,9 @@ class CommandSchema(Schema):
     )
 
 
+COMMAND_SCHEMA = CommandSchema()
+
+
 class ActionsSchema(Schema):
     game_id = fields.String(required=True)
     game = fields.String(required=True, metadata={"description": "Which game (the schemas of its commands and events)"})
@@ -272,7 +276,8 @@ class GameActions(MethodView):
         body["undo"] = offered if offered is None or body["version"] == services().games.load(game_id).version else None
         return body, 200, etag(body["version"])
 
-    @blp.arguments(CommandSchema, example={"type": "add", "amount": 2})
+    # An instance, made once: given the class, webargs makes one on every request.
+    @blp.arguments(COMMAND_SCHEMA, example={"type": "add", "amount": 2})
     @blp.response(
         200,
         ActedSchema,
@@ -287,7 +292,7 @@ class GameActions(MethodView):
     @blp.alt_response(422, description="Not a command of this game, or an Idempotency-Key reused with another body")
     @blp.alt_response(428, description="No If-Match")
     @blp.doc(parameters=[IF_MATCH, IDEMPOTENCY_KEY], operationId="postAction")
-    def post(self, command: dict[str, Any], game_id: str) -> Response | tuple[dict[str, Any], int, dict[str, str]]:
+    def post(self, command: dict[str, Any], game_id: str) -> Response:
         """Post one command for the caller's seat, decided on the version in If-Match."""
         seat = seat_holder(game_id)
         expected = expected_version()
@@ -302,7 +307,10 @@ class GameActions(MethodView):
             if replay is not None:
                 return replay
         try:
-            acted = services().games.act(game_id, seat, dict(command), expected_version=expected, idempotency_key=key)
+            acted = services().games.act(
+                game_id, seat, dict(command), expected_version=expected, idempotency_key=key,
+                allowances=g.get("allowances"),  # the rate limits, judged by the append (service.api.app)
+            )  # fmt: skip
         except ConcurrencyError as moved:
             raise Problem(
                 412,
@@ -311,7 +319,8 @@ class GameActions(MethodView):
                 headers=etag(moved.current),
                 current_version=moved.current,
             ) from moved
-        return services().queries.acted(acted, seat), 200, etag(acted.version)
+        # Built by the service from its own records: not dumped through ActedSchema again (service.api.answers).
+        return json_answer(services().queries.acted(acted, seat), 200, etag(acted.version))
 
 
 def _begin_idempotent(game_id: str, seat: int, key: str, body: dict[str, Any]) -> Response | None:
