@@ -108,3 +108,18 @@ def test_the_answer_to_an_action_is_what_its_schema_would_dump(redis_client):
     first = state(client, table)["waiting_for"][0]
     body = act(client, table, first, {"type": "add", "amount": 2}).get_json()
     assert body["events"] and ActedSchema().dump(body) == body
+
+
+def test_a_body_that_is_not_a_command_is_answered_by_the_decorated_path_as_before(redis_client):
+    """Only a well-formed command skips webargs (GameActions.dispatch_request): the rest get webargs' 422."""
+    client = create_app(wiring.build(redis_client)).test_client()
+    table = new_table(client, seats=1)
+    version = state(client, table)["version"]
+    for body in ({"amount": 1}, {"type": 5}, {"type": ""}, [{"type": "redraw"}]):
+        refused = act(client, table, 0, body, version)
+        assert refused.status_code == 422, (body, refused.get_json())
+        problem = refused.get_json()
+        assert problem["code"] == "invalid_request" and "json" in problem["errors"], problem
+    # A well-formed command still meets every check the decorated path made: no token, no seat.
+    assert client.post(table.url("/actions"), json={"type": "redraw"}, headers={"If-Match": f'"{version}"'}).status_code == 401
+    assert state(client, table)["version"] == version
