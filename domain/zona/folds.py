@@ -3,7 +3,7 @@
 The folds are small and all of one kind (a card or token moves, a stalker's
 fields change, a frame of the resolution stack changes), so one place shows
 every fact the log can hold. Each writes through a ``Draft``, so the old
-state is never touched and ``resolution.evolve_owned`` can fold in place.
+state is never touched and a resolution can fold its own events in place (``resolution.InPlace``).
 """
 
 from __future__ import annotations
