@@ -62,17 +62,22 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
 
 def scoring_view(state: State, seat: int) -> dict[str, Any]:
-    """The parts of ``view(state, seat)`` a bot's scoring reads (``domain.zona.ai``), at a fraction of its
-    cost: no card catalogue, no board description, of the table only the pack. A bot scores thousands of
-    positions a decision."""
+    """The parts of ``view(state, seat)`` a bot's scoring reads (``domain.zona.ai``: ``standing``, ``evaluate``,
+    ``free_choice``), each as the view has it, at a fraction of its cost: no threats, market, cards or board
+    description, of the table only the pack. A bot scores thousands of positions a decision."""
     if state.phase == "new":
         return {"phase": "new"}
     pack = pack_named(state.pack)
     over = state.over
-    shown = _body(state, seat, pack, over, _stalkers(state, seat, pack, over), state.pending)
-    shown["table"] = {"pack": state.pack}
-    shown["board"] = {"facility_spaces": board_for(pack.name, state.side).facility_spaces}
-    return shown
+    return {
+        "phase": state.phase, "side": state.side, "over": over, "winner": state.winner, "turn": state.turn,
+        "stalkers": _stalkers(state, seat, pack, over),
+        "facilities": _facilities(state, pack),
+        "decks": {name: len(cards) for name, cards in state.decks.items()},
+        "pending": _pending(state.pending, seat, over),
+        "table": {"pack": state.pack},
+        "board": {"facility_spaces": board_for(pack.name, state.side).facility_spaces},
+    }
 
 
 def _stalkers(state: State, seat: int | None, pack: Pack, over: bool) -> list[dict[str, Any]]:
@@ -107,9 +112,6 @@ def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list
             reading = {"card": card.id, "name": card.name, "stalker": frame["seat"], "paragraph": frame["paragraph"],
                        "text": card_text(card) if reader else None}
             break
-    # Most decisions are made in the open; the draft and the find deck are looked at alone.
-    looking = pending is not None and (pending["seat"] == seat or over or pending["kind"] not in PRIVATE)
-    own = pending is not None and (pending["seat"] == seat or over)
     return {
         "phase": state.phase, "round": state.round, "voice": state.voice, "players": state.players,
         "side": state.side, "over": over, "winner": state.winner, "lost": state.lost,
@@ -119,9 +121,7 @@ def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list
         "stalkers": stalkers,
         "threats": {a: [_token(pack, t) for t in tokens] for a, tokens in state.threats.items() if tokens},
         "in_play": [_token(pack, t) for t in state.in_play],
-        "facilities": {area: {"lock": _lock(pack, lock["lock"]), "open": lock["open"], "looted": area in state.looted,
-                              "finds": len(state.finds[area]), "deck": len(state.decks[area])}
-                       for area, lock in state.locks.items()},
+        "facilities": _facilities(state, pack),
         "market": {row: list(slots) for row, slots in state.market.items()},
         "decks": {name: len(cards) for name, cards in state.decks.items()},
         "dispenser": {q: len(t) for q, t in state.dispenser.items()},
@@ -129,11 +129,26 @@ def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list
         "deactivated": [c for c in state.deactivated if over or not is_find(c) or c in own_cards],
         "reading": reading,
         "hand": _mask_finds(state, list(state.hand), over),
-        "pending": None if pending is None else {
-            "seat": pending["seat"], "kind": pending["kind"],
-            "choices": mask(pending["choices"], own) if looking else [],
-            "context": mask(pending["context"], own) if looking else {},
-        },
+        "pending": _pending(pending, seat, over),
+    }
+
+
+def _facilities(state: State, pack: Pack) -> dict[str, Any]:
+    return {area: {"lock": _lock(pack, lock["lock"]), "open": lock["open"], "looted": area in state.looted,
+                   "finds": len(state.finds[area]), "deck": len(state.decks[area])}
+            for area, lock in state.locks.items()}
+
+
+def _pending(pending: dict[str, Any] | None, seat: int | None, over: bool) -> dict[str, Any] | None:
+    if pending is None:
+        return None
+    # Most decisions are made in the open; the draft and the find deck are looked at alone.
+    looking = pending["seat"] == seat or over or pending["kind"] not in PRIVATE
+    own = pending["seat"] == seat or over
+    return {
+        "seat": pending["seat"], "kind": pending["kind"],
+        "choices": mask(pending["choices"], own) if looking else [],
+        "context": mask(pending["context"], own) if looking else {},
     }
 
 

@@ -5,7 +5,9 @@ This plays seeded games of ``game`` (default ``zona``) as the service plays
 them (``genesis.setup_events``, the bots' ``Rng`` per seat and version) and
 hashes, at every decision: each seat's view and the spectators', the
 deciding seat's legal actions, a sampled world's state (the AI's
-``determinize``), greedy's score of every action, the bot's choice, the
+``determinize``), what the AI makes of the seat's scoring view (``evaluate``,
+``standing``, ``free_choice``; not the scoring view itself, whose parts are
+the AI's to choose), greedy's score of every action, the bot's choice, the
 events and the state they fold to. At each game's end it also folds the
 log again from the start with ``evolve`` and checks it reaches the state the
 decisions left (a resolution folds its own events in place; a replay must
@@ -99,7 +101,9 @@ def play(game: str, levels: list[str], seed: str, options: dict[str, Any], limit
             if ai is not None and levels[seat] != "random":
                 world = ai.determinize(module.view(state, seat), seat, Rng(seed, f"digest-world-v{version}"))
                 digest.update(_text(["world", _fields(world)]))
-                digest.update(_text(["scoring", ai.scoring_view(state, seat)]))
+                scored = ai.scoring_view(state, seat) or module.view(state, seat)
+                digest.update(_text(["scoring", ai.evaluate(scored, seat), ai.standing(scored, seat),
+                                     ai.free_choice(scored, seat)]))
             command = decide(bots[seat], module, state, actions, seat, Rng(seed, f"bot-s{seat}-v{version}"))
             digest.update(_text(["chose", seat, command]))
             decisions += 1
