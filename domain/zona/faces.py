@@ -13,7 +13,6 @@ once the game is over).
 from __future__ import annotations
 
 import functools
-import json
 import re
 from typing import Any
 
@@ -25,19 +24,16 @@ from domain.zona.words import effects as effects_in_words
 #: Every string of a JSON text (no id holds an escape).
 _STRING = re.compile(r'"([^"\\]*)"')
 
-#: Parts of a view that hold no card of their own: left out of the search, for a view's speed.
-_NO_CARDS = frozenset({"board", "cards", "faces"})
-
 _USE = {"durable": "use it once a round", "single": "discard it after one use"}
 
 
-def shown(view: dict[str, Any], pack_name: str) -> dict[str, dict[str, Any]]:
-    """The faces of the ids ``view`` shows, and of the event card it lets its seat read."""
+def shown(view: dict[str, Any], pack_name: str, text: str) -> dict[str, dict[str, Any]]:
+    """The faces of the ids ``view`` shows, and of the event card it lets its seat read. ``text`` is the JSON of
+    the view's parts that may name a card, which the view's cards were read from too: all but the board (areas
+    and borders, no card), ``cards`` (only the types the rest shows) and the faces."""
     faces = pack_faces(pack_name)
     out: dict[str, dict[str, Any]] = {}
-    # The board (areas and borders of the side) names no card, and ``cards`` only the types the rest shows.
-    searched = {key: value for key, value in view.items() if key not in _NO_CARDS}
-    for value in dict.fromkeys(_STRING.findall(json.dumps(searched))):
+    for value in dict.fromkeys(_STRING.findall(text)):
         found = faces.get(value.split("#")[0].split("@")[0])
         if found is not None:
             out[value] = dict(found)  # a copy: the pack's faces are cached, a view is the caller's to change

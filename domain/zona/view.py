@@ -55,9 +55,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     shown = _body(state, seat, pack, over, stalkers, pending)
     shown["table"] = _table(state, seat, over)
     # The board names no item card: left out of the walk, it keeps a view quick enough for bots' searches.
-    shown["cards"] = _catalog(pack, shown)
+    # The cards and the faces search the same text (the view so far): written once.
+    text = json.dumps(shown)
+    shown["cards"] = _catalog(pack, text)
     shown["board"] = clone(board_description(pack.name, state.side))
-    shown["faces"] = faces.shown(shown, state.pack)
+    shown["faces"] = faces.shown(shown, state.pack, text)
     return shown
 
 
@@ -199,13 +201,13 @@ def board_description(pack_name: str, side: str) -> dict[str, Any]:
 _NAMED = re.compile(r'"([^"\\#@]*[#@][^"\\]*)"')
 
 
-def _catalog(pack: Pack, shown: dict[str, Any]) -> dict[str, Any]:
+def _catalog(pack: Pack, text: str) -> dict[str, Any]:
     """What each item card named in the view is (finds another seat holds show only as ``find``).
 
-    Every string of the view, keys included, read off its JSON text: a walk in Python made views the
+    Every string of the view, keys included, read off its JSON ``text``: a walk in Python made views the
     bulk of a bot's search."""
     out: dict[str, Any] = {}
-    for value in dict.fromkeys(_NAMED.findall(json.dumps(shown))):
+    for value in dict.fromkeys(_NAMED.findall(text)):
         kind = value.split("#")[0].split("@")[0]
         t = pack.items.get(kind)
         if t is not None and kind not in out:
