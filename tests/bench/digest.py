@@ -49,16 +49,28 @@ def _text(value: Any) -> bytes:
     return canonical_json(value).encode() if not isinstance(value, float) else repr(value).encode()
 
 
-class _ScoringGreedy(GreedyBot):
-    """Greedy, hashing every action's score as it weighs them (the choice alone could hide a changed score)."""
+class _ScoringGreedy:
+    """Greedy, hashing every action's score before it chooses (the choice alone could hide a changed
+    score). It holds a ``GreedyBot`` rather than subclassing it: the compiled build's classes take no
+    interpreted subclass."""
+
+    level = "greedy"
+    needs_view = True
 
     def __init__(self, sink: Any):
         self.sink = sink
+        self.bot = GreedyBot()
 
-    def scores(self, ai: Any, module: Game, view: dict[str, Any], actions: list[Any], seat: int, rng: Rng) -> list[float]:
-        found = super().scores(ai, module, view, actions, seat, rng)
-        self.sink.update(json.dumps(["scores", [s if math.isfinite(s) else str(s) for s in found]]).encode())
-        return found
+    def choose(self, module: Game, view: dict[str, Any], actions: list[Any], seat: int, rng: Rng) -> Any:
+        ai = module.ai
+        weighed = actions
+        if ai is not None and ai.free_choice(view, seat):  # as the bot narrows them (bots.policies._Searching)
+            weighed = [a for a in actions if a.get("type") not in ai.never_taken] or actions
+        if ai is not None and len(weighed) > 1:
+            # The bot's scores from the same fresh source it is handed: scoring draws from sources of its own.
+            found = self.bot.scores(ai, module, view, weighed, seat, Rng(rng.seed, rng.label))
+            self.sink.update(json.dumps(["scores", [s if math.isfinite(s) else str(s) for s in found]]).encode())
+        return self.bot.choose(module, view, actions, seat, rng)
 
 
 def play(game: str, levels: list[str], seed: str, options: dict[str, Any], limit: int) -> tuple[str, int]:
