@@ -132,19 +132,25 @@ def area_action_command(res: ZonaResolution, seat: int, command: dict[str, Any])
     effects.run(res, seat, ["area", res.stalker(seat)["area"], "action"])
 
 
-def turn_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    """Every action the seat may take now (their turn, nothing pending)."""
+def turn_actions(state: State, seat: int, kind: str | None = None) -> list[dict[str, Any]]:
+    """Every action the seat may take now (their turn, nothing pending); with ``kind``, only those of that
+    kind (checking one command needs no others: moving is the dearest to list)."""
     s = state.stalkers[seat]
+    every = kind is None
     if s["must_leave"]:
         # A looted facility: the first action must take the stalker out.
-        return [c for c in move_choices(state, seat)]
-    out: list[dict[str, Any]] = move_choices(state, seat)
-    out += [{"type": "search", "token": t} for t in state.threats.get(s["area"], [])]
-    out.append({"type": "rest"})  # allowed at fatigue 0 too: it only changes nothing
-    if area_action_refusal(state, seat) is None:
+        return move_choices(state, seat) if every or kind == "move" else []
+    out: list[dict[str, Any]] = move_choices(state, seat) if every or kind == "move" else []
+    if every or kind == "search":
+        out += [{"type": "search", "token": t} for t in state.threats.get(s["area"], [])]
+    if every or kind == "rest":
+        out.append({"type": "rest"})  # allowed at fatigue 0 too: it only changes nothing
+    if (every or kind == "area_action") and area_action_refusal(state, seat) is None:
         out.append({"type": "area_action"})
-    out += [{"type": "open_facility", "facility": f} for f in facilities.openable(state, seat)]
-    out.append({"type": "pass"})
+    if every or kind == "open_facility":
+        out += [{"type": "open_facility", "facility": f} for f in facilities.openable(state, seat)]
+    if every or kind == "pass":
+        out.append({"type": "pass"})
     return out
 
 

@@ -88,9 +88,13 @@ def options(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, Any]]:
     if pack.stalkers[s["character"]].ability.get("reroll") == frame["attribute"] and not frame["ability"]:
         out += [{"type": "reroll", "card": "ability", "die": i} for i in dice]
     for card in owned_items(s):
-        if card in frame["used"] or not items.works(pack, res.state, s, card):
+        if card in frame["used"]:
             continue
         t = pack.item_type(card)
+        modifies, rerolls = _fits(res, frame, t.modifier), _fits(res, frame, t.reroll)
+        # What fits the test is asked first (most items do not): the checks below only read.
+        if not (modifies or rerolls) or not items.works(pack, res.state, s, card):
+            continue
         shield = None
         if not items.emanation_allowed(pack, res.state, s, card):
             found = items.shields(pack, res.state, s, card)
@@ -98,9 +102,9 @@ def options(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, Any]]:
                 continue
             shield = found[0]
         extra = {} if shield is None else {"shield": shield}
-        if _fits(res, frame, t.modifier):
+        if modifies:
             out.append({"type": "use_item", "card": card, **extra})
-        if _fits(res, frame, t.reroll):
+        if rerolls:
             out += [{"type": "reroll", "card": card, "die": i, **extra} for i in dice]
     out += _reused(res, frame)
     if out:

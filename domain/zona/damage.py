@@ -32,11 +32,13 @@ def protections(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, An
     out = []
     for card in owned_items(s):
         t = res.pack.item_type(card)
-        if card in frame["used"] or not left or not items.works(res.pack, res.state, s, card):
+        protects = bool(t.protect and set(t.protect) & left) or (t.immune is not None and t.immune == frame["by"])
+        # What would stop this damage is asked first (most items would not): the checks below only read.
+        if not (protects or t.convert) or card in frame["used"] or not left:
             continue
-        if not items.emanation_allowed(res.pack, res.state, s, card):
+        if not items.works(res.pack, res.state, s, card) or not items.emanation_allowed(res.pack, res.state, s, card):
             continue
-        if (t.protect and set(t.protect) & left) or (t.immune is not None and t.immune == frame["by"]):
+        if protects:
             out.append({"type": "protect", "card": card})
         if t.convert:
             # The sponge pattern: one damage changes type, so another item can stop it.

@@ -13,7 +13,6 @@ once the game is over).
 from __future__ import annotations
 
 import functools
-import json
 import re
 from typing import Any
 
@@ -25,22 +24,41 @@ from domain.zona.words import effects as effects_in_words
 #: Every string of a JSON text (no id holds an escape).
 _STRING = re.compile(r'"([^"\\]*)"')
 
-#: Parts of a view that hold no card of their own: left out of the search, for a view's speed.
-_NO_CARDS = frozenset({"board", "cards", "faces"})
-
 _USE = {"durable": "use it once a round", "single": "discard it after one use"}
 
 
-def shown(view: dict[str, Any], pack_name: str) -> dict[str, dict[str, Any]]:
-    """The faces of the ids ``view`` shows, and of the event card it lets its seat read."""
+#: Each string views showed, and the id it names the type of (``type#n``, ``type@stalker``: ``type``): the same
+#: few hundred strings come back view after view. Emptied past ``_KINDS_KEPT``, as a view may show any text.
+_KINDS: dict[str, str] = {}
+_KINDS_KEPT = 50_000
+
+
+def kind_of(value: str) -> str:
+    """The type a card or token id names (``rusty_pipe#2``, ``old_crowbar@bogdan``: the part before)."""
+    found = _KINDS.get(value)
+    if found is None:
+        if len(_KINDS) >= _KINDS_KEPT:
+            _KINDS.clear()
+        found = _KINDS[value] = value.split("#")[0].split("@")[0]
+    return found
+
+
+def strings(text: str) -> list[str]:
+    """Every string of a JSON text (keys too), in order (no id holds an escape)."""
+    return _STRING.findall(text)
+
+
+def shown(view: dict[str, Any], pack_name: str, found: list[str]) -> dict[str, dict[str, Any]]:
+    """The faces of the ids ``view`` shows, and of the event card it lets its seat read. ``found`` is every
+    string (``strings``) of the JSON of the view's parts that may name a card, which the view's cards were read
+    from too: all but the board (areas and borders, no card), ``cards`` (only the types the rest shows) and the
+    faces."""
     faces = pack_faces(pack_name)
     out: dict[str, dict[str, Any]] = {}
-    # The board (areas and borders of the side) names no card, and ``cards`` only the types the rest shows.
-    searched = {key: value for key, value in view.items() if key not in _NO_CARDS}
-    for value in dict.fromkeys(_STRING.findall(json.dumps(searched))):
-        found = faces.get(value.split("#")[0].split("@")[0])
-        if found is not None:
-            out[value] = dict(found)  # a copy: the pack's faces are cached, a view is the caller's to change
+    for value in dict.fromkeys(found):
+        found_face = faces.get(kind_of(value))
+        if found_face is not None:
+            out[value] = dict(found_face)  # a copy: the pack's faces are cached, a view is the caller's to change
     reading = view.get("reading") or {}
     if reading.get("text"):
         out[reading["card"]] = face(str(reading.get("name")), "event", None,

@@ -3,7 +3,7 @@
 The folds are small and all of one kind (a card or token moves, a stalker's
 fields change, a frame of the resolution stack changes), so one place shows
 every fact the log can hold. Each writes through a ``Draft``, so the old
-state is never touched and ``resolution.evolve_owned`` can fold in place.
+state is never touched and a resolution can fold its own events in place (``resolution.InPlace``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from marshmallow import fields
 
 from domain.zona.resolution import RULES, WRITERS
-from domain.zona.state import Draft, State, clone, move
+from domain.zona.state import Draft, State, clone, fresh, move
 
 Str = fields.String
 Int = fields.Integer
@@ -102,7 +102,7 @@ def _stalker_set(d: Draft, data: dict[str, Any]) -> None:
     s = d["stalkers"][data["seat"]]
     for key in STALKER_FIELDS:
         if key in data:
-            s[key] = clone(data[key])
+            s[key] = fresh(data[key])
 
 
 for _name in STALKER_EVENTS:
@@ -201,12 +201,12 @@ def _lost(d: Draft, data: dict[str, Any]) -> None:
 
 @_fold("FramePushed", {"frame": Raw(required=True)})
 def _pushed(d: Draft, data: dict[str, Any]) -> None:
-    d["frames"].append(clone(data["frame"]))
+    d["frames"].append(fresh(data["frame"]))
 
 
 @_fold("FrameUpdated", {"changes": Raw(required=True), "depth": Int()})
 def _updated(d: Draft, data: dict[str, Any]) -> None:
-    d["frames"][-1 - data.get("depth", 0)].update(clone(data["changes"]))
+    d["frames"][-1 - data.get("depth", 0)].update(fresh(data["changes"]))
 
 
 @_fold("FramePopped", {"result": Raw(allow_none=True), "count": Int()})
@@ -214,7 +214,7 @@ def _popped(d: Draft, data: dict[str, Any]) -> None:
     frames = d["frames"]
     del frames[len(frames) - data.get("count", 1):]
     if frames and data.get("result") is not None:
-        frames[-1]["result"] = clone(data["result"])
+        frames[-1]["result"] = fresh(data["result"])
 
 
 @_fold("DiceRolled", {"seat": Int(required=True), "dice": fields.List(Str(), required=True)})
@@ -232,7 +232,7 @@ def _rerolled(d: Draft, data: dict[str, Any]) -> None:
                              "choices": fields.List(Raw(), required=True), "context": Raw()})
 def _requested(d: Draft, data: dict[str, Any]) -> None:
     d["pending"] = {"seat": data["seat"], "kind": data["kind"], "choices": clone(data["choices"]),
-                    "context": clone(data.get("context") or {})}
+                    "context": fresh(data.get("context") or {})}
 
 
 @_fold("DecisionMade", {"seat": Int(required=True), "kind": Str(required=True), "command": Raw(required=True)})

@@ -194,7 +194,7 @@ class ZonaGame(RulebookGame[State, ZonaResolution]):
         turn = state.turn
         if state.phase != "action" or turn is None or turn["seat"] != seat:
             raise RuleViolation("not_your_turn", "It is not your turn.", rule='Zona §"AKCJE"')
-        if kind in TURN_ACTIONS and normalized(command) not in actions.turn_actions(state, seat):
+        if kind in TURN_ACTIONS and normalized(command) not in actions.turn_actions(state, seat, kind):
             raise RuleViolation(_CANNOT[kind], f"You cannot {kind.replace('_', ' ')} now.", rule=_RULE.get(kind))
 
     def carry_on(self, res: ZonaResolution, actor: Seat | str) -> None:

@@ -212,13 +212,23 @@ class Pack:
     emissions: dict[str, EmissionCard]
     locks: dict[str, Lock]
     track: int
+    #: Each card's and token's type as ``item_type`` and ``threat`` found it: the rules and the bots' searches
+    #: ask hundreds of thousands of times a game, and a pack never changes.
+    known_items: dict[str, ItemType] = field(default_factory=dict, compare=False, repr=False)
+    known_threats: dict[str, Threat] = field(default_factory=dict, compare=False, repr=False)
 
     def item_type(self, card: str) -> ItemType:
         """The type of an item card (``type#n`` from a deck, ``type@stalker`` to start with)."""
-        return self.items[card.split("#")[0].split("@")[0]]
+        found = self.known_items.get(card)
+        if found is None:
+            found = self.known_items[card] = self.items[card.split("#")[0].split("@")[0]]
+        return found
 
     def threat(self, token: str) -> Threat:
-        return self.threats[token.split("#")[0]]
+        found = self.known_threats.get(token)
+        if found is None:
+            found = self.known_threats[token] = self.threats[token.split("#")[0]]
+        return found
 
     def deck_cards(self, deck: str) -> list[str]:
         return [c.id for c in self.events.values() if c.deck == deck]

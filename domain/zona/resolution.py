@@ -28,7 +28,41 @@ from domain.rng import Rng
 from domain.zona.board import Board, board_for
 from domain.zona.model import Pack
 from domain.zona.pack import pack_named
-from domain.zona.state import Draft, Frame, State
+from domain.zona.state import Draft, Frame, State, clone, replace
+
+
+class InPlace(Draft[State]):
+    """The ``Draft`` a resolution folds its own events through: it writes the resolution's own record.
+
+    The record is a copy this resolution made of the caller's state and no one else holds, so each fold
+    writes its fields in place instead of making a new record an event (ten events a command, and each
+    new record copied some forty fields). A top-level part is still copied on its first write (``owned``:
+    the parts this resolution's folds copied, which the caller's state never shares) and written in place
+    after.
+    """
+
+    def __init__(self, record: State, owned: set[str]):
+        super().__init__(record, owned)
+        self.fields: dict[str, Any] = vars(record)
+
+    def __getitem__(self, name: str) -> Any:
+        value = self.fields[name]
+        if name not in self.copied:
+            value = clone(value)
+            self.fields[name] = value
+            self.copied.add(name)
+        return value
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        self.fields[name] = value
+        self.copied.add(name)
+
+    def read(self, name: str) -> Any:
+        return self.fields[name]
+
+    @property
+    def new(self) -> State:
+        return self.base
 
 
 class ZonaResolution(Resolution[State]):
@@ -36,10 +70,32 @@ class ZonaResolution(Resolution[State]):
         super().__init__(state, rng, evolve)
         #: The state's top-level parts this resolution's folds copied: the caller's state never shares them.
         self.owned: set[str] = set()
+        #: The record this resolution made on its first fold and alone holds, written in place after.
+        self.draft: InPlace | None = None
 
     def emit(self, type_: str, **data: Any) -> State:
+        """Emit an event and fold it at once, into this resolution's own record (``InPlace``): the state it
+        started from is never written, and the events fold on it to the same state one by one
+        (``evolve``), which a replay does."""
         event = Event(type_, data)
-        self.state = evolve_owned(self.state, event, self.owned)
+        write = WRITERS.get(type_)
+        if write is None:
+            folded = RULES.evolve(self.state, event)
+            if folded is not self.state:  # a fold of its own made a new record, no one else holds
+                self.state = folded
+                self.draft = InPlace(folded, self.owned)
+        else:
+            draft = self.draft
+            if draft is None:
+                self.state = replace(self.state)
+                draft = self.draft = InPlace(self.state, self.owned)
+            write(draft, data)
+            watches = RULES.watches.get(type_)
+            if watches:
+                # A watch makes a new record (sharing the parts it does not write); it becomes the one held.
+                for watch in watches:
+                    self.state = watch(self.state, data)
+                self.draft = InPlace(self.state, self.owned)
         self.events.append(event)
         return self.state
 
@@ -81,23 +137,9 @@ RULES: Rulebook[State, ZonaResolution] = Rulebook("zona")
 #: Every frame kind's step (``domain.engine.frames``), registered by the rule module that defines it.
 FRAMES: Frames[ZonaResolution] = Frames("zona")
 
-#: Each event's writer (through a ``Draft``), for ``evolve_owned``; ``folds.py`` registers them.
+#: Each event's writer (through a ``Draft``), for ``ZonaResolution.emit``; ``folds.py`` registers them.
 WRITERS: dict[str, Callable[[Draft, dict[str, Any]], None]] = {}
 
 
 def evolve(state: State, event: Event) -> State:
     return RULES.evolve(state, event)
-
-
-def evolve_owned(state: State, event: Event, owned: set[str]) -> State:
-    """``evolve`` for a resolution folding its own events one after another: the top-level parts in
-    ``owned`` were copied by its earlier folds (no other state shares them), so they are written in
-    place rather than copied once an event; ``owned`` grows by what this fold copies. A resolution emits
-    about ten events a command, and copying each part anew for each was most of the engine's time."""
-    write = WRITERS.get(event.type)
-    if write is None or event.type in RULES.watches:
-        return RULES.evolve(state, event)
-    d = Draft(state, owned)
-    write(d, event.data)
-    owned |= d.copied
-    return d.new

@@ -91,6 +91,22 @@ class State:
 
 
 
+def fresh(value: Any) -> Any:
+    """``clone(value)`` for an event's data a fold keeps: a string, number or None as it is (nothing can
+    change one), a mapping of those copied shallowly, anything else deep (``clone``). Most of what the folds
+    keep is such a value or mapping, and a deep copy of it was a tenth of a random game's time."""
+    kind = type(value)
+    if kind is str or kind is int or value is None or kind is bool or kind is float:
+        return value
+    if kind is dict:
+        for v in value.values():
+            inner = type(v)
+            if not (inner is str or inner is int or v is None or inner is bool or inner is float):
+                return clone(value)
+        return dict(value)
+    return clone(value)
+
+
 #: The record's fields, in order: what a snapshot and ``GameSetUp`` hold.
 FIELDS = tuple(f.name for f in fields(State))
 

@@ -55,24 +55,35 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     shown = _body(state, seat, pack, over, stalkers, pending)
     shown["table"] = _table(state, seat, over)
     # The board names no item card: left out of the walk, it keeps a view quick enough for bots' searches.
-    shown["cards"] = _catalog(pack, shown)
+    # The cards and the faces search the same text (the view so far): written once.
+    text = json.dumps(shown)
+    every = faces.strings(text)
+    # With no escape in the text (json writes one for each character past ASCII) the strings holding a # or @
+    # are exactly what _NAMED finds, in order; with one, the regular expression decides, as it always did.
+    named = [v for v in every if "#" in v or "@" in v] if "\\" not in text else _NAMED.findall(text)
+    shown["cards"] = _catalog(pack, named)
     shown["board"] = clone(board_description(pack.name, state.side))
-    shown["faces"] = faces.shown(shown, state.pack)
+    shown["faces"] = faces.shown(shown, state.pack, every)
     return shown
 
 
 def scoring_view(state: State, seat: int) -> dict[str, Any]:
-    """The parts of ``view(state, seat)`` a bot's scoring reads (``domain.zona.ai``), at a fraction of its
-    cost: no card catalogue, no board description, of the table only the pack. A bot scores thousands of
-    positions a decision."""
+    """The parts of ``view(state, seat)`` a bot's scoring reads (``domain.zona.ai``: ``standing``, ``evaluate``,
+    ``free_choice``), each as the view has it, at a fraction of its cost: no threats, market, cards or board
+    description, of the table only the pack. A bot scores thousands of positions a decision."""
     if state.phase == "new":
         return {"phase": "new"}
     pack = pack_named(state.pack)
     over = state.over
-    shown = _body(state, seat, pack, over, _stalkers(state, seat, pack, over), state.pending)
-    shown["table"] = {"pack": state.pack}
-    shown["board"] = {"facility_spaces": board_for(pack.name, state.side).facility_spaces}
-    return shown
+    return {
+        "phase": state.phase, "side": state.side, "over": over, "winner": state.winner, "turn": state.turn,
+        "stalkers": _stalkers(state, seat, pack, over),
+        "facilities": _facilities(state, pack),
+        "decks": {name: len(cards) for name, cards in state.decks.items()},
+        "pending": _pending(state.pending, seat, over),
+        "table": {"pack": state.pack},
+        "board": {"facility_spaces": board_for(pack.name, state.side).facility_spaces},
+    }
 
 
 def _stalkers(state: State, seat: int | None, pack: Pack, over: bool) -> list[dict[str, Any]]:
@@ -107,9 +118,6 @@ def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list
             reading = {"card": card.id, "name": card.name, "stalker": frame["seat"], "paragraph": frame["paragraph"],
                        "text": card_text(card) if reader else None}
             break
-    # Most decisions are made in the open; the draft and the find deck are looked at alone.
-    looking = pending is not None and (pending["seat"] == seat or over or pending["kind"] not in PRIVATE)
-    own = pending is not None and (pending["seat"] == seat or over)
     return {
         "phase": state.phase, "round": state.round, "voice": state.voice, "players": state.players,
         "side": state.side, "over": over, "winner": state.winner, "lost": state.lost,
@@ -119,9 +127,7 @@ def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list
         "stalkers": stalkers,
         "threats": {a: [_token(pack, t) for t in tokens] for a, tokens in state.threats.items() if tokens},
         "in_play": [_token(pack, t) for t in state.in_play],
-        "facilities": {area: {"lock": _lock(pack, lock["lock"]), "open": lock["open"], "looted": area in state.looted,
-                              "finds": len(state.finds[area]), "deck": len(state.decks[area])}
-                       for area, lock in state.locks.items()},
+        "facilities": _facilities(state, pack),
         "market": {row: list(slots) for row, slots in state.market.items()},
         "decks": {name: len(cards) for name, cards in state.decks.items()},
         "dispenser": {q: len(t) for q, t in state.dispenser.items()},
@@ -129,11 +135,26 @@ def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list
         "deactivated": [c for c in state.deactivated if over or not is_find(c) or c in own_cards],
         "reading": reading,
         "hand": _mask_finds(state, list(state.hand), over),
-        "pending": None if pending is None else {
-            "seat": pending["seat"], "kind": pending["kind"],
-            "choices": mask(pending["choices"], own) if looking else [],
-            "context": mask(pending["context"], own) if looking else {},
-        },
+        "pending": _pending(pending, seat, over),
+    }
+
+
+def _facilities(state: State, pack: Pack) -> dict[str, Any]:
+    return {area: {"lock": _lock(pack, lock["lock"]), "open": lock["open"], "looted": area in state.looted,
+                   "finds": len(state.finds[area]), "deck": len(state.decks[area])}
+            for area, lock in state.locks.items()}
+
+
+def _pending(pending: dict[str, Any] | None, seat: int | None, over: bool) -> dict[str, Any] | None:
+    if pending is None:
+        return None
+    # Most decisions are made in the open; the draft and the find deck are looked at alone.
+    looking = pending["seat"] == seat or over or pending["kind"] not in PRIVATE
+    own = pending["seat"] == seat or over
+    return {
+        "seat": pending["seat"], "kind": pending["kind"],
+        "choices": mask(pending["choices"], own) if looking else [],
+        "context": mask(pending["context"], own) if looking else {},
     }
 
 
@@ -184,14 +205,14 @@ def board_description(pack_name: str, side: str) -> dict[str, Any]:
 _NAMED = re.compile(r'"([^"\\#@]*[#@][^"\\]*)"')
 
 
-def _catalog(pack: Pack, shown: dict[str, Any]) -> dict[str, Any]:
+def _catalog(pack: Pack, named: list[str]) -> dict[str, Any]:
     """What each item card named in the view is (finds another seat holds show only as ``find``).
 
-    Every string of the view, keys included, read off its JSON text: a walk in Python made views the
-    bulk of a bot's search."""
+    ``named``: every string of the view with a ``#`` or ``@``, keys included, read off its JSON text (a walk
+    in Python made views the bulk of a bot's search)."""
     out: dict[str, Any] = {}
-    for value in dict.fromkeys(_NAMED.findall(json.dumps(shown))):
-        kind = value.split("#")[0].split("@")[0]
+    for value in dict.fromkeys(named):
+        kind = faces.kind_of(value)
         t = pack.items.get(kind)
         if t is not None and kind not in out:
             out[kind] = {"name": t.name, "kind": t.kind, "colour": t.colour, "price": t.price, "use": t.use,

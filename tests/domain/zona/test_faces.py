@@ -9,10 +9,14 @@ are checked on random play.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from domain.zona.faces import strings
 from domain.zona.game import ZONA
 from domain.zona.state import is_find, owned_items
+from domain.zona.view import _NAMED
 from tests.contract.driver import Play, leaves, option_sets, play
 
 
@@ -81,3 +85,19 @@ def test_the_bots_scoring_view_carries_no_faces(game: Play) -> None:
     state = _states(game)[-1]
     scored = ZONA.ai.scoring_view(state, 0)
     assert scored is not None and "faces" not in scored and "faces" in ZONA.view(state, 0)
+
+
+def test_the_cards_a_view_names_are_the_strings_of_its_text_with_an_id_mark(game: Play) -> None:
+    """A view reads every string of its JSON text once, for its faces and its cards: where the text has no
+    escape, the strings holding ``#`` or ``@`` are exactly what the cards' narrower expression finds there,
+    in order (with an escape the view still asks the expression)."""
+    compared = 0
+    for state in _states(game):
+        for seat in [*range(state.players), None]:
+            view = ZONA.view(state, seat)
+            text = json.dumps({k: v for k, v in view.items() if k not in ("cards", "board", "faces")})
+            if "\\" in text:
+                continue
+            assert [v for v in strings(text) if "#" in v or "@" in v] == _NAMED.findall(text)
+            compared += 1
+    assert compared > 20
