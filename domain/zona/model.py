@@ -212,6 +212,9 @@ class Pack:
     emissions: dict[str, EmissionCard]
     locks: dict[str, Lock]
     track: int
+    #: News cards set aside unseen at a player count (news.yaml ``set_aside``), on top of the solo
+    #: rule's: the pack's clock for that count. A count it does not name plays the whole deck.
+    set_aside: dict[int, int] = field(default_factory=dict)
 
     def item_type(self, card: str) -> ItemType:
         """The type of an item card (``type#n`` from a deck, ``type@stalker`` to start with)."""
