@@ -33,6 +33,9 @@ class GameResult:
     bot_seconds: dict[str, float] = field(default_factory=dict)
     bot_decisions: dict[str, int] = field(default_factory=dict)
     finished: bool = True
+    #: How it ended, in the game's word (``Outcome.ending``), and what each seat played as (``Outcome.roles``).
+    ending: str | None = None
+    roles: list[str | None] = field(default_factory=list)
 
 
 def play_game(
@@ -77,4 +80,6 @@ def play_game(
         bot_seconds=dict(seconds),
         bot_decisions=dict(counts),
         finished=module.is_over(state),
+        ending=outcome.ending,
+        roles=list(outcome.roles),
     )

@@ -102,6 +102,12 @@ class Outcome:
     #: The round the game is in, for a game played in rounds (the planner's
     #: whole-round playouts stop at the next one, self-play counts them); None otherwise.
     round: int | None = None
+    #: How the game ended, once over, in the game's own word ("won", "news", "takeover" ...): self-play's
+    #: balance table counts each (docs/content-pack.md); None while it runs.
+    ending: str | None = None
+    #: What each seat plays as (a stalker, a survivor), by seat, once chosen (None before): the
+    #: balance table's win rate of each.
+    roles: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -157,6 +157,8 @@ class FalloutGame(RulebookGame[GameState, Resolution]):
             winners=tuple(state.winners),
             progress={"round": state.round, "phase": state.phase, "result": state.result},
             round=state.round,
+            ending=_ending(state),
+            roles=tuple(s.survivor for s in state.survivors),
         )
 
     def dump_state(self, state: GameState) -> dict[str, Any]:
@@ -164,6 +166,16 @@ class FalloutGame(RulebookGame[GameState, Resolution]):
 
     def load_state(self, data: dict[str, Any]) -> GameState:
         return load_state(data)
+
+
+def _ending(state: GameState) -> str | None:
+    """"victory" (one declared, even as a faction took over), "takeover" (a faction won the wasteland),
+    "eliminated" (every survivor died), None while the game runs."""
+    if not state.over:
+        return None
+    if state.result == "won":
+        return "victory"
+    return "eliminated" if all(s.eliminated for s in state.survivors) else "takeover"
 
 
 FALLOUT = FalloutGame()

@@ -242,7 +242,10 @@ class ZonaGame(RulebookGame[State, ZonaResolution]):
             return Outcome(False)
         winners = (state.winner,) if state.winner is not None else ()
         progress = {"round": state.round, "news_left": len(state.decks["news"])}
-        return Outcome(bool(state.over), winners, progress, round=state.round)
+        # A stalker's win, or why everyone lost (Zona §"PRZEGRANA": "news" when the clock ran out).
+        ending = None if not state.over else "won" if winners else state.lost
+        roles = tuple(s["character"] for s in state.stalkers)
+        return Outcome(bool(state.over), winners, progress, round=state.round, ending=ending, roles=roles)
 
     def dump_state(self, state: State) -> dict[str, Any]:
         return dump(state)

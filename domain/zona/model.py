@@ -212,6 +212,9 @@ class Pack:
     emissions: dict[str, EmissionCard]
     locks: dict[str, Lock]
     track: int
+    #: News cards set aside unseen at a player count (news.yaml ``set_aside``), on top of the solo
+    #: rule's: the pack's clock for that count. A count it does not name plays the whole deck.
+    set_aside: dict[int, int] = field(default_factory=dict)
     #: Each card's and token's type as ``item_type`` and ``threat`` found it: the rules and the bots' searches
     #: ask hundreds of thousands of times a game, and a pack never changes.
     known_items: dict[str, ItemType] = field(default_factory=dict, compare=False, repr=False)

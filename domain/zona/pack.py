@@ -278,9 +278,14 @@ def load(files: dict[str, Any], name: str, as_shipped: bool = False) -> Pack:
     track = raw_news.get("track")
     if not isinstance(track, int) or track < 1:
         p.problem("news.yaml", "track: the last space of the emission track")
+    set_aside = raw_news.get("set_aside") or {}
+    if not (isinstance(set_aside, dict) and all(k in (1, 2, 3, 4) and isinstance(v, int) and 0 <= v < len(news)
+                                                for k, v in set_aside.items())):
+        p.problem("news.yaml", "set_aside: news cards set aside at a player count (1-4), fewer than the deck holds")
+        set_aside = {}
     p.finish(name)
     return Pack(name, areas, tuple(borders), sides, facilities, faces, stalkers, items, threats, events, news,
-                emissions, locks, int(track or 0))
+                emissions, locks, int(track or 0), dict(set_aside))
 
 
 def _threat_kind(t: StartThreat, at: str, p: PackReader) -> None:

@@ -63,11 +63,10 @@ def initial(options: dict[str, Any], rng: Rng) -> dict[str, Any]:
     per_deck = 2 if players == 1 else players
     find_decks = {area: finds[i * per_deck:(i + 1) * per_deck] for i, area in enumerate(places)}
     box = finds[len(places) * per_deck:] + [f"{e}@{s.id}" for s in pack.stalkers.values() for e in s.equipment]
-    removed: list[str] = []
-    if players == 1:
-        # Solo: a shorter clock, the top news cards set aside unseen.
-        cut = options["solo_news_discard"]
-        removed, decks["news"] = decks["news"][:cut], decks["news"][cut:]
+    # Solo: a shorter clock, the top news cards set aside unseen; the pack may set more aside at any
+    # count (its clock for that count: content, as the news cards are).
+    cut = (options["solo_news_discard"] if players == 1 else 0) + pack.set_aside.get(players, 0)
+    removed, decks["news"] = decks["news"][:cut], decks["news"][cut:]
     market: dict[str, list[str | None]] = {row: [None] * MARKET_COLUMNS for row in MARKET_ROWS}
     for row in MARKET_ROWS:
         for slot in range(MARKET_COLUMNS):

@@ -122,10 +122,34 @@ def summary(results: list[GameResult], bots: list[str]) -> str:
         + (f"; rounds mean {statistics.mean(rounds):.1f}" if rounds else "")
     )
     lines += _endings(results)
+    lines += balance(results)
     spent = sum(sum(r.bot_seconds.values()) for r in results)
     made = sum(sum(r.bot_decisions.values()) for r in results)
     lines.append(f"decisions/s (all bots): {made / spent if spent else 0:,.0f} over {made:,} bot decisions")
     return "\n".join(lines)
+
+
+def balance(results: list[GameResult]) -> list[str]:
+    """The balance table's rows (docs/content-pack.md): how the games ended, in the game's words, and
+    each role's win rate in the games it was played in (a role twice in one game counts twice)."""
+    endings: defaultdict[str, int] = defaultdict(int)
+    played: defaultdict[str, int] = defaultdict(int)
+    won: defaultdict[str, int] = defaultdict(int)
+    for r in results:
+        endings[r.ending or "unfinished"] += 1
+        for seat, role in enumerate(r.roles):
+            if role is not None:
+                played[role] += 1
+                won[role] += seat in r.winners
+    lines = ["endings: " + ", ".join(f"{e} {n} ({n / len(results):.1%})" for e, n in sorted(endings.items()))]
+    if played:
+        lines.append("role                   played   won  win rate")
+        for role in sorted(played, key=lambda k: (-won[k] / played[k], k)):
+            lines.append(f"{role:<22} {played[role]:>6} {won[role]:>5} {won[role] / played[role]:>9.1%}")
+        rates = [won[k] / played[k] for k in played]
+        spread = f"{max(rates) / min(rates):.2f}" if min(rates) else "inf"
+        lines.append(f"roles: {len(played)} played; highest win rate / lowest: {spread}")
+    return lines
 
 
 def _endings(results: list[GameResult]) -> list[str]:

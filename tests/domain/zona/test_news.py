@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from domain.rng import Rng
 from domain.zona import flow, news
 from domain.zona.game import ZONA
+from domain.zona.pack import pack_named
 from domain.zona.resolution import ZonaResolution
 from tests.domain.zona.fixtures import PACK, accept_tests, choose, clear_threats, edit, new_game, put, with_stalker
 
@@ -178,3 +181,18 @@ def test_emission_dash_costs_one_with_a_dash_item():
                                            {"type": "stay"}]
     helped = choose(helped, {"type": "dash", "bunker": "fieldlab", "card": "nest_coil#1"})
     assert helped.stalkers[0]["fatigue"] == 5 and helped.stalkers[0]["area"] == "fieldlab"
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_the_pack_sets_news_aside_at_each_player_count(players):
+    """Zona §"WIEŚCI": the news deck is the game's clock; a pack may set cards aside unseen at a player count
+    (news.yaml ``set_aside``, content as the cards are), on top of the solo rule's five (Zona §"WARIANT GRY
+    SOLO"). The base pack shortens the group clock so a group can lose too (docs/content-pack.md)."""
+    base = pack_named("base")
+    state = new_game(players, pack="base", characters=sorted(base.stalkers)[:players])
+    cut = (5 if players == 1 else 0) + base.set_aside.get(players, 0)
+    assert len(state.removed) == cut and len(state.decks["news"]) == len(base.news) - cut
+    assert set(state.removed).isdisjoint(state.decks["news"])
+    # The test pack names no count: the whole deck at 2-4, the solo rule's five set aside at 1.
+    plain = new_game(players)
+    assert len(plain.removed) == (5 if players == 1 else 0)

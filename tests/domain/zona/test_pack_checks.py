@@ -48,6 +48,7 @@ def _broken():
     decks["greenhouse"].append("a card as bare text")
     files["news"]["emissions"][0]["place"][0] = {"kind": "anomaly", "colour": "green", "area": "fieldlab"}
     files["locks"] = {"locks": files["news"]["locks"]}  # locks in both files
+    files["news"]["set_aside"] = {5: 1, 2: 40}  # no fifth player; more than the deck holds
     return files
 
 
@@ -71,6 +72,7 @@ def test_a_broken_pack_names_every_cross_reference_problem_at_once():
         "events.yaml vault: no card of the deck can end in its secret (or the win)",
         "news.yaml emission e_pale: threats go on open ground, not 'fieldlab'",
         "news.yaml: lock tokens are in locks.yaml: none in news.yaml",
+        "news.yaml: set_aside: news cards set aside at a player count (1-4), fewer than the deck holds",
         "draws from the green_artifact deck, which holds no cards",
         "threats.yaml threat ga_fizz loot: draws from the green_artifact deck, which holds no cards",
     ]
