@@ -49,7 +49,7 @@ def _greedy_probe(module: Game, view: dict[str, Any], actions: list[dict[str, An
     if ai.free_choice(view, seat):
         actions = [a for a in actions if a.get("type") not in ai.never_taken] or actions
     worlds = []
-    for n in range(GreedyBot.samples):
+    for n in range(GreedyBot().samples):  # an instance's: a compiled class keeps no class attribute
         try:
             worlds.append(module.dump_state(ai.determinize(view, seat, sub(rng, f"world{n}"))))
         except Exception as error:  # noqa: BLE001 - a world that cannot be dealt is part of what is kept
