@@ -17,15 +17,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import sys
 from typing import Any
 
 from bots.policies import GreedyBot, decide, make_bot, sub
-from domain import registry
 from domain.game import SYSTEM, Game
 from domain.rng import Rng
 from events.envelope import canonical_json
-from service.usecases import genesis
+from tests.compiled.plays import set_up
 
 #: (levels by seat, seeds, decisions at most) of each kind of scenario.
 SCENARIOS: list[tuple[list[str], list[str], int]] = [
@@ -48,7 +46,7 @@ def _greedy_probe(module: Game, view: dict[str, Any], actions: list[dict[str, An
         return None
     if ai.free_choice(view, seat):
         actions = [a for a in actions if a.get("type") not in ai.never_taken] or actions
-    worlds = []
+    worlds: list[Any] = []
     for n in range(GreedyBot().samples):  # an instance's: a compiled class keeps no class attribute
         try:
             worlds.append(module.dump_state(ai.determinize(view, seat, sub(rng, f"world{n}"))))
@@ -59,17 +57,8 @@ def _greedy_probe(module: Game, view: dict[str, Any], actions: list[dict[str, An
 
 
 def play(game: str, levels: list[str], seed: str, limit: int) -> tuple[list[str], dict[str, int]]:
-    module = registry.game_module(game)
-    created = {
-        "game": game,
-        "options": module.resolve_options(genesis.game_options(module, {})),
-        "seats": [{"seat": s, "kind": "bot", "name": None, "bot": level} for s, level in enumerate(levels)],
-    }
-    setup = list(genesis.setup_events(created, seed))
+    module, setup, state = set_up(game, levels, seed)
     steps = [_hash([{"type": e.type, "data": e.data} for e in setup])]
-    state = module.initial_state()
-    for event in setup:
-        state = module.evolve(state, event)
     bots = [make_bot(level, {}, module.ai) for level in levels]
     counts = {"decisions": 0, "events": len(setup), "probes": 0}
     for version in range(1, limit + 1):
@@ -124,4 +113,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
