@@ -100,7 +100,7 @@ openapi: $(STAMP)
 
 # Every figure of issue 13 next to its baseline, ratio and target; also
 # written to bench.json (tests/bench). A few minutes.
-bench: $(STAMP) engine
+bench: $(STAMP) engine browser
 	$(BIN)/python -m tests.bench
 
 # Where self-play spends its time: cProfile of each hosted game's random and

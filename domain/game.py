@@ -33,6 +33,8 @@ from domain.rng import Rng
 #: The actor name for commands nobody at the table sends: the round end,
 #: a deadline, a worker carrying on after a decision.
 SYSTEM = "system"
+#: Each command schema made once, refusing unknown fields (``Game.check_command``).
+_STRICT: dict[type[Schema], Schema] = {}
 
 Seat = int
 Command = dict[str, Any]
@@ -250,7 +252,10 @@ class Game(ABC):
         schema = self.command_schemas.get(kind) if isinstance(kind, str) else None
         if schema is None:
             raise malformed("unknown_command", f"{self.name} has no command {kind!r}")
-        errors = schema(unknown=RAISE).validate(dict(command))
+        strict = _STRICT.get(schema)
+        if strict is None:  # made once per schema: a schema's making costs more than checking a command
+            strict = _STRICT[schema] = schema(unknown=RAISE)
+        errors = strict.validate(dict(command))
         if errors:
             raise malformed("bad_command", f"{kind}: {errors}")
         return dict(command)

@@ -51,6 +51,48 @@ class NotDurable(StoreError):
         self.version = version
 
 
+class AllowanceSpent(StoreError):
+    """An append refused, writing nothing, because one of its allowances (``Allowances``) is spent."""
+
+    def __init__(self, index: int, retry_after: int):
+        super().__init__(f"allowance {index} is spent for {retry_after} s")
+        self.index = index  # which of the allowances, from 0
+        self.retry_after = retry_after  # whole seconds until its window closes
+
+
+#: How an append treats an allowance: counted before it is judged (allowed while
+#: the count is at most the limit); judged only (allowed while below it); or
+#: judged, then counted once every allowance allowed the append.
+HIT, PEEK, PEEK_THEN_COUNT = "hit", "peek", "count"
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """A fixed-window counter (a rate limit) an append judges in its own round trip.
+
+    ``key`` is the counter; a new one lives ``window`` seconds. The caller
+    names keys the store can reach in one script (a standalone server).
+    """
+
+    key: str
+    limit: int
+    window: int
+    mode: str = HIT
+
+
+@dataclass
+class Allowances:
+    """The allowances a caller hands an append, and whether the append got as far as judging them.
+
+    ``judged`` is set by the store once its round trip has judged (and counted)
+    them, whatever the append's outcome; a caller whose request ended before
+    the append judges them itself.
+    """
+
+    items: tuple[Allowance, ...] = ()
+    judged: bool = False
+
+
 @dataclass(frozen=True)
 class AppendResult:
     game_id: str
@@ -61,6 +103,8 @@ class AppendResult:
     duplicate: bool = False  # True: an earlier append with this key already did it
     #: The sealed envelopes this append wrote (empty for a duplicate: it wrote nothing).
     envelopes: tuple[Envelope, ...] = field(default=(), compare=False)
+    #: For each key the append was asked to ``probe``: whether it existed (read in the same round trip).
+    probed: tuple[bool, ...] = field(default=(), compare=False)
 
     def as_json(self) -> str:
         return canonical_json(
@@ -127,6 +171,8 @@ class EventLog(Protocol):
         correlation_id: str | None = None,
         idempotency_key: str | None = None,
         prev_hash: str | None = None,
+        allowances: Allowances | None = None,
+        probe: Sequence[str] = (),
     ) -> AppendResult: ...
 
     def recall(self, game_id: str, key: str) -> AppendResult | None: ...

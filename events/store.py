@@ -33,6 +33,8 @@ from events.encoding import FeedRef, decode_rows, encode, feed_entry, feed_field
 from events.envelope import GENESIS, Envelope, NewEvent, canonical_json, derived_event_id, now_utc
 from events.feed import START, FeedPartitions, Row, merge, split_position
 from events.log import (
+    Allowances,
+    AllowanceSpent,
     AppendResult,
     ChainReport,
     ConcurrencyError,
@@ -74,6 +76,35 @@ def idempotency_key(game_id: str, key: str) -> str:
 
 
 _APPEND = """
+local allowances = tonumber(ARGV[10])
+local probes = tonumber(ARGV[11])
+local first = 12 + 3 * allowances
+-- Allowances (rate limits) first: a spent one refuses the append before it
+-- writes anything but the counts a request always costs.
+local counts = {}
+for i = 1, allowances do
+  local key, mode = KEYS[4 + i], ARGV[9 + 3 * i]
+  if mode == 'hit' then
+    counts[i] = redis.call('INCR', key)
+    redis.call('EXPIRE', key, ARGV[11 + 3 * i], 'NX')
+  else
+    counts[i] = tonumber(redis.call('GET', key) or '0')
+  end
+end
+for i = 1, allowances do
+  local limit = tonumber(ARGV[10 + 3 * i])
+  local spent = counts[i] >= limit
+  if ARGV[9 + 3 * i] == 'hit' then spent = counts[i] > limit end
+  if spent then
+    return {'spent', tostring(i - 1), tostring(redis.call('TTL', KEYS[4 + i]))}
+  end
+end
+for i = 1, allowances do
+  if ARGV[9 + 3 * i] == 'count' then
+    redis.call('INCR', KEYS[4 + i])
+    redis.call('EXPIRE', KEYS[4 + i], ARGV[11 + 3 * i], 'NX')
+  end
+end
 local idem = ARGV[4]
 if idem ~= '' then
   local prior = redis.call('GET', KEYS[3])
@@ -93,19 +124,22 @@ local tip = redis.call('HGET', KEYS[2], 'hash') or ARGV[7]
 if tip ~= ARGV[2] then
   return {'conflict', tostring(current)}
 end
-local count = #ARGV - 9
+local count = #ARGV - first + 1
 for i = 1, count do
   local version = current + i
-  redis.call('XADD', KEYS[1], '0-' .. version, 'c', ARGV[9 + i])
+  redis.call('XADD', KEYS[1], '0-' .. version, 'c', ARGV[first - 1 + i])
 end
 redis.call('XADD', KEYS[4], '*', ARGV[8], ARGV[9], 'v', current + 1, 'n', count)
 redis.call('HSET', KEYS[2], 'version', current + count, 'hash', ARGV[3])
 if idem ~= '' then
   redis.call('SET', KEYS[3], idem .. '\\n' .. ARGV[6], 'EX', tonumber(ARGV[5]))
 end
-return {'ok', ARGV[6]}
+local answer = {'ok', ARGV[6]}
+for i = 1, probes do
+  answer[2 + i] = redis.call('EXISTS', KEYS[4 + allowances + i])
+end
+return answer
 """
-
 
 class EventStore:
     def __init__(
@@ -144,6 +178,8 @@ class EventStore:
         correlation_id: str | None = None,
         idempotency_key: str | None = None,
         prev_hash: str | None = None,
+        allowances: Allowances | None = None,
+        probe: Sequence[str] = (),
     ) -> AppendResult:
         """Append ``events`` on top of ``expected_version``, all or nothing.
 
@@ -152,6 +188,13 @@ class EventStore:
         the stream moves in between, because version and tip move together).
         The result holds the sealed envelopes, so a caller answers from them
         instead of reading back what it just wrote.
+
+        In the same round trip, so that an action costs one: ``allowances``
+        (rate limits) are judged first, and a spent one refuses the append
+        (``AllowanceSpent``); ``probe`` names keys whose existence a
+        successful append reports (``AppendResult.probed``). On a cluster
+        every key of one script must share the game's hash slot: probes then
+        must carry the game's hash tag, and allowances are refused.
         """
         if not events:
             raise StoreError("append needs at least one event")
@@ -172,11 +215,16 @@ class EventStore:
             envelopes=tuple(stamped),
         )
         fingerprint = self._fingerprint(expected_version, events) if idempotency_key else ""
+        limits = allowances.items if allowances is not None else ()
+        if limits and self.cluster:
+            raise StoreError("allowances live outside a game's hash slot: on a cluster, judge them apart")
         keys = [
             stream_key(game_id),
             head_key(game_id),
             idempotency_key_for(game_id, idempotency_key),
             self.partitions.keys[partition],
+            *(a.key for a in limits),
+            *probe,
         ]
         args: list[Any] = [
             expected_version,
@@ -187,13 +235,20 @@ class EventStore:
             result.as_json() if idempotency_key else "",  # kept only with a key
             GENESIS,
             *feed_fields(game_id),
+            len(limits),
+            len(probe),
+            *[field for a in limits for field in (a.mode, a.limit, a.window)],
             *[encode(e) for e in stamped],
         ]
-        status, payload = self._append(keys=keys, args=args)
+        status, payload, *rest = self._append(keys=keys, args=args)
         status = _text(status)
+        if allowances is not None:
+            allowances.judged = True
         if status == "ok":
             self._made_durable(game_id, result)
-            return result
+            return replace(result, probed=tuple(bool(p) for p in rest)) if probe else result
+        if status == "spent":
+            raise AllowanceSpent(int(_text(payload)), max(1, int(_text(rest[0]))))
         if status == "duplicate":
             return AppendResult.from_json(_text(payload), duplicate=True)
         if status == "idempotency_conflict":

@@ -20,12 +20,16 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 from typing import TYPE_CHECKING
 
 from gunicorn import util
 
+from service.stopping import STOPPING
+
 if TYPE_CHECKING:
     import socket
+    from types import FrameType
 
     from gunicorn.workers.base import Worker
 
@@ -39,7 +43,8 @@ worker_connections = int(os.environ.get("HOLOTAPE_WORKER_CONNECTIONS") or 2000)
 keepalive = 5
 #: A worker that stops answering gunicorn's master for this long is restarted.
 timeout = 30
-#: On SIGTERM, open streams and requests have this long to finish.
+#: On SIGTERM, requests have this long to finish (open streams end at once:
+#: post_worker_init below).
 graceful_timeout = 10
 #: Bounds on the request line and headers (gunicorn's defaults, stated).
 limit_request_line = 4094
@@ -98,3 +103,13 @@ class SlowClientCut(logging.Filter):
 
 def post_worker_init(worker: Worker) -> None:
     worker.log.error_log.addFilter(SlowClientCut())
+    # gunicorn has no hook for a graceful stop, so its SIGTERM handler is wrapped:
+    # open streams end now (their clients reconnect elsewhere) instead of holding
+    # the process for graceful_timeout.
+    stop = worker.handle_exit
+
+    def stopping(sig: int, frame: FrameType | None) -> None:
+        STOPPING.set()
+        stop(sig, frame)
+
+    signal.signal(signal.SIGTERM, stopping)

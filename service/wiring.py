@@ -22,10 +22,12 @@ from events.store import EventStore
 from service.adapters.config import (
     UNAVAILABLE,
     events_client,
+    events_url,
     extra_games,
     has_replicas,
     queue_client,
     redis_client,
+    redis_url,
     smtp_url,
 )
 from service.adapters.followups import RqFollowUps
@@ -114,14 +116,18 @@ def build(
     host_games()
     if client is None:
         client = redis_client()
-        events = events if events is not None else events_client()
+        if events is None and events_url() != redis_url():
+            events = events_client()
         queue = queue_client()
     else:
         queue = client
+    # The store on the main server: an action's append also reads its
+    # webhooks and judges its rate limits, in the one round trip.
+    shared = events is None
     store = event_store(events if events is not None else client)
     webhooks = Webhooks(client, allow_private=allow_private_webhooks)
     if follow_ups is None:
-        follow_ups = RqFollowUps(queue, webhooks=webhooks, players=RedisPlayers(client))
+        follow_ups = RqFollowUps(queue, webhooks=webhooks, players=RedisPlayers(client), marks_with_store=shared)
     tuning = {
         k: v for k, v in (("snapshot_every", snapshot_every), ("recent_games", recent_games)) if v is not None
     }
@@ -150,6 +156,6 @@ def build(
         player_notices=notices,
         mailer=mailer,
         invitations=InvitationDesk(games, lobby, players, RedisInvitations(client)),
-        rate_limits=RateLimiter(client, rate_limits) if rate_limits else None,
+        rate_limits=RateLimiter(client, rate_limits, with_store=shared) if rate_limits else None,
         unavailable=(*UNAVAILABLE, NotDurable),
     )

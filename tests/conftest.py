@@ -170,8 +170,12 @@ def worker(redis_url: str, redis_client: redis.Redis, tmp_path: Path) -> Iterato
 
 def stop_group(process: subprocess.Popen, sig: int = signal.SIGTERM, timeout: float = 15) -> None:
     """Signal a process started in a session of its own and everything it started, as a terminal would;
-    whatever has not stopped after ``timeout`` seconds is killed."""
-    os.killpg(process.pid, sig)
+    whatever has not stopped after ``timeout`` seconds is killed. A group already gone (a test stopped it) is left."""
+    try:
+        os.killpg(process.pid, sig)
+    except ProcessLookupError:
+        process.wait()
+        return
     try:
         process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:

@@ -14,6 +14,7 @@ and enqueues what is due again (``service.adapters.sweeper``).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,8 +23,8 @@ from rq import Queue
 from rq.job import Job
 
 from service.adapters.config import QUEUE_NAME
-from service.adapters.players import RedisPlayers
-from service.adapters.webhooks import Webhooks
+from service.adapters.players import RedisPlayers, bindings_key
+from service.adapters.webhooks import Webhooks, webhooks_key
 from service.usecases.clock import Clock
 
 ATTENTION = "holotape:attention"
@@ -66,12 +67,16 @@ class RqFollowUps:
         queue_name: str = QUEUE_NAME,
         webhooks: Webhooks | None = None,
         players: RedisPlayers | None = None,
+        *,
+        marks_with_store: bool = False,
     ):
         self.queue = Queue(queue_name, connection=client)
         self.redis = client
         self.webhooks = webhooks or Webhooks(client)
         # Where seats are bound to players (the main server, like the webhooks): their notices too.
         self.players = players
+        #: Whether the webhooks and bindings live on the event store's server, so an append can read them.
+        self.marks_with_store = marks_with_store
 
     def _enqueue(self, function: str, job_id: str, *args: Any, force: bool = False, at: float | None = None) -> None:
         if not force and Job.exists(job_id, connection=self.redis):
@@ -108,6 +113,11 @@ class RqFollowUps:
 
     def notifying(self, game_id: str) -> bool:
         return self.webhooks.any(game_id) or (self.players is not None and self.players.any_bound(game_id))
+
+    def notice_marks(self, game_id: str) -> Sequence[str]:
+        if not self.marks_with_store:
+            return ()
+        return (webhooks_key(game_id), *([bindings_key(game_id)] if self.players is not None else []))
 
     def notify(self, game_id: str, kind: str, message_id: str, seats: list[int], data: dict[str, Any]) -> None:
         if seats:

@@ -7,12 +7,19 @@ authentications per address) has its own allowance: ``limit`` requests per
 about a token before it knows the token is real, and only a real token ever
 gets a key of its own: a client trying random tokens costs one key, its
 address's.
+
+An action needs no round trip of its own for its checks: on a standalone
+server the event store's append judges them (``for_append``: the same keys,
+counts and windows as ``limits`` keeps). A refusal learned that way is kept
+in the process until its window closes (``known_refusal``), so a client
+hammering past its allowance is answered without Redis or a decision.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import threading
 import time
 from collections.abc import Mapping
 
@@ -21,15 +28,18 @@ from limits import RateLimitItemPerSecond
 from limits.storage import RedisStorage
 from limits.strategies import FixedWindowRateLimiter
 
+from events.log import HIT, PEEK, PEEK_THEN_COUNT, Allowance, Allowances
 from service.usecases.ports import Verdict
 
 KEY_PREFIX = "holotape:rate"
 #: An allowed request: what is left of the allowance is not shown to clients.
 ALLOWED = Verdict(True, -1, 0)
+#: Refusals a process remembers at most (the oldest forgotten first).
+KNOWN_REFUSALS = 10_000
 
 
 class RateLimiter:
-    def __init__(self, client: redis.Redis, limits: Mapping[str, tuple[int, float]]):
+    def __init__(self, client: redis.Redis, limits: Mapping[str, tuple[int, float]], *, with_store: bool = False):
         # The service's own pool (its timeouts and bounds); the URL only names the scheme.
         self.client = client
         self.storage = RedisStorage("redis://", connection_pool=client.connection_pool, key_prefix=KEY_PREFIX)
@@ -38,6 +48,46 @@ class RateLimiter:
             bucket: RateLimitItemPerSecond(count, max(1, math.ceil(window)), namespace=bucket)
             for bucket, (count, window) in limits.items()
         }
+        #: Whether the event store is on this server, so that an append can judge these limits.
+        self.with_store = with_store
+        self._refusals: dict[str, float] = {}  # counter key -> when its window closes (monotonic)
+        self._lock = threading.Lock()
+
+    def _key(self, item: RateLimitItemPerSecond, caller: str) -> str:
+        return self.storage.prefixed_key(item.key_for(_hashed(caller)))
+
+    def for_append(self, hit: tuple[str, str], peeks: list[tuple[str, str]], count: str | None) -> Allowances | None:
+        """``hit_and_peek``'s checks as allowances for an append, and ``count``'s bucket counted once all allow."""
+        if not self.with_store:
+            return None
+        items = []
+        for n, (bucket, caller) in enumerate([hit, *peeks]):
+            item = self.items.get(bucket)
+            if item is not None:
+                mode = HIT if n == 0 else PEEK_THEN_COUNT if bucket == count else PEEK
+                items.append(Allowance(self._key(item, caller), item.amount, item.get_expiry(), mode))
+        return Allowances(tuple(items))
+
+    def spent(self, allowances: Allowances, index: int, retry_after: int) -> Verdict:
+        with self._lock:
+            if len(self._refusals) >= KNOWN_REFUSALS:
+                now = time.monotonic()
+                self._refusals = {k: t for k, t in self._refusals.items() if t > now}
+                while len(self._refusals) >= KNOWN_REFUSALS:
+                    del self._refusals[next(iter(self._refusals))]
+            self._refusals[allowances.items[index].key] = time.monotonic() + retry_after
+        return Verdict(False, 0, retry_after)
+
+    def known_refusal(self, buckets: list[tuple[str, str]]) -> Verdict | None:
+        if not self._refusals:
+            return None
+        now = time.monotonic()
+        for bucket, caller in buckets:
+            item = self.items.get(bucket)
+            until = self._refusals.get(self._key(item, caller)) if item is not None else None
+            if until is not None and until > now:
+                return Verdict(False, 0, max(1, math.ceil(until - now)))
+        return None
 
     def hit_and_peek(self, hit: tuple[str, str], peeks: list[tuple[str, str]]) -> list[Verdict | None]:
         """``hit(*hit)`` and each ``peek``, as one pipeline: a request's checks cost one round trip.

@@ -78,6 +78,11 @@ def _key(game_id: str, tail: str) -> str:
     return f"game:{{{game_id}}}:{tail}"
 
 
+def webhooks_key(game_id: str) -> str:
+    """The game's webhooks (a hash): present while any seat has one."""
+    return _key(game_id, "webhooks")
+
+
 #: IPv6 prefixes that carry an IPv4 address in their last 32 bits (RFC 6052's
 #: well-known and local-use NAT64 prefixes) and the IPv4-compatible form (::/96).
 _CARRY_IPV4_IN_LOW_BITS = (
@@ -242,7 +247,7 @@ class Webhooks:
         return bool(self.redis.hdel(_key(game_id, "webhooks"), webhook_id))
 
     def any(self, game_id: str) -> bool:
-        return bool(self.redis.exists(_key(game_id, "webhooks")))
+        return bool(self.redis.exists(webhooks_key(game_id)))
 
     def targets(self, game_id: str, seats: list[int], kind: str) -> list[dict[str, Any]]:
         return [h for h in self.all(game_id) if h["seat"] in seats and kind in h["kinds"]]

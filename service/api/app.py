@@ -17,7 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain import registry
 from domain.game import RuleViolation
-from events.log import ConcurrencyError, IdempotencyConflict
+from events.log import Allowances, AllowanceSpent, ConcurrencyError, IdempotencyConflict
 from service.api import audit, health, inputs, invitations, lobby, log, mail, notify, players, rewind, stream
 from service.api import games as games_api
 from service.api.callers import bearer, services
@@ -152,6 +152,21 @@ def create_app(
     return app
 
 
+#: (endpoint, method) of the requests whose append judges their rate limits in its own round trip.
+CHECKED_BY_APPEND = {("games.GameActions", "POST")}
+
+
+def _refused(verdict: Verdict | None) -> Response | None:
+    if verdict is None or verdict.allowed:
+        return None
+    return problem_response(
+        429,
+        "rate_limited",
+        f"too many requests; try again in {verdict.retry_after} s",
+        headers={"Retry-After": str(verdict.retry_after)},
+    )
+
+
 def _register_rate_limit(app: Flask) -> None:
     """Three allowances (service.api.settings), each answered past its end with 429 and Retry-After.
 
@@ -161,29 +176,37 @@ def _register_rate_limit(app: Flask) -> None:
     nothing counts instead as a failed authentication against the address,
     whose small allowance then refuses that address for the rest of the
     window. So guessing tokens is slow, and a random token writes no key.
+
+    An action hands the same checks to its append (``CHECKED_BY_APPEND``),
+    which judges them, and counts the token, in the round trip that writes:
+    a spent allowance refuses the append and nothing changes. An action that
+    ends before its append (a stale version, a refused move, a replay) is
+    judged after it, as it would have been before: past a limit, its answer
+    becomes the 429.
     """
 
-    def refused(verdict: Verdict | None) -> Response | None:
-        if verdict is None or verdict.allowed:
-            return None
-        return problem_response(
-            429,
-            "rate_limited",
-            f"too many requests; try again in {verdict.retry_after} s",
-            headers={"Retry-After": str(verdict.retry_after)},
-        )
+    def checks() -> tuple[tuple[str, str], list[tuple[str, str]]]:
+        address = str(request.remote_addr)
+        token = bearer()
+        return (ADDRESS_BUCKET, address), [(REFUSED_BUCKET, address), *([(TOKEN_BUCKET, token)] if token else [])]
 
     @app.before_request
     def rate_limit() -> Response | None:
         limiter = services().rate_limits
         if limiter is None or not request.path.startswith(("/games", "/players", "/invitations")):
             return None
-        address = str(request.remote_addr)
-        token = bearer()
-        peeks = [(REFUSED_BUCKET, address), *([(TOKEN_BUCKET, token)] if token else [])]
+        hit, peeks = checks()
+        if (request.endpoint, request.method) in CHECKED_BY_APPEND:
+            known = _refused(limiter.known_refusal([hit, *peeks]))
+            if known is not None:
+                return known
+            allowances = limiter.for_append(hit, peeks, TOKEN_BUCKET if bearer() else None)
+            if allowances is not None:
+                g.allowances = allowances  # judged by the append (games.GameActions.post)
+                return None
         # One round trip for the three: the address counted, the failures and the token judged.
-        for verdict in limiter.hit_and_peek((ADDRESS_BUCKET, address), peeks):
-            answer = refused(verdict)
+        for verdict in limiter.hit_and_peek(hit, peeks):
+            answer = _refused(verdict)
             if answer is not None:
                 return answer
         return None
@@ -191,17 +214,38 @@ def _register_rate_limit(app: Flask) -> None:
     @app.after_request
     def count_token(response: Response) -> Response:
         limiter = services().rate_limits
+        allowances: Allowances | None = g.pop("allowances", None)
         authenticated = g.pop("authenticated", None)
-        if limiter is None or authenticated is None:
-            return response
+        if limiter is None or (allowances is not None and allowances.judged):
+            return response  # judged and counted by the append
         try:
+            if allowances is not None:
+                for verdict in limiter.hit_and_peek(*checks()):
+                    answer = _refused(verdict)
+                    if answer is not None:
+                        return answer
+            if authenticated is None:
+                return response
             if authenticated:
                 limiter.hit(TOKEN_BUCKET, bearer() or "")
             else:
                 limiter.hit(REFUSED_BUCKET, str(request.remote_addr))
         except services().unavailable as lost:
+            if allowances is not None:
+                return unavailable_response()  # not judged at all: as if the check before had failed
             logger.warning("could not count a request against its rate limit: %s", lost)
         return response
+
+    @app.errorhandler(AllowanceSpent)
+    def spent(error: AllowanceSpent) -> Response:
+        limiter = services().rate_limits
+        allowances: Allowances | None = g.get("allowances")
+        verdict = Verdict(False, 0, error.retry_after)
+        if limiter is not None and allowances is not None:
+            verdict = limiter.spent(allowances, error.index, error.retry_after)
+        answer = _refused(verdict)
+        assert answer is not None, "a spent allowance is a refusal"
+        return answer
 
 
 def _register_idempotency(app: Flask) -> None:

@@ -17,6 +17,11 @@ keep-alive comment every ``STREAM_KEEPALIVE_SECONDS`` so proxies keep it open.
 Each process serves at most ``STREAM_MAX_OPEN`` streams (past it: 503
 ``streams_busy``) and ``STREAM_MAX_PER_CALLER`` to one token, or to one
 address without a token (past it: 429 ``too_many_streams``).
+
+When the process is told to stop (gunicorn's SIGTERM: a restart or a
+deploy), every stream ends within a poll (``service.stopping``): its client
+reconnects at once, to a process that stays, and loses nothing; a stream
+left open would hold the old process for its whole graceful timeout.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from marshmallow import Schema, fields, validate
 from service.api.callers import bearer, caller, services
 from service.api.problems import Problem
 from service.api.schemas import MAX_VERSION
+from service.stopping import STOPPING
 from service.usecases.queries import Queries
 
 blp = Blueprint("stream", __name__, url_prefix="/games", description="The log, live")
@@ -225,7 +231,7 @@ def _messages(
     while True:
         now = time.monotonic()
         left = min(began + longest, quiet_since + idle) - now
-        if left <= 0:
+        if left <= 0 or STOPPING.is_set():
             yield ": closing; reconnect with Last-Event-ID to go on\n\n"
             return
         if now - spoke >= keepalive:

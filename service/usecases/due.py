@@ -37,11 +37,18 @@ def autoplayed(record: Record) -> tuple[int, str] | None:
     return None
 
 
-def follow_up(follow_ups: FollowUps, game_id: str, version: int, record: Record) -> None:
-    """Enqueue what ``record`` (the game at ``version``) makes due."""
+def follow_up(
+    follow_ups: FollowUps, game_id: str, version: int, record: Record, notifying: bool | None = None
+) -> None:
+    """Enqueue what ``record`` (the game at ``version``) makes due.
+
+    ``notifying``: whether the game notifies, when the caller already knows
+    (an action's append read it, ``FollowUps.notice_marks``); else it is read.
+    """
     if not record.started:
         return
-    notifying = follow_ups.notifying(game_id)
+    if notifying is None:
+        notifying = follow_ups.notifying(game_id)
     if record.over:
         if notifying:
             outcome = record.module.outcome(record.state)

@@ -23,7 +23,7 @@ from domain import registry
 from domain.game import SYSTEM, Event, Refusal
 from domain.rng import Rng
 from events.envelope import Envelope, NewEvent
-from events.log import AppendResult, ConcurrencyError, EventLog
+from events.log import Allowances, AppendResult, ConcurrencyError, EventLog
 from events.snapshots import Loaded, Snapshots, fold, fold_onto
 from service.usecases import due, genesis
 from service.usecases.errors import GameNotFound, Refused
@@ -278,6 +278,7 @@ class Games:
         follow_up: bool = True,
         actor: str | None = None,
         loaded: Loaded[Record] | None = None,
+        allowances: Allowances | None = None,
     ) -> Acted:
         """Decide ``command`` for ``seat`` and append what it decided.
 
@@ -288,6 +289,8 @@ class Games:
         game is not at ``expected_version`` or moved on while deciding.
         ``loaded``: the game as the caller already has it (automatic work
         stepping on from its own last append), instead of loading it.
+        ``allowances``: the caller's rate limits, judged by the append in its
+        own round trip (``AllowanceSpent`` when one is spent: nothing appended).
         """
         # Keys are scoped to the seat: two seats may well pick the same key.
         scoped_key = f"{seat}:{idempotency_key}" if idempotency_key else None
@@ -335,6 +338,8 @@ class Games:
         ]
         if over:
             batch.append(NewEvent("SeedRevealed", {"seed": secret}))
+        # Whether the game notifies is read by the append itself when it can: one round trip, not three.
+        marks = self.follow_ups.notice_marks(game_id) if follow_up else ()
         result = self.store.append(
             game_id,
             loaded.version,
@@ -343,6 +348,8 @@ class Games:
             correlation_id=correlation_id,
             idempotency_key=scoped_key,
             prev_hash=loaded.head_hash,
+            allowances=allowances,
+            probe=marks,
         )
         if result.duplicate:  # the same key won a race with us: answer as its retry would
             stored = self.store.read(game_id, result.first_version, result.last_version)
@@ -356,7 +363,8 @@ class Games:
         after = settle(after, result.last_version, result.envelopes[-1].timestamp)
         now = self._keep(game_id, Loaded(after, result.last_version, loaded.from_snapshot, result.last_hash))
         if follow_up:
-            due.follow_up(self.follow_ups, game_id, result.last_version, after)
+            notifying = any(result.probed) if marks else None
+            due.follow_up(self.follow_ups, game_id, result.last_version, after, notifying)
         return Acted(
             game_id,
             result.last_version,

@@ -8,10 +8,12 @@ are ``events``' own ports (``events.log.EventLog``, ``events.snapshots.Snapshots
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from events.envelope import canonical_json
+from events.log import Allowances
 from service.usecases.clock import Clock
 
 CREATOR = "creator"
@@ -165,6 +167,12 @@ class FollowUps(Protocol):
     def notifying(self, game_id: str) -> bool:
         """Whether any seat of the game wants to be told things (webhooks)."""
 
+    def notice_marks(self, game_id: str) -> Sequence[str]:
+        """What ``notifying`` reads, for an append to read in its own round trip: any present means notifying.
+
+        Empty when the marks are not on the event store's server (the append cannot read them).
+        """
+
     def notify(self, game_id: str, kind: str, message_id: str, seats: list[int], data: dict[str, Any]) -> None:
         """Tell ``seats`` (their webhooks) about ``kind``; ``message_id`` names it, once."""
 
@@ -183,6 +191,9 @@ class NoFollowUps:
 
     def notifying(self, game_id: str) -> bool:
         return False
+
+    def notice_marks(self, game_id: str) -> Sequence[str]:
+        return ()
 
     def notify(self, game_id: str, kind: str, message_id: str, seats: list[int], data: dict[str, Any]) -> None:
         return None
@@ -254,6 +265,19 @@ class RateLimits(Protocol):
 
     def hit_and_peek(self, hit: tuple[str, str], peeks: list[tuple[str, str]]) -> list[Verdict | None]:
         """``hit(*hit)`` then ``peek`` of each of ``peeks``, in one round trip: their verdicts in order."""
+        ...
+
+    def for_append(self, hit: tuple[str, str], peeks: list[tuple[str, str]], count: str | None) -> Allowances | None:
+        """The same checks as allowances an append judges in its own round trip, and then ``count``
+        (a peeked bucket) counted; None when the store cannot (it is on another server)."""
+        ...
+
+    def spent(self, allowances: Allowances, index: int, retry_after: int) -> Verdict:
+        """The verdict of an append refused for ``allowances``' item ``index`` (and remember the refusal)."""
+        ...
+
+    def known_refusal(self, buckets: list[tuple[str, str]]) -> Verdict | None:
+        """A refusal of one of ``buckets`` this process learned and whose window is still open: no round trip."""
         ...
 
 

@@ -1,7 +1,7 @@
 """`make bench`: every figure of issue 13 with its baseline, ratio and target, printed and written to bench.json.
 
-``python -m tests.bench`` runs the parts in order (store, play, HTTP, flat costs);
-``python -m tests.bench.store`` (or ``.play``, ``.http``, ``.costs``) runs one.
+``python -m tests.bench`` runs the parts in order (store, play, HTTP, flat costs, the page);
+``python -m tests.bench.store`` (or ``.play``, ``.http``, ``.costs``, ``.page``) runs one.
 ``BENCH_SECONDS`` sets how long each timed figure runs (default 3),
 ``BENCH_JSON`` where the figures go, ``BENCH_CLUSTER=1`` adds appends on a
 real 3-master cluster.
@@ -23,9 +23,9 @@ def run(parts: Sequence[Callable[[Report], None]]) -> Report:
 
 
 def main() -> None:
-    from tests.bench import costs, http, play, store
+    from tests.bench import costs, http, page, play, store
 
-    run([store.main, play.main, http.main, costs.main])
+    run([store.main, play.main, http.main, costs.main, page.main])
 
 
 if __name__ == "__main__":

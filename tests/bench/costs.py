@@ -12,24 +12,37 @@ gunicorn's; each pair is measured in the same run and compared as a ratio:
 - the first GET /games after a burst of 5,000 creations that nobody has
   listed (the workers keep the index; a request applies at most
   ``READ_CATCH_UP`` entries itself);
-- Redis bytes per event of the game's stream at both versions.
+- Redis bytes per event of the game's stream at both versions;
+- Redis memory (``used_memory``) per ended game and per event with 1,000
+  and with 100,000 ended games held, target: the per-game ratio at most
+  1.2. The first 1,000 are counter games played to their end through the
+  use cases (and the lobby's index caught up on them); the other 99,000
+  are copies of those, key for key (``DUMP``/``RESTORE`` under new ids,
+  their feed entries and index rows written alike), since playing 100,000
+  would take the bench most of an hour.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 import time
+import uuid
 from collections.abc import Callable
 
 import redis
 
 from domain import registry
+from events.feed import STANDALONE_FEED_KEY
 from events.store import stream_key
 from service import wiring
 from service.adapters.embedded_redis import EmbeddedRedis
 from service.api import create_app
+from service.usecases.automation import Automation
 from service.usecases.games import Games
+from service.usecases.index import listing_indexes
+from service.usecases.ports import NoFollowUps
 from service.wiring import game_rows
 from tests.bench.report import Report, pct
 from tests.games.counter import COUNTER
@@ -42,6 +55,8 @@ SAMPLES = int(os.environ.get("BENCH_COST_SAMPLES", "200"))
 LONG = 10_000
 BURST = int(os.environ.get("BENCH_BURST", "5000"))
 HUMANS = [{"seat": s, "kind": "human", "name": f"p{s}", "bot": None} for s in range(2)]
+#: Ended games held at the two sizes: played, then played and copied.
+PLAYED, HELD = 1_000, 100_000
 
 
 def _timed(call: Callable[[], None], samples: int = SAMPLES) -> list[float]:
@@ -126,6 +141,98 @@ def burst(report: Report, client: redis.Redis, games: Games) -> None:
     )  # fmt: skip
 
 
+def _used(client: redis.Redis) -> int:
+    return int(client.info("memory")["used_memory"])
+
+
+def _play_to_end(games: Games, automation: Automation, n: int) -> str:
+    """A counter game to 10 between two seats, each taking its first legal action, the system's ticks run."""
+    game_id = games.create("counter", {"target": 10}, HUMANS, seed=f"bench-ended-{n}").game_id
+    while True:
+        automation.run_system(game_id)
+        record = games.load(game_id).state
+        if record.module.is_over(record.state):
+            return game_id
+        seat = record.module.waiting_for(record.state)[0]
+        games.act(game_id, seat, record.module.legal_actions(record.state, seat)[0], follow_up=False)
+
+
+#: Copies of one ended game made inside Redis (building millions of commands in Python took minutes): ARGV is
+#: the game's id, the index's hash, its row, its keys with their DUMPs, its feed entries (v, n), its index
+#: memberships (sorted set, member), the feed's key, then each copy's id in hex and in the feed's 16 bytes.
+COPY_GAME = """
+local src, rows, row = ARGV[1], ARGV[2], ARGV[3]
+local i, keys, feed, memberships = 4, {}, {}, {}
+for k = 1, tonumber(ARGV[i]) do keys[k] = {ARGV[i + 2 * k - 1], ARGV[i + 2 * k]} end
+i = i + 1 + 2 * #keys
+for k = 1, tonumber(ARGV[i]) do feed[k] = {ARGV[i + 2 * k - 1], ARGV[i + 2 * k]} end
+i = i + 1 + 2 * #feed
+for k = 1, tonumber(ARGV[i]) do memberships[k] = {ARGV[i + 2 * k - 1], ARGV[i + 2 * k]} end
+i = i + 1 + 2 * #memberships
+local feed_key = ARGV[i]
+i = i + 1
+while i < #ARGV do
+  local copy, raw = ARGV[i], ARGV[i + 1]
+  i = i + 2
+  for _, kd in ipairs(keys) do redis.call('RESTORE', (string.gsub(kd[1], src, copy)), 0, kd[2]) end
+  for _, vn in ipairs(feed) do redis.call('XADD', feed_key, '*', 'G', raw, 'v', vn[1], 'n', vn[2]) end
+  redis.call('HSET', rows, copy, (string.gsub(row, src, copy)))
+  for _, zm in ipairs(memberships) do redis.call('ZADD', zm[1], 0, (string.gsub(zm[2], src, copy))) end
+end
+"""
+
+
+def _copy(client: redis.Redis, rows, game_ids: list[str], copies: int) -> None:
+    """``copies`` copies of each game: its keys restored under a new id, its feed entries and index row alike."""
+    feed: dict[bytes, list[tuple[bytes, bytes]]] = {}
+    for _, fields in client.xrange(STANDALONE_FEED_KEY):
+        feed.setdefault(fields[b"G"], []).append((fields[b"v"], fields[b"n"]))
+    copy_game = client.register_script(COPY_GAME)
+    keys_of: dict[str, list[str]] = {}
+    for key in client.scan_iter("game:{*", count=10_000):  # one pass: a game's keys carry its id as their hash tag
+        keys_of.setdefault(key.decode().split("{")[1].split("}")[0], []).append(key.decode())
+    for game_id in game_ids:
+        keys = keys_of[game_id]
+        row = client.hget(rows.key, game_id).decode()
+        memberships = [(rows.index_key(index), member) for index, member in listing_indexes(json.loads(row)).items()]
+        entries = feed[bytes.fromhex(game_id)]
+        args: list = [game_id, rows.key, row, len(keys)]
+        for key in keys:
+            args += [key, client.dump(key)]
+        args.append(len(entries))
+        for entry in entries:
+            args += entry
+        args.append(len(memberships))
+        for membership in memberships:
+            args += membership
+        args.append(STANDALONE_FEED_KEY)
+        for _ in range(copies):
+            copy = uuid.uuid4()
+            args += [copy.hex, copy.bytes]
+        copy_game(args=args)
+
+
+def ended_games(report: Report, client: redis.Redis) -> None:
+    client.flushdb()
+    services = wiring.build(client, follow_ups=NoFollowUps())
+    games, rows = services.games, game_rows(client, services.games.store)
+    empty = _used(client)
+    played = [_play_to_end(games, services.automation, n) for n in range(PLAYED)]
+    rows.catch_up()
+    events = sum(games.store.version(g) for g in played)
+    per_game = {PLAYED: (_used(client) - empty) / PLAYED}
+    _copy(client, rows, played, HELD // PLAYED - 1)
+    assert client.hlen(rows.key) == HELD
+    per_game[HELD] = (_used(client) - empty) / HELD
+    per_event = {count: used / (events / PLAYED) for count, used in per_game.items()}
+    report.add(
+        f"Redis memory per ended game, {HELD:,} held against {PLAYED:,}", per_game[HELD] / per_game[PLAYED], "x",
+        target="value <= 1.2", bytes_per_game_at_1000=per_game[PLAYED], bytes_per_game_at_100000=per_game[HELD],
+        bytes_per_event_at_1000=per_event[PLAYED], bytes_per_event_at_100000=per_event[HELD],
+        events_per_game=events / PLAYED,
+    )  # fmt: skip
+
+
 def main(report: Report) -> None:
     with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data, durable=False) as server:
         client = redis.Redis.from_url(server.url)
@@ -134,6 +241,7 @@ def main(report: Report) -> None:
             long_game(report, client, games)
             listing(report, client)
             burst(report, client, wiring.build(client).games)
+            ended_games(report, client)
         finally:
             client.close()
 

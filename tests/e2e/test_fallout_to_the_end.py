@@ -41,7 +41,8 @@ def _ending(events) -> dict | None:
     return ended[-1].data if ended else None
 
 
-def play_in_process(games: Games, seed: str, players: int, level: str) -> dict | None:
+def play_in_process(games: Games, seed: str, players: int, level: str, max_steps: int | None = None) -> dict | None:
+    """The game's ending, or None if it has none within ROUND_CAP rounds (or ``max_steps`` commands)."""
     game_id = games.create("fallout", {}, _seats(players), seed=seed).game_id
     step = 0
     while True:
@@ -50,6 +51,8 @@ def play_in_process(games: Games, seed: str, players: int, level: str) -> dict |
         module, state = record.module, record.state
         if module.is_over(state) or state.round > ROUND_CAP:
             break
+        if max_steps is not None and step >= max_steps:
+            return None
         seat = module.waiting_for(state)[0]
         # The view as a client reads it: the API serves keys sorted, and a greedy
         # bot's tie-breaks follow the order it meets them in.
@@ -60,12 +63,14 @@ def play_in_process(games: Games, seed: str, players: int, level: str) -> dict |
     return _ending(games.store.read(game_id))
 
 
-def find_seed(redis_client, players: int, level: str, wanted, tries: int) -> str:
+def find_seed(redis_client, players: int, level: str, wanted, tries: int, max_steps: int | None = None) -> str:
+    """The first seed whose game ends as ``wanted`` (within ``max_steps`` commands: the game over HTTP then
+    costs a few requests a step, so a bound keeps it short)."""
     games = wiring.build(redis_client).games
     endings = []
     for n in range(tries):
         seed = f"end-{players}-{n}"
-        ending = play_in_process(games, seed, players, level)
+        ending = play_in_process(games, seed, players, level, max_steps)
         endings.append(ending and ending["reason"])
         if ending and wanted(ending):
             return seed
@@ -139,7 +144,8 @@ def test_a_solo_game_over_http_ends_in_a_victory(redis_client, typed: Typed, gam
 def test_a_three_player_game_over_http_ends_with_a_faction_taking_over(redis_client, typed: Typed, games: Games, worker):
     """Faction Power Track: a faction reaching the final space ends the game."""
     seed = find_seed(
-        redis_client, 3, "random", lambda e: "faction took over" in e["reason"] and e["result"] == "lost", tries=30
+        redis_client, 3, "random", lambda e: "faction took over" in e["reason"] and e["result"] == "lost", tries=30,
+        max_steps=800,
     )
     game_id, events = play_over_http(typed, games, seed, 3, "random")
     ended = [e for e in events if e["type"] == "GameEnded"]

@@ -68,8 +68,10 @@ def conforms(method: str, path: str, response: http.client.HTTPResponse, content
 
 
 class Server:
-    def __init__(self, port: int):
+    def __init__(self, port: int, process: subprocess.Popen | None = None):
         self.port = port
+        #: gunicorn's master, for a test that signals it (the fixture stops it in any case).
+        self.process = process
 
     def request(self, method: str, path: str, body=None, headers=None):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
@@ -115,7 +117,7 @@ def server(redis_url: str, redis_client, worker, tmp_path: Path, server_env: dic
          "service.wsgi:app"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
-    server = Server(port)
+    server = Server(port, process)
 
     def healthy():
         try:

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Page
 
-from tests.web.conftest import Stack
+from tests.web.stack import Stack
 
 
 def token_of(page: Page, game_id: str) -> str:

@@ -19,8 +19,9 @@ from playwright.sync_api import Error as PlaywrightError
 from service import wiring
 from service.usecases.ports import NoFollowUps
 from tests.web.axe import assert_accessible, serve_axe
-from tests.web.conftest import Stack
 from tests.web.pages import assert_no_ids_in_buttons, create_in_lobby, shown_version, token_of
+from tests.web.stack import Stack
+from tests.web.weight import a_long_game, weigh
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -120,20 +121,6 @@ def test_a_solo_stalker_chooses_and_walks_through_the_zone_drawn_from_its_view(
     context.close()
 
 
-def _a_long_game(services, events: int) -> str:
-    """A running game of Fallout between two random bots, `events` long at least. The bots' choices depend on the
-    game's id, so a game may end first: then another is played (rarely more than one)."""
-    seats = [{"seat": s, "kind": "bot", "bot": "random", "name": None} for s in range(2)]
-    for attempt in range(4):
-        game_id = services.games.create("fallout", {}, seats, seed=f"a-long-game-{attempt}").game_id
-        while (loaded := services.games.load(game_id)).version < events and not loaded.state.over:
-            moved = services.automation.run_system(game_id) + services.automation.run_bots(game_id, slice_seconds=60)
-            assert moved or services.games.load(game_id).version > loaded.version, "the bots stopped"
-        if not loaded.state.over:
-            return game_id
-    raise AssertionError(f"four games of random bots ended before {events} events")
-
-
 @pytest.mark.slow
 @pytest.mark.timeout(150)
 def test_a_five_thousand_event_game_opens_light_and_draws_its_board_within_a_second(stack: Stack, browser: Browser):
@@ -144,22 +131,13 @@ def test_a_five_thousand_event_game_opens_light_and_draws_its_board_within_a_sec
     game): thousands of moves over HTTP would take minutes."""
     assert stack.redis_url, "the stack did not say where its Redis is"
     services = wiring.build(redis.Redis.from_url(stack.redis_url), follow_ups=NoFollowUps())
-    game_id = _a_long_game(services, 5000)
-    stack.get(f"/games/{game_id}/state")  # the API has read the game once: what is timed is the page, not a cold fold
-
+    game_id = a_long_game(services, 5000)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    weights: list[int] = []
-    page.on("requestfinished", lambda request: weights.append(request.sizes()["responseBodySize"]
-                                                                + request.sizes()["responseHeadersSize"]))
-    page.goto(f"{stack.base}/play/{game_id}")
-    page.locator("#board svg").wait_for(timeout=10_000)
-    expect(page.locator("#log li[data-version]").first).to_be_attached(timeout=10_000)
-    page.wait_for_load_state("networkidle")
-    drawn = page.evaluate("() => performance.getEntriesByName('board-drawn')[0].startTime")
-    assert drawn < 1000, f"the board took {drawn:.0f} ms"
-    assert sum(weights) <= 300_000, f"the page loaded {sum(weights)} bytes"
-    versions = page.locator("#log li[data-version]").evaluate_all("items => items.map(i => Number(i.dataset.version))")
+    weighed = weigh(page, stack, game_id)
+    assert weighed.drawn_ms < 1000, f"the board took {weighed.drawn_ms:.0f} ms"
+    assert weighed.bytes <= 300_000, f"the page loaded {weighed.bytes} bytes"
+    versions = weighed.versions
     assert min(versions) > 4000 and max(versions) >= 5000, "the page loaded the newest page of the log only"
 
     # Scrolled back to its end, the log loads the page before.

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.web.conftest import Stack
+from tests.web.stack import Stack
 
 pytestmark = pytest.mark.xdist_group("browser")
 

@@ -22,8 +22,8 @@ from playwright.sync_api import Error as PlaywrightError
 from tests.conftest import wait_until
 from tests.contract.driver import leaves
 from tests.web.axe import assert_accessible, serve_axe
-from tests.web.conftest import Stack
 from tests.web.pages import assert_no_ids_in_buttons, banner_says, create_in_lobby, shown_version, token_of
+from tests.web.stack import Stack
 
 # One stack and one browser per session (tests/web/conftest.py): every browser test on one xdist worker.
 pytestmark = pytest.mark.xdist_group("browser")
