@@ -44,7 +44,6 @@ SKIPPED = {
     # Subclasses of KeyError: mypyc cannot compile a class inheriting from most builtin types.
     "domain/registry.py": "UnknownGame(KeyError)",
     "domain/engine/shelf.py": "UnknownPack(KeyError)",
-    "domain/engine/frames.py": "FramesError(RuntimeError)",
     # Marshmallow schema classes: their fields are class-body statements mypyc does not support (and
     # marshmallow's metaclass reads them at run time).
     "domain/engine/packs.py": "pack component schemas",
@@ -52,9 +51,6 @@ SKIPPED = {
     "domain/fallout/view_schema.py": "the view schema",
     "domain/zona/game.py": "the options and view schemas",
     "domain/engine/faces.py": "the card face's schema",
-    # A frozen dataclass that is also Generic: the compiled module fails at import ("attribute '__dict__'
-    # of 'type' objects is not writable").
-    "domain/engine/rulebook.py": "AnswerRule, a generic frozen dataclass",
     # A compiled dataclass keeps bare classes as its field annotations (``tuple``, not ``tuple[dict, ...]``),
     # and the snapshot codec and the bots' sampled worlds rebuild a pending Decision from its hints: a
     # list where a tuple belongs. (The equality test found it: greedy dealt no world.)

@@ -27,6 +27,9 @@ class Rng:
         self.seed = seed.encode() if isinstance(seed, str) else bytes(seed)
         self.label = label
         self.counter = 0
+        # What every draw hashes before its counter: built once, not per draw (a bot's decision draws
+        # hundreds of times).
+        self._prefix = self.seed + b"\x00" + label.encode() + b"\x00"
 
     @classmethod
     def for_position(cls, seed: bytes | str, version: int) -> Rng:
@@ -34,9 +37,7 @@ class Rng:
         return cls(seed, f"v{version}")
 
     def _next(self) -> int:
-        digest = hashlib.sha256(
-            self.seed + b"\x00" + self.label.encode() + b"\x00" + str(self.counter).encode()
-        ).digest()
+        digest = hashlib.sha256(self._prefix + str(self.counter).encode()).digest()
         self.counter += 1
         return int.from_bytes(digest, "big")
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 R = TypeVar("R")
 
 Frame = dict[str, Any]
@@ -31,6 +33,9 @@ Frame = dict[str, Any]
 Step = Callable[[R, Frame], None]
 
 
+# A Python class in the compiled build (mypyc compiles no subclass of RuntimeError), so the module's loop,
+# which every command of Fallout runs, can be compiled.
+@mypyc_attr(native_class=False)
 class FramesError(RuntimeError):
     """A frame kind registered twice, or a resolution that never settles."""
 

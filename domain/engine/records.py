@@ -17,12 +17,14 @@ T = TypeVar("T")
 
 def replace(obj: T, /, **changes: Any) -> T:
     """``dataclasses.replace`` for plain frozen records, without running ``__init__``."""
-    fields: dict[str, Any] = vars(obj)
-    unknown = [k for k in changes if k not in fields]
-    if unknown or not dataclasses.is_dataclass(obj):
+    cls = type(obj)
+    fields: dict[str, Any] = obj.__dict__
+    # A fold replaces some fifty thousand records a second: the checks are set operations on the dicts'
+    # keys and a class attribute, not a list built and ``dataclasses.is_dataclass``.
+    if not changes.keys() <= fields.keys() or not hasattr(cls, "__dataclass_fields__"):
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]  # the standard error for a wrong name
-    new = object.__new__(type(obj))
-    state: dict[str, Any] = vars(new)
+    new = object.__new__(cls)
+    state: dict[str, Any] = new.__dict__
     state.update(fields)
     state.update(changes)
     return new

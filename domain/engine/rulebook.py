@@ -44,8 +44,10 @@ class RulebookError(Exception):
 
 
 @dataclass(frozen=True)
-class AnswerRule(Generic[R]):
-    handler: Answer[R]
+class AnswerRule:
+    # Not generic in the resolution: mypyc compiles no frozen dataclass that is also Generic (its module
+    # fails at import), and the fold this module holds is the hottest code a compiled build can reach.
+    handler: Answer[Any]
     #: The rule book topic a refused answer names.
     rule: str | None
 
@@ -70,7 +72,7 @@ class Rulebook(Generic[S, R]):
     def __init__(self, game: str):
         self.game = game
         self.actions: dict[str, Action[R]] = {}
-        self.answers: dict[str, AnswerRule[R]] = {}
+        self.answers: dict[str, AnswerRule] = {}
         #: Command types that only ever answer a pending decision.
         self.answer_commands: set[str] = set()
         self.system_commands: set[str] = set()

@@ -19,8 +19,40 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.fallout.content import pack_named
-from domain.fallout.model import DIRECTIONS, Pack, Scenario, Space
+from domain.fallout.model import DIRECTIONS, Pack, Scenario, Space, Tile
 from domain.fallout.state import FACE_DOWN, GameState, face_down_node
+
+
+def _neighbours(scenario: Scenario) -> dict[str, dict[int, str]]:
+    """Which place lies across each edge of each of the scenario's places, worked out once per scenario
+    (a greedy bot's sampled worlds each lay other tiles face down, so each builds a board)."""
+    found = _NEIGHBOURS.get(id(scenario))
+    if found is not None and found[0] is scenario:
+        return found[1]
+    by_coord = {(p.q, p.r): p.id for p in scenario.places}
+    neighbours: dict[str, dict[int, str]] = {}
+    for place in scenario.places:
+        neighbours[place.id] = {}
+        for d, (dq, dr) in enumerate(DIRECTIONS):
+            other = by_coord.get((place.q + dq, place.r + dr))
+            if other is not None:
+                neighbours[place.id][d] = other
+    _NEIGHBOURS[id(scenario)] = (scenario, neighbours)
+    return neighbours
+
+
+def _edges(tile: Tile) -> tuple[tuple[str, ...], ...]:
+    """The spaces touching each of the tile's six edges, once each, worked out once per tile."""
+    found = _EDGES.get(id(tile))
+    if found is not None and found[0] is tile:
+        return found[1]
+    edges = tuple(tuple(dict.fromkeys(h for h in halves if h)) for halves in tile.edges)
+    _EDGES[id(tile)] = (tile, edges)
+    return edges
+
+
+_NEIGHBOURS: dict[int, tuple[Scenario, dict[str, dict[int, str]]]] = {}
+_EDGES: dict[int, tuple[Tile, tuple[tuple[str, ...], ...]]] = {}
 
 
 class Board:
@@ -30,19 +62,11 @@ class Board:
         self.spaces: dict[str, Space] = {}
         self.place_of: dict[str, str] = {}
         self.tile_spaces: dict[str, tuple[str, ...]] = {}
-        by_coord = {(p.q, p.r): p.id for p in scenario.places}
-        # place -> edge direction -> neighbouring place
-        self.neighbours: dict[str, dict[int, str]] = {}
+        # place -> edge direction -> neighbouring place (shared by every board of the scenario: read only)
+        self.neighbours = _neighbours(scenario)
         # (place, edge direction) -> the spaces touching that edge
         self.edge_spaces: dict[tuple[str, int], tuple[str, ...]] = {}
         links: dict[str, set[str]] = {}
-
-        for place in scenario.places:
-            self.neighbours[place.id] = {}
-            for d, (dq, dr) in enumerate(DIRECTIONS):
-                other = by_coord.get((place.q + dq, place.r + dr))
-                if other is not None:
-                    self.neighbours[place.id][d] = other
 
         for place_id, tile_id in tile_at.items():
             tile = pack.tiles[tile_id]
@@ -54,8 +78,8 @@ class Board:
             for a, b in tile.links:
                 links.setdefault(a, set()).add(b)
                 links.setdefault(b, set()).add(a)
-            for d, halves in enumerate(tile.edges):
-                self.edge_spaces[(place_id, d)] = tuple(dict.fromkeys(h for h in halves if h))
+            for d, touching in enumerate(_edges(tile)):
+                self.edge_spaces[(place_id, d)] = touching
 
         for place_id, tile_id in tile_at.items():
             tile = pack.tiles[tile_id]

@@ -22,6 +22,7 @@ SHELF = Shelf("domain.fallout.packs", (DEFAULT_PACK,))
 
 def register_pack(pack: Pack) -> Pack:
     _PACKS[pack.id] = pack
+    _BY_ID.pop(pack.id, None)
     return pack
 
 
@@ -39,6 +40,7 @@ def pack_named(pack_id: str) -> Pack:
     except UnknownPack:
         raise KeyError(f"no content pack {pack_id!r}") from None
     _PACKS[pack_id] = packs.load_folder(folder, pack_id)
+    _BY_ID.pop(pack_id, None)
     return _PACKS[pack_id]
 
 
@@ -67,9 +69,19 @@ class Catalog:
 
 
 _CATALOGS: dict[int, Catalog] = {}
+#: Each pack id's catalog: the rules look one up some ten times a decision. A pack registered again
+#: under its id (``register_pack``) drops its entry.
+_BY_ID: dict[str, Catalog] = {}
 
 
 def catalog(pack_id: str) -> Catalog:
+    found = _BY_ID.get(pack_id)
+    if found is None:
+        found = _BY_ID[pack_id] = _catalog(pack_id)
+    return found
+
+
+def _catalog(pack_id: str) -> Catalog:
     pack = _PACKS.get(pack_id) or pack_named(pack_id)
     found = _CATALOGS.get(id(pack))
     if found is None or found.pack is not pack:

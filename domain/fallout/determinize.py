@@ -40,6 +40,7 @@ from typing import Any
 
 from domain.fallout.content import catalog
 from domain.fallout.encounter import read_aloud
+from domain.fallout.model import Pack
 from domain.fallout.snapshot import load
 from domain.fallout.state import (
     Attackers,
@@ -62,6 +63,35 @@ from domain.fallout.state import (
     Turn,
 )
 from domain.rng import Rng
+
+_SURVIVOR_FIELDS = frozenset(f.name for f in fields(SurvivorState))
+
+
+class _Pools:
+    """What determinizing reads of a pack, sorted once per pack instead of once per sampled world (a
+    greedy bot deals two worlds a decision): each pool below is filtered per world, in this order."""
+
+    def __init__(self, pack: Pack):
+        self.pack = pack
+        self.tiles = [(t.id, t.back) for t in sorted(pack.tiles.values(), key=lambda t: t.id)]
+        self.enemies = {t: sorted(e.id for e in pack.enemies if e.type == t) for t in {e.type for e in pack.enemies}}
+        self.loot = sorted(c.id for c in pack.cards.values() if c.deck == "loot")
+        self.assets = sorted(c.id for c in pack.cards.values() if c.deck == "asset")
+        self.starred: dict[str, list[str]] = {}
+        self.numbered: dict[str, list[str]] = {}
+        for c in sorted(pack.encounters.values(), key=lambda c: c.id):
+            (self.starred if c.number is None else self.numbered).setdefault(c.deck, []).append(c.id)
+        self.special = [(t.id, t.survivor) for t in sorted(pack.special_tokens, key=lambda t: t.id)]
+
+
+_POOLS: dict[int, _Pools] = {}
+
+
+def _pools(pack: Pack) -> _Pools:
+    found = _POOLS.get(id(pack))
+    if found is None or found.pack is not pack:
+        found = _POOLS[id(pack)] = _Pools(pack)
+    return found
 
 
 def _load(tp: type, data: Any) -> Any:
@@ -89,13 +119,13 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
         return GameState()
     cat = catalog(view["pack"])
     pack = cat.pack
+    pools = _pools(pack)
     scenario = pack.scenarios[view["scenario"]]
     players = view["players"]
     decks = view["decks"]
 
     # -- survivors and the cards they hold -------------------------------------
-    survivor_fields = {f.name for f in fields(SurvivorState)}
-    raw = [{k: v for k, v in s.items() if k in survivor_fields} for s in view["survivors"]]
+    raw = [{k: v for k, v in s.items() if k in _SURVIVOR_FIELDS} for s in view["survivors"]]
     held: set[str] = set()
     for s in raw:
         held.update(s["equipped"], s["inventory"], s["abilities"])
@@ -131,9 +161,9 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
     # -- the map: face-down tiles ----------------------------------------------
     laid = {p["tile"] for p in view["map"] if p["tile"] is not None}
     tiles_by_back: dict[str, list[str]] = {}
-    for tile in sorted(pack.tiles.values(), key=lambda t: t.id):
-        if tile.id not in laid:
-            tiles_by_back.setdefault(tile.back, []).append(tile.id)
+    for tile, back in pools.tiles:
+        if tile not in laid:
+            tiles_by_back.setdefault(back, []).append(tile)
     places = []
     for p in view["map"]:
         tile_id = p["tile"]
@@ -144,10 +174,7 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
 
     # -- enemies: faces of inactive ones, stacks, discards ----------------------
     seen_tokens = {e["token"] for e in view["enemies"] if e.get("token") is not None}
-    enemy_pool = {
-        t: sorted(e.id for e in pack.enemies if e.type == t and e.id not in seen_tokens)
-        for t in {e.type for e in pack.enemies}
-    }
+    enemy_pool = {t: [i for i in ids if i not in seen_tokens] for t, ids in pools.enemies.items()}
     attempt = _load(Attempt, view.get("attempt"))
     enemies = []
     for e in view["enemies"]:
@@ -165,14 +192,8 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
     trade_view = view.get("trade")
     if trade_view:
         held.update(c for c in trade_view["give"] + trade_view["take"] if c is not None)
-    loot_pool = sorted(
-        c.id for c in pack.cards.values() if c.deck == "loot" and c.id not in held and c.id not in view["loot_discard"]
-    )
-    asset_pool = sorted(
-        c.id
-        for c in pack.cards.values()
-        if c.deck == "asset" and c.id not in held and c.id not in view["asset_discard"] and c.id not in view["shop"]
-    )
+    loot_pool = [c for c in pools.loot if c not in held and c not in view["loot_discard"]]
+    asset_pool = [c for c in pools.assets if c not in held and c not in view["asset_discard"] and c not in view["shop"]]
 
     encounter_view = view.get("encounter")
     current_card = None
@@ -188,8 +209,8 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
         if isinstance(count, list):  # the game is over: nothing hidden
             encounter_decks[kind] = tuple(count)
             continue
-        starred = sorted(c.id for c in pack.encounters.values() if c.deck == kind and c.number is None and c.id != current_card)
-        numbered = sorted(c.id for c in pack.encounters.values() if c.deck == kind and c.number is not None and c.id != current_card)
+        starred = [c for c in pools.starred.get(kind, ()) if c != current_card]
+        numbered = [c for c in pools.numbered.get(kind, ()) if c != current_card]
         cards = _take(starred, count, rng)
         cards += _take(numbered, count - len(cards), rng)
         encounter_decks[kind] = tuple(cards)
@@ -226,9 +247,7 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
     if leveling is not None:
         taken.update(leveling.drawn)
     playing = {s.survivor for s in survivors}
-    supply = tuple(sorted(
-        t.id for t in pack.special_tokens if t.id not in taken and (t.survivor is None or t.survivor in playing)
-    ))
+    supply = tuple(t for t, owner in pools.special if t not in taken and (owner is None or owner in playing))
 
     pending_view = view.get("pending")
     if pending_view is not None and any(c is None for c in pending_view["choices"]):

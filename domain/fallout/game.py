@@ -150,6 +150,10 @@ class FalloutGame(RulebookGame[GameState, Resolution]):
             return []
         return [state.turn.seat]
 
+    def is_over(self, state: GameState) -> bool:
+        # What ``outcome(state).over`` says, without building the outcome: asked before every decision.
+        return state.over
+
     def outcome(self, state: GameState) -> Outcome:
         """Over once won or lost; ``progress``: the round, the phase and the result ("won", "lost" or None)."""
         return Outcome(

@@ -53,7 +53,30 @@ def count(state: GameState, seat: int, counter: fx.Counter) -> int:
     return 0
 
 
+def _parts(state: GameState) -> tuple:
+    """The parts of the state influence reads: the survivors, the power track, the markers, the map."""
+    return (state.survivors, state.power, state.markers, state.places, state.pack, state.scenario)
+
+
+#: Each seat's influence, by the very parts of the state it was counted on (``_parts``): ``winners`` counts
+#: every seat after each step, and a bot's scoring asks again of the position the step settled on.
+_LAST_OF: list[tuple[tuple, dict[int, int]]] = []
+
+
 def of(state: GameState, seat: int) -> int:
+    parts = _parts(state)
+    if _LAST_OF and all(a is b for a, b in zip(_LAST_OF[0][0], parts, strict=True)):
+        counted = _LAST_OF[0][1]
+    else:
+        counted = {}
+        _LAST_OF[:] = [(parts, counted)]
+    found = counted.get(seat)
+    if found is None:
+        found = counted[seat] = _count_of(state, seat)
+    return found
+
+
+def _count_of(state: GameState, seat: int) -> int:
     s = state.survivor(seat)
     if s.eliminated:
         return 0
@@ -78,7 +101,7 @@ _LAST_WINNERS: list[tuple[tuple, list[int]]] = []
 
 
 def winners(state: GameState) -> list[int]:
-    parts = (state.survivors, state.power, state.markers, state.places, state.pack, state.scenario)
+    parts = _parts(state)
     if _LAST_WINNERS:
         seen, found = _LAST_WINNERS[0]
         if all(a is b for a, b in zip(seen, parts, strict=True)):

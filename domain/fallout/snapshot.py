@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Callable
 from functools import cache
 from typing import Any, Union
 
@@ -51,29 +52,51 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def load(tp: Any, data: Any) -> Any:
+    return _loader(tp)(data)
+
+
+#: Each type's loader, worked out from the type once (a greedy bot rebuilds two states a decision from
+#: what it sees, and reading the type hints again for every value was a third of that).
+_LOADERS: dict[Any, Callable[[Any], Any]] = {}
+
+
+def _loader(tp: Any) -> Callable[[Any], Any]:
+    found = _LOADERS.get(tp)
+    if found is None:
+        found = _LOADERS[tp] = _make_loader(tp)
+    return found
+
+
+def _keep(data: Any) -> Any:
+    return data
+
+
+def _make_loader(tp: Any) -> Callable[[Any], Any]:
     if tp is Any:
-        return dump(data)
+        return dump
     origin = typing.get_origin(tp)
     if origin in (Union, types.UnionType):
-        if data is None:
-            return None
-        inner = [a for a in typing.get_args(tp) if a is not type(None)]
-        return load(inner[0], data)
+        inner = _loader([a for a in typing.get_args(tp) if a is not type(None)][0])
+        return lambda data: None if data is None else inner(data)
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        hints = _hints(tp)
-        return tp(**{k: load(hints[k], v) for k, v in data.items() if k in hints})
+        record: type = tp
+        fields = {k: _loader(hint) for k, hint in _hints(record).items()}
+        return lambda data: record(**{k: fields[k](v) for k, v in data.items() if k in fields})
     if origin is tuple:
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(load(args[0], x) for x in data)
-        return tuple(load(a, x) for a, x in zip(args, data, strict=True))
+            item = _loader(args[0])
+            return lambda data: tuple(item(x) for x in data)
+        each = [_loader(a) for a in args]
+        return lambda data: tuple(f(x) for f, x in zip(each, data, strict=True))
     if origin is dict:
-        _, value_type = typing.get_args(tp)
-        return {k: load(value_type, v) for k, v in data.items()}
+        value = _loader(typing.get_args(tp)[1])
+        return lambda data: {k: value(v) for k, v in data.items()}
     if origin is list:
-        (item,) = typing.get_args(tp)
-        return [load(item, x) for x in data]
-    return data
+        (listed,) = typing.get_args(tp)
+        element = _loader(listed)
+        return lambda data: [element(x) for x in data]
+    return _keep
 
 
 def dump_state(state: GameState) -> dict[str, Any]:

@@ -1,154 +1,115 @@
-"""``python -m tests.bench.digest [game]``: one SHA-256 of everything seeded bot games show, to prove a speed change changed nothing else.
+"""``python -m tests.bench.digest [GAME]``: a digest of seeded bot games, to prove a speed change changed nothing.
 
-Speed work on a game's engine or bots must leave every decision as it was.
-This plays seeded games of ``game`` (default ``zona``) as the service plays
-them (``genesis.setup_events``, the bots' ``Rng`` per seat and version) and
-hashes, at every decision: each seat's view and the spectators', the
-deciding seat's legal actions, a sampled world's state (the AI's
-``determinize``), what the AI makes of the seat's scoring view (``evaluate``,
-``standing``, ``free_choice``; not the scoring view itself, whose parts are
-the AI's to choose), greedy's score of every action, the bot's choice, the
-events and the state they fold to. At each game's end it also folds the
-log again from the start with ``evolve`` and checks it reaches the state the
-decisions left (a resolution folds its own events in place; a replay must
-agree). It prints one line per scenario, ``<digest> <decisions> <name>``, and
-the digest of them all; run it before and after a change and compare. A
-pure-build run: ``python -m tests.compiled.pure tests.bench.digest``.
+Plays seeded games of random bots to their end and greedy bots' openings,
+as the service plays them (``genesis.setup_events``, the worker's bot and
+decision seeds), and hashes at every decision what a change must keep: the
+seat's legal actions, its view, the part of the view the bots score
+(``GameAI.scoring_view``), a greedy bot's scores of its actions and the
+worlds it deals, the command chosen and the events recorded; then the
+final state's snapshot and a spectator's view. It prints one line per
+scenario (its SHA-256 and its counts) and, with ``--steps FILE``, writes
+every step's hash so two runs can be compared to the first step that
+differs (``diff``). Run it before a change and after, on either build.
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
-import math
-import sys
 from typing import Any
 
-from bots.policies import GreedyBot, PlannerBot, RandomBot, decide
-from domain import registry
+from bots.policies import GreedyBot, decide, make_bot, sub
 from domain.game import SYSTEM, Game
 from domain.rng import Rng
 from events.envelope import canonical_json
-from service.usecases import genesis
+from tests.compiled.plays import set_up
 
-#: (name, bot levels, seed, options, decisions at most): whole games of random bots at every seat count on
-#: both packs, greedy bots' games cut short, and a planner's opening (rollouts fixed, so no clock decides).
-SCENARIOS: list[tuple[str, list[str], str, dict[str, Any], int]] = [
-    *[(f"random-{n}/{seed}", ["random"] * n, seed, {}, 20000) for n in (1, 2, 3, 4) for seed in ("d-a", "d-b")],
-    *[(f"random-{n}/test-pack/{seed}", ["random"] * n, seed, {"pack": "test"}, 20000) for n in (1, 2, 4)
-      for seed in ("d-c",)],
-    ("greedy-2/d-a", ["greedy"] * 2, "d-a", {}, 160),
-    ("greedy-1/d-b", ["greedy"], "d-b", {}, 120),
-    ("greedy-4/d-c", ["greedy"] * 4, "d-c", {}, 120),
-    ("greedy-random-3/test-pack/d-d", ["greedy", "random", "greedy"], "d-d", {"pack": "test"}, 160),
-    ("planner-2/d-e", ["planner", "greedy"], "d-e", {"bot_rollouts": 2}, 24),
+#: (levels by seat, seeds, decisions at most) of each kind of scenario.
+SCENARIOS: list[tuple[list[str], list[str], int]] = [
+    (["random"] * 2, [f"digest-r2-{n}" for n in range(8)], 20000),
+    (["random"] * 3, [f"digest-r3-{n}" for n in range(2)], 20000),
+    (["random"] * 4, [f"digest-r4-{n}" for n in range(2)], 20000),
+    (["greedy"] * 2, [f"digest-g2-{n}" for n in range(2)], 250),
+    (["greedy", "random"], ["digest-gr-0"], 250),
 ]
 
 
-def _text(value: Any) -> bytes:
-    return canonical_json(value).encode() if not isinstance(value, float) else repr(value).encode()
+def _hash(value: Any) -> str:
+    return hashlib.sha256(canonical_json(value).encode()).hexdigest()
 
 
-class _ScoringGreedy:
-    """Greedy, hashing every action's score before it chooses (the choice alone could hide a changed
-    score). It holds a ``GreedyBot`` rather than subclassing it: the compiled build's classes take no
-    interpreted subclass."""
-
-    level = "greedy"
-    needs_view = True
-
-    def __init__(self, sink: Any):
-        self.sink = sink
-        self.bot = GreedyBot()
-
-    def choose(self, module: Game, view: dict[str, Any], actions: list[Any], seat: int, rng: Rng) -> Any:
-        ai = module.ai
-        weighed = actions
-        if ai is not None and ai.free_choice(view, seat):  # as the bot narrows them (bots.policies._Searching)
-            weighed = [a for a in actions if a.get("type") not in ai.never_taken] or actions
-        if ai is not None and len(weighed) > 1:
-            # The bot's scores from the same fresh source it is handed: scoring draws from sources of its own.
-            found = self.bot.scores(ai, module, view, weighed, seat, Rng(rng.seed, rng.label))
-            self.sink.update(json.dumps(["scores", [s if math.isfinite(s) else str(s) for s in found]]).encode())
-        return self.bot.choose(module, view, actions, seat, rng)
-
-
-def play(game: str, levels: list[str], seed: str, options: dict[str, Any], limit: int) -> tuple[str, int]:
-    module = registry.game_module(game)
-    digest = hashlib.sha256()
-    created = {
-        "game": game,
-        "options": {**options, **module.resolve_options(genesis.game_options(module, options))},
-        "seats": [{"seat": s, "kind": "bot", "name": None, "bot": level} for s, level in enumerate(levels)],
-    }
-    log = list(genesis.setup_events(created, seed))
-    state = module.initial_state()
-    for event in log:
-        state = module.evolve(state, event)
-    bots: list[Any] = []
-    for level in levels:
-        if level == "greedy":
-            bots.append(_ScoringGreedy(digest))
-        elif level == "planner":
-            bots.append(PlannerBot(rollouts=options.get("bot_rollouts")))
-        else:
-            bots.append(RandomBot())
+def _greedy_probe(module: Game, view: dict[str, Any], actions: list[dict[str, Any]], seat: int, rng: Rng) -> Any:
+    """What a greedy bot weighs: the worlds it deals (their snapshots) and its scores of the actions."""
     ai = module.ai
-    seats = len(levels)
-    decisions = 0
+    if ai is None or len(actions) < 2:
+        return None
+    if ai.free_choice(view, seat):
+        actions = [a for a in actions if a.get("type") not in ai.never_taken] or actions
+    worlds: list[Any] = []
+    for n in range(GreedyBot().samples):  # an instance's: a compiled class keeps no class attribute
+        try:
+            worlds.append(module.dump_state(ai.determinize(view, seat, sub(rng, f"world{n}"))))
+        except Exception as error:  # noqa: BLE001 - a world that cannot be dealt is part of what is kept
+            worlds.append(f"no world: {type(error).__name__}")
+    scores = GreedyBot().scores(ai, module, view, actions, seat, rng)
+    return {"worlds": worlds, "scores": [repr(s) for s in scores]}
+
+
+def play(game: str, levels: list[str], seed: str, limit: int) -> tuple[list[str], dict[str, int]]:
+    module, setup, state = set_up(game, levels, seed)
+    steps = [_hash([{"type": e.type, "data": e.data} for e in setup])]
+    bots = [make_bot(level, {}, module.ai) for level in levels]
+    counts = {"decisions": 0, "events": len(setup), "probes": 0}
     for version in range(1, limit + 1):
         if module.is_over(state):
             break
         command = module.system_command(state)
         seat: int | str = SYSTEM
+        record: dict[str, Any] = {}
         if command is None:
             waiting = module.waiting_for(state)
             if not waiting:
                 break
             seat = waiting[0]
-            for who in [*range(seats), None]:
-                digest.update(_text(["view", who, module.view(state, who)]))
             actions = module.legal_actions(state, seat)
-            digest.update(_text(["actions", seat, actions]))
-            if ai is not None and levels[seat] != "random":
-                world = ai.determinize(module.view(state, seat), seat, Rng(seed, f"digest-world-v{version}"))
-                digest.update(_text(["world", _fields(world)]))
-                scored = ai.scoring_view(state, seat) or module.view(state, seat)
-                digest.update(_text(["scoring", ai.evaluate(scored, seat), ai.standing(scored, seat),
-                                     ai.free_choice(scored, seat)]))
-            command = decide(bots[seat], module, state, actions, seat, Rng(seed, f"bot-s{seat}-v{version}"))
-            digest.update(_text(["chose", seat, command]))
-            decisions += 1
+            view = module.view(state, seat)
+            rng = Rng(seed, f"bot-s{seat}-v{version}")
+            record = {"actions": actions, "view": view}
+            if module.ai is not None:
+                record["scored"] = module.ai.scoring_view(state, seat)
+            if levels[seat] == "greedy":
+                record["greedy"] = _greedy_probe(module, view, actions, seat, rng)
+                counts["probes"] += record["greedy"] is not None
+            command = decide(bots[seat], module, state, actions, seat, rng)
         emitted, state = module.decide_and_fold(state, seat, command, Rng.for_position(seed, version))
-        for event in emitted:
-            digest.update(_text(["event", event.type, event.data]))
-            for who in range(seats):
-                redacted = module.redact(event, who)
-                digest.update(_text(["redacted", who, redacted.type, redacted.data]))
-        log.extend(emitted)
-        digest.update(_text(["state", _fields(state)]))
-    replayed = module.initial_state()
-    for event in log:
-        replayed = module.evolve(replayed, event)
-    if _fields(replayed) != _fields(state):
-        raise SystemExit(f"{game} {levels} {seed}: the log folds to another state than the decisions left")
-    digest.update(_text(["outcome", module.is_over(state), module.waiting_for(state)]))
-    return digest.hexdigest(), decisions
-
-
-def _fields(state: Any) -> Any:
-    """A state as plain data: its fields when it is a record, else itself."""
-    return {k: v for k, v in vars(state).items()} if hasattr(state, "__dict__") else state
+        record.update(seat=seat, command=command, events=[{"type": e.type, "data": e.data} for e in emitted])
+        steps.append(_hash(record))
+        counts["decisions"] += 1
+        counts["events"] += len(emitted)
+    steps.append(_hash({"state": module.dump_state(state), "spectator": module.view(state, None)}))
+    return steps, counts
 
 
 def main() -> None:
-    game = sys.argv[1] if len(sys.argv) > 1 else "zona"
-    total = hashlib.sha256()
-    for name, levels, seed, options, limit in SCENARIOS:
-        found, decisions = play(game, levels, seed, options, limit)
-        total.update(found.encode())
-        print(f"{found[:16]} {decisions:>6} {name}", flush=True)
-    print(f"{total.hexdigest()[:16]} all")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("game", nargs="?", default="fallout")
+    parser.add_argument("--steps", help="write every step's hash here, one a line")
+    args = parser.parse_args()
+    lines = []
+    everything = hashlib.sha256()
+    for levels, seeds, limit in SCENARIOS:
+        for seed in seeds:
+            name = f"{args.game}/{'-'.join(levels)}/{seed}"
+            steps, counts = play(args.game, levels, seed, limit)
+            digest = hashlib.sha256("".join(steps).encode()).hexdigest()
+            everything.update(digest.encode())
+            print(f"{name}: {digest[:16]} {json.dumps(counts)}", flush=True)
+            lines += [f"{name} {n} {h}" for n, h in enumerate(steps)]
+    print(f"all: {everything.hexdigest()}")
+    if args.steps:
+        with open(args.steps, "w") as out:
+            out.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

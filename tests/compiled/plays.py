@@ -13,10 +13,11 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from typing import Any
 
 from bots.policies import decide, make_bot
 from domain import registry
-from domain.game import SYSTEM
+from domain.game import SYSTEM, Event, Game
 from domain.rng import Rng
 from events.envelope import canonical_json
 from service.usecases import genesis
@@ -40,8 +41,8 @@ def scenarios() -> list[tuple[str, str, list[str], str, int]]:
     return found
 
 
-def play(game: str, levels: list[str], seed: str, limit: int) -> list[str]:
-    """The digest of each event a game of bots of ``levels`` records, setup first, as the service plays it."""
+def set_up(game: str, levels: list[str], seed: str) -> tuple[Game, list[Event], Any]:
+    """The game, its setup events and the state they fold to, for bots of ``levels``, as the service sets it up."""
     module = registry.game_module(game)
     created = {
         "game": game,
@@ -52,6 +53,12 @@ def play(game: str, levels: list[str], seed: str, limit: int) -> list[str]:
     state = module.initial_state()
     for event in events:
         state = module.evolve(state, event)
+    return module, events, state
+
+
+def play(game: str, levels: list[str], seed: str, limit: int) -> list[str]:
+    """The digest of each event a game of bots of ``levels`` records, setup first, as the service plays it."""
+    module, events, state = set_up(game, levels, seed)
     bots = [make_bot(level, {}, module.ai) for level in levels]
     for version in range(1, limit + 1):
         if module.is_over(state):
