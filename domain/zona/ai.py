@@ -142,7 +142,7 @@ def _aptitude(view: dict[str, Any], stalker: dict[str, Any]) -> float:
         return 0.0
     chances = odds.chances(table["pack"], stalker)
     best = sorted(chances.get(deck, ODDS) for deck in facility_of)[-2:]
-    return 40.0 * sum(best) / 2 + 20.0 * chances.get("sarcophagus", 0.0)
+    return 60.0 * sum(best) / 2 + 30.0 * chances.get("sarcophagus", 0.0)
 
 
 def _hindrance(view: dict[str, Any], me: dict[str, Any], facility: str) -> int:
