@@ -122,7 +122,7 @@ def _way(view: dict[str, Any], stalker: dict[str, Any]) -> float:
     return score + best
 
 
-#: A facility's odds when the view does not say which deck it holds (a card in four reads through).
+#: A facility's odds when the view does not say which deck it holds: about the base pack's middling odds.
 ODDS = 0.4
 
 
