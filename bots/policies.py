@@ -232,7 +232,15 @@ class GreedyBot(_Searching):
         self, ai: GameAI, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng
     ) -> list[float]:
         """Each action's mean score one step ahead (all ``-inf`` when no world could be dealt)."""
-        worlds = [w for w in (_deal(ai, view, seat, sub(rng, f"world{n}")) for n in range(self.samples)) if w is not None]
+        return self.scores_in(ai, module, self.worlds(ai, view, seat, rng), actions, seat, rng)
+
+    def worlds(self, ai: GameAI, view: dict[str, Any], seat: int, rng: Rng) -> list[Any]:
+        """The worlds ``scores`` looks ahead in (those the AI could deal)."""
+        return [w for w in (_deal(ai, view, seat, sub(rng, f"world{n}")) for n in range(self.samples)) if w is not None]
+
+    def scores_in(
+        self, ai: GameAI, module: Game, worlds: list[Any], actions: list[Command], seat: int, rng: Rng
+    ) -> list[float]:
         if not worlds:
             return [-math.inf] * len(actions)
         scores = []
@@ -310,7 +318,9 @@ class PlannerBot(_Searching):
         started = self.clock()
         baseline = ai.evaluate(view, seat) if ai.free_choice(view, seat) else None
         # One step of greedy first: what scores badly at once is not searched.
-        first = GreedyBot().scores(ai, module, view, actions, seat, sub(rng, "greedy"))
+        greedy, greedy_rng = GreedyBot(), sub(rng, "greedy")
+        reused = greedy.worlds(ai, view, seat, greedy_rng)
+        first = greedy.scores_in(ai, module, reused, actions, seat, greedy_rng)
         top = max(first)
         if top == -math.inf:  # not one world to look ahead in
             return rng.choice(actions)
@@ -326,9 +336,12 @@ class PlannerBot(_Searching):
         visits = [0] * len(actions)
         dealt = 0
         whole_round = _whole_round(ai)
+        # With whole-round playouts (dear: a decision plays out few worlds in its budget) the shortlist's
+        # worlds are played out first, then fresh ones are dealt.
+        reused = reused if whole_round else []
         while True:
-            # One round: every candidate in the same freshly dealt world.
-            world = _deal(ai, view, seat, sub(rng, f"world{dealt}"))
+            # One round: every candidate in the same world.
+            world = reused[dealt] if dealt < len(reused) else _deal(ai, view, seat, sub(rng, f"world{dealt}"))
             dealt += 1
             if world is None:
                 if self._enough(dealt, started):

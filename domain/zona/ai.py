@@ -9,8 +9,11 @@ anyone's win or the Zone's clock); the secrets held; where the stalker
 stands on the way to the next step (inside a facility it has no secret of,
 next to one, in the red sector or the sarcophagus with both secrets); then
 staying alive (stamina left, injuries, fatigue), and what helps later: items,
-trophies (a lock's price), roubles and a good reputation. Determinizing a
-view lives in ``domain.zona.determinize``.
+trophies (a lock's price), roubles and a good reputation. Which facility is
+worth going to, and which stalker worth drafting, is the stalker's odds at
+the tests its cards ask for (``domain.zona.odds``); threats on the way in cost
+a step; and the best other stalker's progress counts against a seat, since
+the game is a race. Determinizing a view lives in ``domain.zona.determinize``.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 from domain.game import GameAI, Seat
 from domain.rng import Rng
 from domain.zona import determinize as hidden
+from domain.zona import odds
 from domain.zona.board import board_for
 from domain.zona.pack import pack_named
 from domain.zona.state import MAX_FATIGUE, State
@@ -65,30 +69,7 @@ def standing(view: dict[str, Any], seat: Seat) -> float:
     me = view["stalkers"][seat]
     if me["character"] is None or me["area"] is None:
         return -20.0 if me["dead"] else 0.0
-    table = view["table"]
-    pack = pack_named(table["pack"])
-    distances, entrances, gates = _paths(table["pack"], view["side"])
-    secrets = set(me["secrets"])
-    score = 60.0 * min(len(secrets), 2)
-    here = me["area"]
-    sector = pack.areas[here].sector
-    near = distances.get(here, {})
-    if len(secrets) >= 2:
-        if sector == "sarcophagus":
-            score += 130.0
-        elif pack.areas[here].power_plant:
-            score += 90.0
-        else:
-            score += 50.0 - 6.0 * min((near.get(g, 20) for g in gates), default=20)
-    else:
-        # Facilities whose secret is still to learn: inside one the event phase reads its deck.
-        targets = [f for f, info in view["facilities"].items() if f not in secrets and not info["looted"]]
-        if here in targets:
-            score += 24.0
-        elif targets:
-            steps = min(min((near.get(g, 20) for g in entrances.get(f, ())), default=20) + 1 + _hindrance(view, me, f)
-                        for f in targets)
-            score += max(0.0, 20.0 - 4.0 * steps)
+    score = _way(view, me) + _aptitude(view, me)
     # Zona §"PRZEGRANA": the news deck is the clock. With few cards left, getting on counts, sparing oneself less.
     care = min(1.0, (view["decks"]["news"] + 1) / 4)
     stamina = me["stamina"] or 0
@@ -102,6 +83,66 @@ def standing(view: dict[str, Any], seat: Seat) -> float:
     if me["dead"]:
         score -= 40.0
     return score
+
+
+def _way(view: dict[str, Any], stalker: dict[str, Any]) -> float:
+    """The secrets a stalker holds and how far it stands from the next step (Zona §"CEL GRY"): with fewer than
+    two, the facility worth going to, by the way there and its odds for this stalker; with two, the way to
+    the power plant and the sarcophagus."""
+    table = view["table"]
+    pack = pack_named(table["pack"])
+    distances, entrances, gates = _paths(table["pack"], view["side"])
+    secrets = set(stalker["secrets"])
+    score = 60.0 * min(len(secrets), 2)
+    here = stalker["area"]
+    near = distances.get(here, {})
+    threats = view.get("threats") or {}
+    if len(secrets) >= 2:
+        if pack.areas[here].sector == "sarcophagus":
+            return score + 130.0
+        if pack.areas[here].power_plant:
+            return score + 90.0
+        return score + 50.0 - 6.0 * min((near.get(g, 20) + _threatened(threats, g, here) for g in gates), default=20)
+    # Facilities whose secret is still to learn: inside one the event phase reads its deck, and whether a
+    # card yields the secret is mostly the stalker's attributes against that deck's tests.
+    decks = {area: name for name, area in (table.get("facility_of") or {}).items()}
+    chances = odds.chances(pack.name, stalker)
+    best = 0.0
+    for f, info in view["facilities"].items():
+        if f in secrets or info["looted"]:
+            continue
+        chance = chances.get(decks[f], ODDS) if f in decks else ODDS
+        if here == f:
+            value = 12.0 + 30.0 * chance
+        else:
+            # The Voice's threats on an entrance are a fight on the way in: a step more.
+            steps = min((near.get(g, 20) + _threatened(threats, g, here) for g in entrances.get(f, ())), default=20)
+            value = max(0.0, 20.0 - 4.0 * (steps + 1 + _hindrance(view, stalker, f))) * (0.5 + 1.25 * chance)
+        best = max(best, value)
+    return score + best
+
+
+#: A facility's odds when the view does not say which deck it holds: about the base pack's middling odds.
+ODDS = 0.4
+
+
+def _threatened(threats: dict[str, Any], area: str, here: str) -> int:
+    """A step more to go through ``area`` when threats wait there (Zona §"ŻETONY ZAGROŻEŃ NA PLANSZY": moving
+    in means meeting one), none where the stalker already stands."""
+    return 1 if area != here and threats.get(area) else 0
+
+
+def _aptitude(view: dict[str, Any], stalker: dict[str, Any]) -> float:
+    """What the stalker's attributes are worth for the tests ahead: its odds at its two best facilities and at
+    the sarcophagus (``domain.zona.odds``). Constant but for injuries once drafted, it is what a bot
+    drafts by (Zona §"WYBÓR I PRZYGOTOWANIE SZPERACZY") and what an injury to a tested attribute costs more."""
+    table = view["table"]
+    facility_of = table.get("facility_of") or {}
+    if not facility_of:
+        return 0.0
+    chances = odds.chances(table["pack"], stalker)
+    best = sorted(chances.get(deck, ODDS) for deck in facility_of)[-2:]
+    return 60.0 * sum(best) / 2 + 30.0 * chances.get("sarcophagus", 0.0)
 
 
 def _hindrance(view: dict[str, Any], me: dict[str, Any], facility: str) -> int:
@@ -119,11 +160,26 @@ def _hindrance(view: dict[str, Any], me: dict[str, Any], facility: str) -> int:
     return min(short, 4)
 
 
+#: How much the best other stalker's progress (its secrets and its way on) takes off a seat's score.
+RIVAL = 0.25
+
+
 def evaluate(view: dict[str, Any], seat: Seat) -> float:
-    """``standing``, but a game over is won (``WON``) or lost (``LOST``) and nothing else."""
+    """``standing``, less a share of the best other stalker's progress (the game is a race: Zona §"CEL GRY";
+    as the Voice of the Zone a bot so lays its threats across the leader's way); a game over is won
+    (``WON``) or lost (``LOST``) and nothing else."""
     if view.get("over"):
         return WON if view.get("winner") == seat else LOST
-    return standing(view, seat)
+    return standing(view, seat) - RIVAL * rivals(view, seat)
+
+
+def rivals(view: dict[str, Any], seat: Seat) -> float:
+    """The best progress (``_way``) of a stalker in play other than ``seat``'s."""
+    if view.get("phase", "new") == "new":
+        return 0.0
+    others = [_way(view, s) for s in view.get("stalkers") or ()
+              if s["seat"] != seat and s["character"] is not None and s["area"] is not None and not s["dead"]]
+    return max(others, default=0.0)
 
 
 class ZonaAI(GameAI):
@@ -157,8 +213,12 @@ class ZonaAI(GameAI):
         return view.get("pending") is None and not view.get("over") and turn is not None and turn["seat"] == seat
 
     def scoring_view(self, state: State, seat: Seat) -> dict[str, Any]:
-        """What ``evaluate`` and ``free_choice`` read of the seat's view, quicker to build than all of it."""
-        return scoring_view(state, seat)
+        """What ``evaluate`` and ``free_choice`` read of the seat's view, quicker to build than all of it, with
+        the table's public map of which facility holds which deck (the odds at each: ``domain.zona.odds``)."""
+        shown = scoring_view(state, seat)
+        if "table" in shown:
+            shown["table"]["facility_of"] = dict(state.facility_of)
+        return shown
 
 
 ZONA_AI = ZonaAI()
