@@ -69,7 +69,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
 def scoring_view(state: State, seat: int) -> dict[str, Any]:
     """The parts of ``view(state, seat)`` a bot's scoring reads (``domain.zona.ai``: ``standing``, ``evaluate``,
-    ``free_choice``), each as the view has it, at a fraction of its cost: no threats, market, cards or board
+    ``free_choice``), each as the view has it, at a fraction of its cost: no market, cards or board
     description, of the table only the pack. A bot scores thousands of positions a decision."""
     if state.phase == "new":
         return {"phase": "new"}
@@ -80,6 +80,7 @@ def scoring_view(state: State, seat: int) -> dict[str, Any]:
         "stalkers": _stalkers(state, seat, pack, over),
         "facilities": _facilities(state, pack),
         "decks": {name: len(cards) for name, cards in state.decks.items()},
+        "threats": {a: [_token(pack, t) for t in tokens] for a, tokens in state.threats.items() if tokens},
         "pending": _pending(state.pending, seat, over),
         "table": {"pack": state.pack},
         "board": {"facility_spaces": board_for(pack.name, state.side).facility_spaces},

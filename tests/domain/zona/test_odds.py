@@ -46,8 +46,11 @@ def test_a_stalker_strong_in_the_facilities_tests_stands_better():
     attribute the tests ask for costs more than one to an attribute they rarely ask for."""
     state = new_game(2, seed="odds", pack="base", characters=["docent", "hryhor"])
     docent = standing(ZONA.view(state, 0), 0)
-    hryhor = standing(ZONA.view(with_stalker(state, 0, character="hryhor"), 0), 0)
-    assert docent > hryhor
+    # The base pack's stalkers ordered by their odds at the facilities' cards (the pack is tuned, so which
+    # stalker suits the tests best is read from it, not named here).
+    suits = sorted(pack_named("base").stalkers, key=lambda c: sum(odds.chances("base", {"character": c}).values()))
+    weakest, strongest = (standing(ZONA.view(with_stalker(state, 0, character=c), 0), 0) for c in (suits[0], suits[-1]))
+    assert strongest > weakest, (suits[0], suits[-1])
     base = odds.chances("base", {"character": "docent", "injuries": []})
     hurt = odds.chances("base", {"character": "docent", "injuries": ["intellect"]})
     assert all(hurt[deck] <= base[deck] for deck in base) and hurt["recordvault"] < base["recordvault"]
