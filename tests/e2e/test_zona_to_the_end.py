@@ -19,6 +19,8 @@ reads ``fair``.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bots import make_bot
@@ -52,7 +54,10 @@ def play_in_process(games: Games, seed: str, options: dict, players: int, level:
         if module.is_over(state):
             return module.outcome(state)
         seat = module.waiting_for(state)[0]
-        command = _choose(level, seed, step, module, module.view(state, seat), module.legal_actions(state, seat), seat)
+        # The view as a client reads it: the API serves keys sorted, and a bot's tie-breaks follow the order
+        # it meets them in (as the game over HTTP will).
+        view = json.loads(json.dumps(module.view(state, seat), sort_keys=True))
+        command = _choose(level, seed, step, module, view, module.legal_actions(state, seat), seat)
         games.act(game_id, seat, command)
     pytest.fail(f"{seed}: no end in {STEP_CAP} decisions")
 
