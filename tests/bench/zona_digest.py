@@ -27,11 +27,10 @@ import sys
 from typing import Any
 
 from bots.policies import GreedyBot, PlannerBot, RandomBot, decide
-from domain import registry
 from domain.game import SYSTEM, Game
 from domain.rng import Rng
 from events.envelope import canonical_json
-from service.usecases import genesis
+from tests.compiled.plays import set_up
 
 #: (name, bot levels, seed, options, decisions at most): whole games of random bots at every seat count on
 #: both packs, greedy bots' games cut short, and a planner's opening (rollouts fixed, so no clock decides).
@@ -76,17 +75,8 @@ class _ScoringGreedy:
 
 
 def play(game: str, levels: list[str], seed: str, options: dict[str, Any], limit: int) -> tuple[str, int]:
-    module = registry.game_module(game)
+    module, log, state = set_up(game, levels, seed, options)
     digest = hashlib.sha256()
-    created = {
-        "game": game,
-        "options": {**options, **module.resolve_options(genesis.game_options(module, options))},
-        "seats": [{"seat": s, "kind": "bot", "name": None, "bot": level} for s, level in enumerate(levels)],
-    }
-    log = list(genesis.setup_events(created, seed))
-    state = module.initial_state()
-    for event in log:
-        state = module.evolve(state, event)
     bots: list[Any] = []
     for level in levels:
         if level == "greedy":

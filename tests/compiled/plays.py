@@ -41,12 +41,16 @@ def scenarios() -> list[tuple[str, str, list[str], str, int]]:
     return found
 
 
-def set_up(game: str, levels: list[str], seed: str) -> tuple[Game, list[Event], Any]:
-    """The game, its setup events and the state they fold to, for bots of ``levels``, as the service sets it up."""
+def set_up(
+    game: str, levels: list[str], seed: str, options: dict[str, Any] | None = None
+) -> tuple[Game, list[Event], Any]:
+    """The game, its setup events and the state they fold to, for bots of ``levels`` and the table's ``options``
+    (its defaults if none), as the service sets it up."""
     module = registry.game_module(game)
+    asked = options or {}
     created = {
         "game": game,
-        "options": module.resolve_options(genesis.game_options(module, {})),
+        "options": {**asked, **module.resolve_options(genesis.game_options(module, asked))},
         "seats": [{"seat": s, "kind": "bot", "name": None, "bot": level} for s, level in enumerate(levels)],
     }
     events = list(genesis.setup_events(created, seed))
