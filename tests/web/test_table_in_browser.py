@@ -249,6 +249,9 @@ def test_two_seats_play_a_first_round_of_fallout_from_the_lobby(stack: Stack, br
     live = stack.get(f"/games/{game_id}/state")["version"]
     for page in (alice, bob):
         page.wait_for_function(f"Number(document.body.dataset.version) >= {live}", timeout=15_000)
+        # The state and the log arrive apart (a fetch and the stream): the headline may reach a version before
+        # the log has its events.
+        page.locator(f'#log li[data-version="{live}"]').wait_for(state="attached", timeout=15_000)
     # Whoever did not move last is told what the other and the round end did since: the round end's lines among them.
     told = [page.locator("#since .since-list li").count() for page in (alice, bob)]
     assert max(told) > 0, told
