@@ -30,9 +30,15 @@ $(STAMP): pyproject.toml constraints.txt
 run: $(STAMP) engine
 	$(BIN)/holotape run --host $(HOST) --port $(PORT) --data $(DATA)
 
-# The full lane, what CI runs (.ci/run): every test, the slow ones too.
+# The full lane, what CI runs (.ci/run): every test, the slow ones too. A
+# compiled copy of domain/ and bots/ builds in the background meanwhile
+# (tests/compiled/tree.py, build/compiled-tree/; a minute of CPU), and
+# tests/compiled waits for it and proves it records the pure build's events.
 test: $(STAMP) engine lint browser
-	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
+ifneq ($(HOLOTAPE_COMPILED),1)
+	nice -n 5 $(BIN)/python -m tests.compiled.tree > /dev/null 2>&1 &
+endif
+	HOLOTAPE_COMPILED_TREE=$(if $(filter 1,$(HOLOTAPE_COMPILED)),,1) $(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
 
 # The fast lane: everything not marked slow (whole-game random play, whole
 # games over HTTP, the browser's first round, make run itself).
