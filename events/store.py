@@ -315,6 +315,14 @@ class EventStore:
     def version(self, game_id: str) -> int:
         return self.head(game_id)[0]
 
+    def versions(self, game_ids: Sequence[str]) -> list[int]:
+        """The current version of each game (0 for none), in one round trip however many there are: a
+        player's inbox polls every game the player holds a seat in."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hget(head_key(game_id), "version")
+        return [int(found) if found is not None else 0 for found in pipe.execute()]
+
     def exists(self, game_id: str) -> bool:
         return self.version(game_id) > 0
 

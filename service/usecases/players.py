@@ -34,7 +34,7 @@ from service.usecases.words import prompt
 WAITING, RUNNING, ENDED, LOBBY = "waiting", "running", "ended", "lobby"
 FILTERS = (WAITING, RUNNING, ENDED, LOBBY)
 #: How often a long poll of the inbox looks again (seconds): a round trip for the bindings of all
-#: the player's games, and one per game held for its version.
+#: the player's games, and one for the versions of those a seat is held in.
 POLL_EVERY = 0.25
 
 
@@ -122,13 +122,11 @@ class Players:
 
     def held_now(self, player: Player) -> list[tuple[str, int, int]]:
         """Each (game, seat, version) the player holds now: what the inbox is made of, and its ETag."""
-        found: list[tuple[str, int, int]] = []
-        for game_id, held in self.store.bound_in(self.store.games(player.player_id), player.player_id).items():
-            seats = [h.seat for h in held if h.kind == SEAT]
-            if seats:
-                version = self.games.store.version(game_id)
-                found.extend((game_id, seat, version) for seat in seats if seat is not None)
-        return found
+        bound = self.store.bound_in(self.store.games(player.player_id), player.player_id)
+        seats = {game_id: [h.seat for h in held if h.kind == SEAT and h.seat is not None] for game_id, held in bound.items()}
+        playing = [game_id for game_id, held in seats.items() if held]
+        versions = self.games.store.versions(playing)
+        return [(game_id, seat, version) for game_id, version in zip(playing, versions, strict=True) for seat in seats[game_id]]
 
     def stamp(self, held: list[tuple[str, int, int]], args: Any) -> str:
         """The inbox's ETag: it changes whenever a game of the player moves, or a seat is bound or freed."""

@@ -24,6 +24,18 @@ def test_versions_are_contiguous_from_one_and_chained(store: EventStore):
     assert store.head(g) == (3, events[-1].hash)
 
 
+def test_the_versions_of_many_games_come_in_one_read_wherever_their_keys_live(store: EventStore):
+    """On a cluster the games' heads sit in different slots, and so on different nodes: one pipeline still
+    answers for all of them, in the order asked, with 0 for a game that has no events."""
+    games = [store.new_game_id() for _ in range(12)]
+    for n, g in enumerate(games):
+        store.append(g, 0, [NewEvent("E", {"i": i}) for i in range(n % 5 + 1)])
+    assert len({key_slot(stream_key(g).encode()) for g in games}) > 1
+    unknown = store.new_game_id()
+    assert store.versions([*games, unknown]) == [n % 5 + 1 for n in range(12)] + [0]
+    assert store.versions([]) == []
+
+
 def test_reads_a_version_range(store: EventStore):
     g = store.new_game_id()
     store.append(g, 0, [NewEvent("E", {"i": i}) for i in range(10)])
