@@ -105,7 +105,7 @@ def _way(view: dict[str, Any], stalker: dict[str, Any]) -> float:
         return score + 50.0 - 6.0 * min((near.get(g, 20) + _threatened(threats, g, here) for g in gates), default=20)
     # Facilities whose secret is still to learn: inside one the event phase reads its deck, and whether a
     # card yields the secret is mostly the stalker's attributes against that deck's tests.
-    decks = {area: name for name, area in (table.get("facility_of") or {}).items()}
+    decks = _decks_at(table.get("facility_of") or {})
     chances = odds.chances(pack.name, stalker)
     best = 0.0
     for f, info in view["facilities"].items():
@@ -115,11 +115,31 @@ def _way(view: dict[str, Any], stalker: dict[str, Any]) -> float:
         if here == f:
             value = 12.0 + 30.0 * chance
         else:
-            # The Voice's threats on an entrance are a fight on the way in: a step more.
-            steps = min((near.get(g, 20) + _threatened(threats, g, here) for g in entrances.get(f, ())), default=20)
+            # The Voice's threats on an entrance are a fight on the way in: a step more (``_threatened``,
+            # written out here: a search scores thousands of positions a decision, each facility's way in).
+            steps = 20
+            first = True
+            for g in entrances.get(f, ()):
+                way = near.get(g, 20) + (1 if g != here and threats.get(g) else 0)
+                if first or way < steps:
+                    steps, first = way, False
             value = max(0.0, 20.0 - 4.0 * (steps + 1 + _hindrance(view, stalker, f))) * (0.5 + 1.25 * chance)
-        best = max(best, value)
+        if value > best:
+            best = value
     return score + best
+
+
+#: The last map of facilities to decks read (``table.facility_of``, held) and the decks by area it gives.
+_DECKS_AT: list[Any] = [None, {}]
+
+
+def _decks_at(facility_of: dict[str, str]) -> dict[str, str]:
+    """Which deck each facility area holds, from the table's map of decks to areas (looked up while the
+    same map is read: the AI's scoring view hands on the state's own, which no fold rewrites in play)."""
+    if _DECKS_AT[0] is not facility_of:
+        _DECKS_AT[:] = [facility_of, {area: name for name, area in facility_of.items()}]
+    decks: dict[str, str] = _DECKS_AT[1]
+    return decks
 
 
 #: A facility's odds when the view does not say which deck it holds: about the base pack's middling odds.
@@ -141,8 +161,22 @@ def _aptitude(view: dict[str, Any], stalker: dict[str, Any]) -> float:
     if not facility_of:
         return 0.0
     chances = odds.chances(table["pack"], stalker)
+    # The odds are one cached map per stalker and injuries (``odds.chances``) and the table's map is the same
+    # from state to state: while both are, so is the worth (both held, so their ids are not reused).
+    key = (id(chances), id(facility_of))
+    found = _APTITUDE.get(key)
+    if found is not None and found[0] is chances and found[1] is facility_of:
+        worth: float = found[2]
+        return worth
     best = sorted(chances.get(deck, ODDS) for deck in facility_of)[-2:]
-    return 60.0 * sum(best) / 2 + 30.0 * chances.get("sarcophagus", 0.0)
+    worth = 60.0 * sum(best) / 2 + 30.0 * chances.get("sarcophagus", 0.0)
+    if len(_APTITUDE) >= 256:
+        _APTITUDE.clear()
+    _APTITUDE[key] = (chances, facility_of, worth)
+    return worth
+
+
+_APTITUDE: dict[tuple[int, int], tuple[dict[str, float], dict[str, str], float]] = {}
 
 
 def _hindrance(view: dict[str, Any], me: dict[str, Any], facility: str) -> int:
@@ -217,7 +251,7 @@ class ZonaAI(GameAI):
         the table's public map of which facility holds which deck (the odds at each: ``domain.zona.odds``)."""
         shown = scoring_view(state, seat)
         if "table" in shown:
-            shown["table"]["facility_of"] = dict(state.facility_of)
+            shown["table"]["facility_of"] = state.facility_of  # only read, and the same map from state to state
         return shown
 
 
