@@ -231,7 +231,9 @@ def _rerolled(d: Draft, data: dict[str, Any]) -> None:
 @_fold("DecisionRequested", {"seat": Int(required=True), "kind": Str(required=True),
                              "choices": fields.List(Raw(), required=True), "context": Raw()})
 def _requested(d: Draft, data: dict[str, Any]) -> None:
-    d["pending"] = {"seat": data["seat"], "kind": data["kind"], "choices": clone(data["choices"]),
+    choices = data["choices"]
+    d["pending"] = {"seat": data["seat"], "kind": data["kind"],
+                    "choices": [fresh(c) for c in choices] if type(choices) is list else clone(choices),
                     "context": fresh(data.get("context") or {})}
 
 
