@@ -17,6 +17,14 @@ draft copies less, and only what it can prove is not shared:
 - ``d[name]`` still hands out the whole field as the draft's own (every part
   copied that was not yet), for folds that walk it.
 
+Rule code reads a stalker or a frame it is about to change again after the
+event that changes it (``res.stalker(seat)``, ``res.frame``): the first write
+of a part replaces it with the draft's copy, so a reference held from before
+sees the part as it was. (That was already so for the first write of a whole
+field; it now holds for each part, which a rule that held a part across its
+own write would notice. None does: the events of 300 seeded random games and
+8 greedy ones read the same as with whole-field copies.)
+
 Which fields and parts the draft has made its own is recorded in
 ``copied``: a field's name, ``name/`` for its container, ``name/key`` for a
 part. Every part a fold reads to change goes through ``part`` (or ``d[name]``);
