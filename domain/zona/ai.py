@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from domain.game import GameAI, Seat
@@ -107,6 +108,7 @@ def _way(view: dict[str, Any], stalker: dict[str, Any]) -> float:
     # card yields the secret is mostly the stalker's attributes against that deck's tests.
     decks = _decks_at(table.get("facility_of") or {})
     chances = odds.chances(pack.name, stalker)
+    hindrance = _hindrance(view, stalker)
     best = 0.0
     for f, info in view["facilities"].items():
         if f in secrets or info["looted"]:
@@ -123,7 +125,7 @@ def _way(view: dict[str, Any], stalker: dict[str, Any]) -> float:
                 way = near.get(g, 20) + (1 if g != here and threats.get(g) else 0)
                 if first or way < steps:
                     steps, first = way, False
-            value = max(0.0, 20.0 - 4.0 * (steps + 1 + _hindrance(view, stalker, f))) * (0.5 + 1.25 * chance)
+            value = max(0.0, 20.0 - 4.0 * (steps + 1 + hindrance(info, f))) * (0.5 + 1.25 * chance)
         if value > best:
             best = value
     return score + best
@@ -179,19 +181,25 @@ def _aptitude(view: dict[str, Any], stalker: dict[str, Any]) -> float:
 _APTITUDE: dict[tuple[int, int], tuple[dict[str, float], dict[str, str], float]] = {}
 
 
-def _hindrance(view: dict[str, Any], me: dict[str, Any], facility: str) -> int:
-    """Steps' worth of trouble getting into a facility besides walking there: a lock the stalker cannot pay
-    yet, or no room inside (Zona §"OTWARCIE TAJNEGO OBIEKTU")."""
-    info = view["facilities"][facility]
-    if info["open"]:
-        inside = sum(1 for s in view["stalkers"] if s["area"] == facility and not s["dead"])
-        return 2 if inside >= view["board"]["facility_spaces"] else 0
-    lock = info["lock"]
-    # Roubles to earn (a step a 200), trophies to take (two steps each), rests to take, wounds to heal.
-    short = -(-max(0, lock["roubles"] - me["roubles"]) // 200) + 2 * max(0, lock["trophies"] - len(me["trophies"]))
-    short += max(0, me["fatigue"] + lock["fatigue"] - MAX_FATIGUE)
-    short += 2 if me["damage"] + sum(lock["damage"].values()) > me["stamina"] else 0
-    return min(short, 4)
+def _hindrance(view: dict[str, Any], me: dict[str, Any]) -> Callable[[dict[str, Any], str], int]:
+    """Steps' worth of trouble getting into a facility (its view, its area) besides walking there: a lock the
+    stalker cannot pay yet, or no room inside (Zona §"OTWARCIE TAJNEGO OBIEKTU"). What it reads of the
+    stalker is read once for all the facilities ``_way`` weighs."""
+    roubles, trophies, fatigue, damage, stamina = (
+        me["roubles"], len(me["trophies"]), me["fatigue"], me["damage"], me["stamina"])
+
+    def steps(info: dict[str, Any], facility: str) -> int:
+        if info["open"]:
+            inside = sum(1 for s in view["stalkers"] if s["area"] == facility and not s["dead"])
+            return 2 if inside >= view["board"]["facility_spaces"] else 0
+        lock = info["lock"]
+        # Roubles to earn (a step a 200), trophies to take (two steps each), rests to take, wounds to heal.
+        short = -(-max(0, lock["roubles"] - roubles) // 200) + 2 * max(0, lock["trophies"] - trophies)
+        short += max(0, fatigue + lock["fatigue"] - MAX_FATIGUE)
+        short += 2 if damage + sum(lock["damage"].values()) > stamina else 0
+        return min(short, 4)
+
+    return steps
 
 
 #: How much the best other stalker's progress (its secrets and its way on) takes off a seat's score.
