@@ -116,10 +116,26 @@ def _apply(module: Game, state: Any, seat: int | str, command: Command, rng: Rng
     return module.decide_and_fold(state, seat, command, rng)[1]
 
 
+#: The scoring views looked at last, by (the state's id, the seat): (the state, the AI, the view). A search
+#: looks at one position twice (a follow-up's best answer scored, then asked whether the seat chooses
+#: freely there; a settled position asked, then scored): a state never changes, so its view is looked up.
+_LOOKED: dict[tuple[int, int], tuple[Any, GameAI, dict[str, Any]]] = {}
+#: How many views ``_LOOKED`` keeps (a follow-up's best is among its last ``FOLLOW_UP_WIDTH`` looked at).
+LOOKED = 16
+
+
 def _look(ai: GameAI, module: Game, state: Any, seat: int) -> dict[str, Any]:
     """What the seat's scoring reads of its view: the AI's ``scoring_view`` where it offers one (quicker)."""
+    key = (id(state), seat)
+    found = _LOOKED.get(key)
+    if found is not None and found[0] is state and found[1] is ai:
+        return found[2]
     scoring = ai.scoring_view(state, seat)
-    return scoring if scoring is not None else module.view(state, seat)
+    view = scoring if scoring is not None else module.view(state, seat)
+    if len(_LOOKED) >= LOOKED:
+        del _LOOKED[next(iter(_LOOKED))]
+    _LOOKED[key] = (state, ai, view)  # the state held too: its id is not reused while the entry stands
+    return view
 
 
 def _score(ai: GameAI, module: Game, state: Any, seat: int) -> float:

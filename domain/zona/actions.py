@@ -35,7 +35,7 @@ def destinations(state: State, seat: int) -> list[str]:
     timed = state.timed
     blocked = timed["target"] if timed is not None and "blocked" in (pack.news[timed["card"]].timed or {}) else None
     for there, border in board.neighbours(here).items():
-        if blocked == "|".join(sorted((here, there))):
+        if blocked is not None and blocked == "|".join(sorted((here, there))):
             continue
         if pack.areas[there].sector == "facility":
             if border.kind != "entrance" or facilities.entry_refusal(state, seat, there) is not None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from domain.game import GameAI, Seat
@@ -105,8 +106,9 @@ def _way(view: dict[str, Any], stalker: dict[str, Any]) -> float:
         return score + 50.0 - 6.0 * min((near.get(g, 20) + _threatened(threats, g, here) for g in gates), default=20)
     # Facilities whose secret is still to learn: inside one the event phase reads its deck, and whether a
     # card yields the secret is mostly the stalker's attributes against that deck's tests.
-    decks = {area: name for name, area in (table.get("facility_of") or {}).items()}
+    decks = _decks_at(table.get("facility_of") or {})
     chances = odds.chances(pack.name, stalker)
+    hindrance = _hindrance(view, stalker)
     best = 0.0
     for f, info in view["facilities"].items():
         if f in secrets or info["looted"]:
@@ -115,11 +117,31 @@ def _way(view: dict[str, Any], stalker: dict[str, Any]) -> float:
         if here == f:
             value = 12.0 + 30.0 * chance
         else:
-            # The Voice's threats on an entrance are a fight on the way in: a step more.
-            steps = min((near.get(g, 20) + _threatened(threats, g, here) for g in entrances.get(f, ())), default=20)
-            value = max(0.0, 20.0 - 4.0 * (steps + 1 + _hindrance(view, stalker, f))) * (0.5 + 1.25 * chance)
-        best = max(best, value)
+            # The Voice's threats on an entrance are a fight on the way in: a step more (``_threatened``,
+            # written out here: a search scores thousands of positions a decision, each facility's way in).
+            steps = 20
+            first = True
+            for g in entrances.get(f, ()):
+                way = near.get(g, 20) + (1 if g != here and threats.get(g) else 0)
+                if first or way < steps:
+                    steps, first = way, False
+            value = max(0.0, 20.0 - 4.0 * (steps + 1 + hindrance(info, f))) * (0.5 + 1.25 * chance)
+        if value > best:
+            best = value
     return score + best
+
+
+#: The last map of facilities to decks read (``table.facility_of``, held) and the decks by area it gives.
+_DECKS_AT: list[Any] = [None, {}]
+
+
+def _decks_at(facility_of: dict[str, str]) -> dict[str, str]:
+    """Which deck each facility area holds, from the table's map of decks to areas (looked up while the
+    same map is read: the AI's scoring view hands on the state's own, which no fold rewrites in play)."""
+    if _DECKS_AT[0] is not facility_of:
+        _DECKS_AT[:] = [facility_of, {area: name for name, area in facility_of.items()}]
+    decks: dict[str, str] = _DECKS_AT[1]
+    return decks
 
 
 #: A facility's odds when the view does not say which deck it holds: about the base pack's middling odds.
@@ -141,23 +163,43 @@ def _aptitude(view: dict[str, Any], stalker: dict[str, Any]) -> float:
     if not facility_of:
         return 0.0
     chances = odds.chances(table["pack"], stalker)
+    # The odds are one cached map per stalker and injuries (``odds.chances``) and the table's map is the same
+    # from state to state: while both are, so is the worth (both held, so their ids are not reused).
+    key = (id(chances), id(facility_of))
+    found = _APTITUDE.get(key)
+    if found is not None and found[0] is chances and found[1] is facility_of:
+        worth: float = found[2]
+        return worth
     best = sorted(chances.get(deck, ODDS) for deck in facility_of)[-2:]
-    return 60.0 * sum(best) / 2 + 30.0 * chances.get("sarcophagus", 0.0)
+    worth = 60.0 * sum(best) / 2 + 30.0 * chances.get("sarcophagus", 0.0)
+    if len(_APTITUDE) >= 256:
+        _APTITUDE.clear()
+    _APTITUDE[key] = (chances, facility_of, worth)
+    return worth
 
 
-def _hindrance(view: dict[str, Any], me: dict[str, Any], facility: str) -> int:
-    """Steps' worth of trouble getting into a facility besides walking there: a lock the stalker cannot pay
-    yet, or no room inside (Zona §"OTWARCIE TAJNEGO OBIEKTU")."""
-    info = view["facilities"][facility]
-    if info["open"]:
-        inside = sum(1 for s in view["stalkers"] if s["area"] == facility and not s["dead"])
-        return 2 if inside >= view["board"]["facility_spaces"] else 0
-    lock = info["lock"]
-    # Roubles to earn (a step a 200), trophies to take (two steps each), rests to take, wounds to heal.
-    short = -(-max(0, lock["roubles"] - me["roubles"]) // 200) + 2 * max(0, lock["trophies"] - len(me["trophies"]))
-    short += max(0, me["fatigue"] + lock["fatigue"] - MAX_FATIGUE)
-    short += 2 if me["damage"] + sum(lock["damage"].values()) > me["stamina"] else 0
-    return min(short, 4)
+_APTITUDE: dict[tuple[int, int], tuple[dict[str, float], dict[str, str], float]] = {}
+
+
+def _hindrance(view: dict[str, Any], me: dict[str, Any]) -> Callable[[dict[str, Any], str], int]:
+    """Steps' worth of trouble getting into a facility (its view, its area) besides walking there: a lock the
+    stalker cannot pay yet, or no room inside (Zona §"OTWARCIE TAJNEGO OBIEKTU"). What it reads of the
+    stalker is read once for all the facilities ``_way`` weighs."""
+    roubles, trophies, fatigue, damage, stamina = (
+        me["roubles"], len(me["trophies"]), me["fatigue"], me["damage"], me["stamina"])
+
+    def steps(info: dict[str, Any], facility: str) -> int:
+        if info["open"]:
+            inside = sum(1 for s in view["stalkers"] if s["area"] == facility and not s["dead"])
+            return 2 if inside >= view["board"]["facility_spaces"] else 0
+        lock = info["lock"]
+        # Roubles to earn (a step a 200), trophies to take (two steps each), rests to take, wounds to heal.
+        short = -(-max(0, lock["roubles"] - roubles) // 200) + 2 * max(0, lock["trophies"] - trophies)
+        short += max(0, fatigue + lock["fatigue"] - MAX_FATIGUE)
+        short += 2 if damage + sum(lock["damage"].values()) > stamina else 0
+        return min(short, 4)
+
+    return steps
 
 
 #: How much the best other stalker's progress (its secrets and its way on) takes off a seat's score.
@@ -217,7 +259,7 @@ class ZonaAI(GameAI):
         the table's public map of which facility holds which deck (the odds at each: ``domain.zona.odds``)."""
         shown = scoring_view(state, seat)
         if "table" in shown:
-            shown["table"]["facility_of"] = dict(state.facility_of)
+            shown["table"]["facility_of"] = state.facility_of  # only read, and the same map from state to state
         return shown
 
 

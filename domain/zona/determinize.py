@@ -24,6 +24,7 @@ as fresh cards.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from domain.rng import Rng
@@ -89,7 +90,7 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> State:
     # Finds the seat knows by name that are not in its keeping: the one it is gaining from the hand.
     own_strings = _strings([f for f in table["frames"] if f.get("seat") == seat]) | _strings(own_pending or {})
     known_finds = {c for c in own_strings if is_find(c)}
-    finds_pool = sorted(c for c in _instances(pack, "find") if c not in seen and c not in known_finds)
+    finds_pool = [c for c in _every_find(pack.name) if c not in seen and c not in known_finds]
     in_hand = sorted(c for c in known_finds - seen - set(own_find_choices))
 
     # -- stalkers: another's finds are dealt from the unseen finds --------------------
@@ -118,7 +119,7 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> State:
         else:
             finds[area] = _take(finds_pool, f["finds"], rng)
     # Everything of no deck nobody holds: the finds left over and the starting cards of unused boards.
-    starting = [c for c in (f"{e}@{st.id}" for st in pack.stalkers.values() for e in st.equipment) if c not in seen]
+    starting = [c for c in _starting(pack.name) if c not in seen]
     box = sorted(finds_pool) + starting
 
     decks, removed = _decks(view, table, pack, seen, discards, rng)
@@ -130,8 +131,7 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> State:
     tokens_seen.update(t for s in view["stalkers"] for t in s["trophies"])
     dispenser = {}
     for queue in QUEUES:
-        pool = sorted(f"{t.id}#{n}" for t in pack.threats.values() if t.queue == queue
-                      for n in range(1, t.copies + 1) if f"{t.id}#{n}" not in tokens_seen)
+        pool = [t for t in _tokens(pack.name, queue) if t not in tokens_seen]
         dispenser[queue] = _take(pool, view["dispenser"][queue], rng)
 
     tree: dict[str, Any] = {
@@ -158,7 +158,7 @@ def _decks(view: dict[str, Any], table: dict[str, Any], pack: Pack, seen: set[st
     counts = view["decks"]
     decks: dict[str, list[str]] = {}
     for deck in ITEM_DECKS:
-        pool = sorted(c for c in _deck_items(pack, deck) if c not in seen)
+        pool = [c for c in _deck_items(pack.name, deck) if c not in seen]
         decks[deck] = _take(pool, counts[deck], rng)
         discards.setdefault(deck, []).extend(pool)  # none, unless the view was short of a card
     placed = set(table["reading"]) | {c for secrets in table["secrets"] for c in secrets}
@@ -167,17 +167,54 @@ def _decks(view: dict[str, Any], table: dict[str, Any], pack: Pack, seen: set[st
     for deck in counts:
         if deck in ITEM_DECKS or deck in ("news", "emission"):
             continue
-        pool = sorted(c for c in pack.deck_cards(by_area.get(deck, deck)) if c not in placed)
+        pool = [c for c in _deck_cards(pack.name, by_area.get(deck, deck)) if c not in placed]
         decks[deck] = _take(pool, counts[deck], rng)
-    news = sorted(n for n in pack.news if n not in set(table["reading"]) | set(table["timed_slot"]))
+    out = set(table["reading"]) | set(table["timed_slot"])
+    news = [n for n in _sorted_names(pack.name, "news") if n not in out]
     decks["news"] = _take(news, counts["news"], rng)
-    emission = sorted(e for e in pack.emissions if e not in set(discards.get("emission", [])))
+    spent = set(discards.get("emission", []))
+    emission = [e for e in _sorted_names(pack.name, "emissions") if e not in spent]
     decks["emission"] = _take(emission, counts["emission"], rng)
     return decks, news
 
 
-def _deck_items(pack: Pack, deck: str) -> list[str]:
-    return [f"{t.id}#{n}" for t in pack.items.values() if t.deck == deck for n in range(1, t.copies + 1)]
+# What depends on the pack alone, in the order the pools are dealt from (sorted: a pool filtered keeps it), read
+# once per pack: a bot deals two worlds a decision, and walking the pack's cards for each was a tenth of them.
+
+
+@functools.cache
+def _every_find(pack_name: str) -> tuple[str, ...]:
+    return tuple(sorted(_instances(pack_named(pack_name), "find")))
+
+
+@functools.cache
+def _starting(pack_name: str) -> tuple[str, ...]:
+    """Every stalker board's starting equipment, board by board."""
+    return tuple(f"{e}@{st.id}" for st in pack_named(pack_name).stalkers.values() for e in st.equipment)
+
+
+@functools.cache
+def _tokens(pack_name: str, queue: str) -> tuple[str, ...]:
+    return tuple(sorted(f"{t.id}#{n}" for t in pack_named(pack_name).threats.values() if t.queue == queue
+                        for n in range(1, t.copies + 1)))
+
+
+@functools.cache
+def _deck_items(pack_name: str, deck: str) -> tuple[str, ...]:
+    return tuple(sorted(f"{t.id}#{n}" for t in pack_named(pack_name).items.values() if t.deck == deck
+                        for n in range(1, t.copies + 1)))
+
+
+@functools.cache
+def _deck_cards(pack_name: str, deck: str) -> tuple[str, ...]:
+    return tuple(sorted(pack_named(pack_name).deck_cards(deck)))
+
+
+@functools.cache
+def _sorted_names(pack_name: str, part: str) -> tuple[str, ...]:
+    """The news cards' or the emission cards' names (``part``), sorted."""
+    pack = pack_named(pack_name)
+    return tuple(sorted(pack.news if part == "news" else pack.emissions))
 
 
 def _drafts(view: dict[str, Any], pack: Pack, seat: int, rng: Rng) -> dict[str, list[str]]:

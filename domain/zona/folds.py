@@ -77,8 +77,8 @@ for _name in MOVES:
 @_fold("DeckShuffled", {"deck": Str(required=True), "order": fields.List(Str(), required=True)})
 def _shuffled(d: Draft, data: dict[str, Any]) -> None:
     # The discard pile becomes the deck in the drawn order (Zona §"WYDARZENIA ZIEŁONEGO SEKTORA I ŻÓŁTEGO SEKTORA").
-    d["discards"][data["deck"]] = [c for c in d.read("discards")[data["deck"]] if c not in data["order"]]
-    d["decks"][data["deck"]] = d.read("decks")[data["deck"]] + list(data["order"])
+    d.put("discards", data["deck"], [c for c in d.read("discards")[data["deck"]] if c not in data["order"]])
+    d.put("decks", data["deck"], d.read("decks")[data["deck"]] + list(data["order"]))
 
 
 # -- a stalker's own numbers change ----------------------------------------------
@@ -99,7 +99,7 @@ STALKER_EVENTS = (
 
 
 def _stalker_set(d: Draft, data: dict[str, Any]) -> None:
-    s = d["stalkers"][data["seat"]]
+    s = d.part("stalkers", data["seat"])
     for key in STALKER_FIELDS:
         if key in data:
             s[key] = fresh(data[key])
@@ -111,7 +111,7 @@ for _name in STALKER_EVENTS:
 
 @_fold("CharacterChosen", {"seat": Int(required=True), "stalker": Raw(required=True)})
 def _character(d: Draft, data: dict[str, Any]) -> None:
-    d["stalkers"][data["seat"]] = clone(data["stalker"])
+    d.put("stalkers", data["seat"], clone(data["stalker"]))
     d["used_characters"].append(data["stalker"]["character"])
 
 
@@ -178,7 +178,7 @@ def _timed(d: Draft, data: dict[str, Any]) -> None:
 
 @_fold("FacilityOpened", {"seat": Int(required=True), "facility": Str(required=True)})
 def _opened(d: Draft, data: dict[str, Any]) -> None:
-    d["locks"][data["facility"]]["open"] = True
+    d.part("locks", data["facility"])["open"] = True
 
 
 @_fold("FacilityLooted", {"facility": Str(required=True)})
@@ -201,36 +201,37 @@ def _lost(d: Draft, data: dict[str, Any]) -> None:
 
 @_fold("FramePushed", {"frame": Raw(required=True)})
 def _pushed(d: Draft, data: dict[str, Any]) -> None:
-    d["frames"].append(fresh(data["frame"]))
+    d.add("frames", fresh(data["frame"]))
 
 
 @_fold("FrameUpdated", {"changes": Raw(required=True), "depth": Int()})
 def _updated(d: Draft, data: dict[str, Any]) -> None:
-    d["frames"][-1 - data.get("depth", 0)].update(fresh(data["changes"]))
+    d.part("frames", -1 - data.get("depth", 0)).update(fresh(data["changes"]))
 
 
 @_fold("FramePopped", {"result": Raw(allow_none=True), "count": Int()})
 def _popped(d: Draft, data: dict[str, Any]) -> None:
-    frames = d["frames"]
-    del frames[len(frames) - data.get("count", 1):]
+    frames = d.container("frames")
+    d.shrink("frames", len(frames) - data.get("count", 1))
     if frames and data.get("result") is not None:
-        frames[-1]["result"] = fresh(data["result"])
+        d.part("frames", -1)["result"] = fresh(data["result"])
 
 
 @_fold("DiceRolled", {"seat": Int(required=True), "dice": fields.List(Str(), required=True)})
 def _rolled(d: Draft, data: dict[str, Any]) -> None:
-    d["frames"][-1]["dice"] = list(data["dice"])
+    d.part("frames", -1)["dice"] = list(data["dice"])
 
 
 @_fold("DieRerolled", {"seat": Int(required=True), "die": Int(required=True), "face": Str(required=True),
                        "by": Str(required=True)})
 def _rerolled(d: Draft, data: dict[str, Any]) -> None:
-    d["frames"][-1]["dice"][data["die"]] = data["face"]
+    d.part("frames", -1)["dice"][data["die"]] = data["face"]
 
 
 @_fold("DecisionRequested", {"seat": Int(required=True), "kind": Str(required=True),
                              "choices": fields.List(Raw(), required=True), "context": Raw()})
 def _requested(d: Draft, data: dict[str, Any]) -> None:
+    # A list of choices goes through marshal whole: copying each choice in Python was no quicker.
     d["pending"] = {"seat": data["seat"], "kind": data["kind"], "choices": clone(data["choices"]),
                     "context": fresh(data.get("context") or {})}
 

@@ -228,6 +228,10 @@ class ZonaGame(RulebookGame[State, ZonaResolution]):
     def system_command(self, state: State) -> Command | None:
         return None
 
+    def is_over(self, state: State) -> bool:
+        """``outcome(state).over`` without building the outcome: the bots and the loops ask it every step."""
+        return state.phase != "new" and bool(state.over)
+
     def waiting_for(self, state: State) -> list[Seat]:
         if state.phase == "new" or state.over:
             return []

@@ -28,37 +28,27 @@ from domain.rng import Rng
 from domain.zona.board import Board, board_for
 from domain.zona.model import Pack
 from domain.zona.pack import pack_named
-from domain.zona.state import Draft, Frame, State, clone, replace
+from domain.zona.state import Draft, Frame, State, replace
 
 
-class InPlace(Draft[State]):
+class InPlace(Draft):
     """The ``Draft`` a resolution folds its own events through: it writes the resolution's own record.
 
     The record is a copy this resolution made of the caller's state and no one else holds, so each fold
     writes its fields in place instead of making a new record an event (ten events a command, and each
-    new record copied some forty fields). A top-level part is still copied on its first write (``owned``:
-    the parts this resolution's folds copied, which the caller's state never shares) and written in place
-    after.
+    new record copied some forty fields). A part is still copied on its first write (``Draft.part``: the
+    caller's state shares the rest) and written in place after.
     """
 
     def __init__(self, record: State, owned: set[str]):
         super().__init__(record, owned)
         self.fields: dict[str, Any] = vars(record)
 
-    def __getitem__(self, name: str) -> Any:
-        value = self.fields[name]
-        if name not in self.copied:
-            value = clone(value)
-            self.fields[name] = value
-            self.copied.add(name)
-        return value
-
-    def __setitem__(self, name: str, value: Any) -> None:
-        self.fields[name] = value
-        self.copied.add(name)
-
-    def read(self, name: str) -> Any:
+    def _get(self, name: str) -> Any:
         return self.fields[name]
+
+    def _put(self, name: str, value: Any) -> None:
+        self.fields[name] = value
 
     @property
     def new(self) -> State:

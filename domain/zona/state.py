@@ -8,9 +8,8 @@ market slot, a backpack, an area, a discard pile, the box), written as a
 of one list and puts it in another. That keeps the counts the property test
 checks conserved by construction, and a snapshot is the record's fields.
 
-``evolve`` never mutates the state it gets: the kit's ``Draft`` copies only
-the fields a fold writes (marshal round-trips plain data fast) and makes a
-new record of them.
+``evolve`` never mutates the state it gets: a ``Draft`` (``domain.zona.drafts``)
+copies only the parts a fold writes and makes a new record of them.
 
 Locations (``kind:key``):
 - ``deck:<name>`` draws from the front (the top); ``deck_bottom:<name>`` puts at the back;
@@ -28,9 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from domain.engine.records import Draft as Draft
 from domain.engine.records import clone as clone
 from domain.engine.records import replace as replace
+from domain.zona.drafts import Draft as Draft
+from domain.zona.drafts import move as move
 
 Frame = dict[str, Any]
 
@@ -46,8 +46,8 @@ MARKET_ROWS = ("junk", "equipment")
 class State:
     """A game of Zona: a frozen record whose fields hold the locations (plain lists and dicts).
 
-    A fold never changes a state: it writes through a ``Draft`` (``domain.engine.records``), which copies
-    only the fields it touches and makes a new record of them. The defaults are the state before the
+    A fold never changes a state: it writes through a ``Draft`` (``domain.zona.drafts``), which copies
+    only the parts it touches and makes a new record of them. The defaults are the state before the
     setup; ``GameSetUp`` carries every field.
     """
 
@@ -93,18 +93,35 @@ class State:
 
 def fresh(value: Any) -> Any:
     """``clone(value)`` for an event's data a fold keeps: a string, number or None as it is (nothing can
-    change one), a mapping of those copied shallowly, anything else deep (``clone``). Most of what the folds
-    keep is such a value or mapping, and a deep copy of it was a tenth of a random game's time."""
+    change one), a mapping of those and of lists of those copied a level down, anything else deep (``clone``).
+    Most of what the folds keep is such a value or mapping (a frame, a choice), and a deep copy of it was a
+    tenth of a random game's time."""
     kind = type(value)
     if kind is str or kind is int or value is None or kind is bool or kind is float:
         return value
     if kind is dict:
-        for v in value.values():
+        out = {}
+        for k, v in value.items():
             inner = type(v)
-            if not (inner is str or inner is int or v is None or inner is bool or inner is float):
+            if inner is str or inner is int or v is None or inner is bool or inner is float:
+                out[k] = v
+            elif inner is list and _plain(v):
+                out[k] = v[:]
+            else:
                 return clone(value)
-        return dict(value)
+        return out
+    if kind is list and _plain(value):
+        return value[:]
     return clone(value)
+
+
+def _plain(values: list[Any]) -> bool:
+    """Whether a list holds only strings, numbers, booleans and None."""
+    for v in values:
+        inner = type(v)
+        if not (inner is str or inner is int or v is None or inner is bool or inner is float):
+            return False
+    return True
 
 
 #: The record's fields, in order: what a snapshot and ``GameSetUp`` hold.
@@ -123,47 +140,6 @@ def load(tree: dict[str, Any]) -> State:
 
 def stalker(state: State, seat: int) -> dict[str, Any]:
     return state.stalkers[seat]
-
-
-def _container(d: Draft, location: str) -> tuple[list[Any], int | None, bool]:
-    """The list a location names, the slot index if it is a slot, and whether it is a queue's top."""
-    kind, _, key = location.partition(":")
-    if kind in ("deck", "deck_bottom"):
-        return d["decks"][key], None, kind == "deck_bottom"
-    if kind == "discard":
-        return d["discards"].setdefault(key, []), None, True
-    if kind in ("box", "hand", "in_play", "reading", "removed", "timed_slot"):
-        return d[kind], None, True
-    if kind == "market":
-        row, _, slot = key.partition(":")
-        return d["market"][row], int(slot), False
-    if kind in ("backpack", "worn", "small", "sixth", "trophies", "secrets"):
-        return d["stalkers"][int(key)][kind], None, True
-    if kind == "finds":
-        return d["finds"][key], None, True
-    if kind in ("dispenser", "dispenser_top"):
-        return d["dispenser"][key], None, kind == "dispenser_top"
-    if kind == "area":
-        return d["threats"].setdefault(key, []), None, True
-    raise ValueError(f"unknown location {location!r}")
-
-
-def move(d: Draft, thing: str, source: str, target: str) -> None:
-    """Take ``thing`` out of ``source`` and put it into ``target`` (one fold for every move)."""
-    items, slot, _ = _container(d, source)
-    if slot is not None:
-        items[slot] = None
-    else:
-        items.remove(thing)
-    items, slot, at_end = _container(d, target)
-    if slot is not None:
-        items[slot] = thing
-    elif target.startswith("deck:"):
-        items.insert(0, thing)
-    elif at_end:
-        items.append(thing)
-    else:
-        items.insert(0, thing)
 
 
 def where_is(state: State, thing: str) -> str | None:

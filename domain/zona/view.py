@@ -75,36 +75,77 @@ def scoring_view(state: State, seat: int) -> dict[str, Any]:
         return {"phase": "new"}
     pack = pack_named(state.pack)
     over = state.over
+    name = pack.name
     return {
         "phase": state.phase, "side": state.side, "over": over, "winner": state.winner, "turn": state.turn,
-        "stalkers": _stalkers(state, seat, pack, over),
-        "facilities": _facilities(state, pack),
+        "stalkers": [_scored_stalker(state, s, seat, pack, over) for s in state.stalkers],
+        "facilities": {area: {"lock": _known_lock(name, lock["lock"]), "open": lock["open"],
+                              "looted": area in state.looted, "finds": len(state.finds[area]),
+                              "deck": len(state.decks[area])}
+                       for area, lock in state.locks.items()},
         "decks": {name: len(cards) for name, cards in state.decks.items()},
-        "threats": {a: [_token(pack, t) for t in tokens] for a, tokens in state.threats.items() if tokens},
+        "threats": {a: [_known_token(name, t) for t in tokens] for a, tokens in state.threats.items() if tokens},
         "pending": _pending(state.pending, seat, over),
         "table": {"pack": state.pack},
         "board": {"facility_spaces": board_for(pack.name, state.side).facility_spaces},
     }
 
 
+#: The scoring view's stalkers by the id of the state's stalker they show: (that stalker, the state's
+#: ``facility_of``, whether its finds are shown, the view). A fold copies a stalker it writes (``drafts``), so
+#: a stalker no event touched is the same object in the next state, and a search's thousands of positions
+#: mostly differ in one stalker: the others' views are looked up. Only read (the scoring view is the AI's).
+_SCORED: dict[int, tuple[dict[str, Any], dict[str, Any], bool, dict[str, Any]]] = {}
+#: How many stalkers' views ``_SCORED`` keeps before it starts again.
+SCORED = 512
+
+
+def _scored_stalker(state: State, s: dict[str, Any], seat: int, pack: Pack, over: bool) -> dict[str, Any]:
+    """``_stalker(state, s, seat, pack, over)``, looked up when the same stalker was shown the same way."""
+    mine = over or s["seat"] == seat
+    if state.phase == "setup":  # the draft boards are shown from the state beside the stalker
+        return _stalker(state, s, mine, pack)
+    found = _SCORED.get(id(s))
+    if found is not None and found[0] is s and found[1] is state.facility_of and found[2] == mine:
+        return found[3]
+    shown = _stalker(state, s, mine, pack)
+    if len(_SCORED) >= SCORED:
+        _SCORED.clear()
+    _SCORED[id(s)] = (s, state.facility_of, mine, shown)  # the stalker held too: its id is not reused
+    return shown
+
+
+@functools.cache
+def _known_lock(pack_name: str, lock: str) -> dict[str, Any]:
+    """``_lock``, once per pack and lock, for the scoring view (which is only read)."""
+    return _lock(pack_named(pack_name), lock)
+
+
+@functools.cache
+def _known_token(pack_name: str, token: str) -> dict[str, Any]:
+    """``_token``, once per pack and token, for the scoring view (which is only read)."""
+    return _token(pack_named(pack_name), token)
+
+
 def _stalkers(state: State, seat: int | None, pack: Pack, over: bool) -> list[dict[str, Any]]:
-    stalkers = []
-    for s in state.stalkers:
-        mine = over or s["seat"] == seat
-        stalker = pack.stalkers.get(s["character"]) if s["character"] else None
-        stalkers.append({
-            "seat": s["seat"], "character": s["character"], "name": stalker.name if stalker else None,
-            "stamina": stalker.stamina if stalker else None,
-            "attributes": dict(stalker.attributes) if stalker else {},
-            "ability": dict(stalker.ability) if stalker else {},
-            "area": s["area"], "damage": s["damage"], "fatigue": s["fatigue"], "reputation": s["reputation"],
-            "roubles": s["roubles"], "injuries": list(s["injuries"]), "dead": s["dead"], "must_leave": s["must_leave"],
-            **{k: _mask_finds(state, s[k], mine) for k in ("backpack", "worn", "small", "sixth")},
-            "trophies": list(s["trophies"]),
-            "secrets": [state.facility_of[pack.events[c].deck] for c in s["secrets"]],
-            "draft": list(state.draft.get(str(s["seat"]), [])) if mine and state.phase == "setup" else [],
-        })
-    return stalkers
+    return [_stalker(state, s, over or s["seat"] == seat, pack) for s in state.stalkers]
+
+
+def _stalker(state: State, s: dict[str, Any], mine: bool, pack: Pack) -> dict[str, Any]:
+    """One stalker as a seat sees it (``mine``: its finds shown, and in the setup its draft boards)."""
+    stalker = pack.stalkers.get(s["character"]) if s["character"] else None
+    return {
+        "seat": s["seat"], "character": s["character"], "name": stalker.name if stalker else None,
+        "stamina": stalker.stamina if stalker else None,
+        "attributes": dict(stalker.attributes) if stalker else {},
+        "ability": dict(stalker.ability) if stalker else {},
+        "area": s["area"], "damage": s["damage"], "fatigue": s["fatigue"], "reputation": s["reputation"],
+        "roubles": s["roubles"], "injuries": list(s["injuries"]), "dead": s["dead"], "must_leave": s["must_leave"],
+        **{k: _mask_finds(state, s[k], mine) for k in ("backpack", "worn", "small", "sixth")},
+        "trophies": list(s["trophies"]),
+        "secrets": [state.facility_of[pack.events[c].deck] for c in s["secrets"]],
+        "draft": list(state.draft.get(str(s["seat"]), [])) if mine and state.phase == "setup" else [],
+    }
 
 
 def _body(state: State, seat: int | None, pack: Pack, over: bool, stalkers: list[dict[str, Any]],
