@@ -51,8 +51,33 @@ def _edges(tile: Tile) -> tuple[tuple[str, ...], ...]:
     return edges
 
 
+class _TileParts:
+    """What a board takes of one tile wherever it lies, worked out once per tile (a greedy bot's every
+    sampled world lays other tiles face down, so each builds a board): its spaces by id, and each space's
+    links inside the tile, in the order a board met them (its spaces, then the ends of its links)."""
+
+    def __init__(self, tile: Tile):
+        self.tile = tile
+        self.ids = tuple(s.id for s in tile.spaces)
+        self.spaces = tuple((s.id, s) for s in tile.spaces)
+        inside: dict[str, set[str]] = {sid: set() for sid in self.ids}
+        for a, b in tile.links:
+            inside.setdefault(a, set()).add(b)
+            inside.setdefault(b, set()).add(a)
+        self.inside = tuple(inside.items())
+        self.edges = _edges(tile)
+
+
+def _tile_parts(tile: Tile) -> _TileParts:
+    found = _PARTS.get(id(tile))
+    if found is None or found.tile is not tile:
+        found = _PARTS[id(tile)] = _TileParts(tile)
+    return found
+
+
 _NEIGHBOURS: dict[int, tuple[Scenario, dict[str, dict[int, str]]]] = {}
 _EDGES: dict[int, tuple[Tile, tuple[tuple[str, ...], ...]]] = {}
+_PARTS: dict[int, _TileParts] = {}
 
 
 class Board:
@@ -69,16 +94,17 @@ class Board:
         links: dict[str, set[str]] = {}
 
         for place_id, tile_id in tile_at.items():
-            tile = pack.tiles[tile_id]
-            self.tile_spaces[place_id] = tuple(s.id for s in tile.spaces)
-            for space in tile.spaces:
-                self.spaces[space.id] = space
-                self.place_of[space.id] = place_id
-                links.setdefault(space.id, set())
-            for a, b in tile.links:
-                links.setdefault(a, set()).add(b)
-                links.setdefault(b, set()).add(a)
-            for d, touching in enumerate(_edges(tile)):
+            parts = _tile_parts(pack.tiles[tile_id])
+            self.tile_spaces[place_id] = parts.ids
+            self.spaces.update(parts.spaces)
+            self.place_of.update(dict.fromkeys(parts.ids, place_id))
+            for space_id, inside in parts.inside:
+                linked = links.get(space_id)
+                if linked is None:
+                    links[space_id] = set(inside)
+                else:
+                    linked.update(inside)
+            for d, touching in enumerate(parts.edges):
                 self.edge_spaces[(place_id, d)] = touching
 
         for place_id, tile_id in tile_at.items():

@@ -72,7 +72,42 @@ def of(state: GameState, seat: int) -> int:
         _LAST_OF[:] = [(parts, counted)]
     found = counted.get(seat)
     if found is None:
-        found = counted[seat] = _count_of(state, seat)
+        found = counted[seat] = _seat_count(state, seat)
+    return found
+
+
+#: Each seat's influence by the parts of the state its count reads (its own survivor, the power track, the
+#: markers, the map; the pack and scenario by name): a step that changes one survivor changes the others'
+#: counts only through where it stands, which an agenda asks only with a ``WithSurvivor`` condition, and a
+#: seat holding one is never kept here. Values: (those parts, pack, scenario, the count).
+_BY_SEAT: dict[int, tuple[tuple, str, str, int]] = {}
+#: Whether an agenda card's influence asks where the other survivors stand, by (pack, card).
+_READS_OTHERS: dict[tuple[str, str], bool] = {}
+
+
+def _seat_count(state: GameState, seat: int) -> int:
+    s = state.survivor(seat)
+    parts = (s, state.power, state.markers, state.places)
+    kept = _BY_SEAT.get(seat)
+    if (
+        kept is not None and kept[1] == state.pack and kept[2] == state.scenario
+        and all(a is b for a, b in zip(kept[0], parts, strict=True))
+    ):  # fmt: skip
+        return kept[3]
+    found = _count_of(state, seat)
+    if not any(_reads_others(state.pack, a) for a in s.agendas):
+        _BY_SEAT[seat] = (parts, state.pack, state.scenario, found)
+    return found
+
+
+def _reads_others(pack: str, agenda: str) -> bool:
+    found = _READS_OTHERS.get((pack, agenda))
+    if found is None:
+        found = _READS_OTHERS[(pack, agenda)] = any(
+            isinstance(c, fx.WithSurvivor)
+            for raw in catalog(pack).agendas[agenda].influence
+            for c in fx.conditions_in(_parsed_influence(raw).condition)
+        )
     return found
 
 
