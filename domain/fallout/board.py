@@ -82,6 +82,7 @@ _PARTS: dict[int, _TileParts] = {}
 
 class Board:
     def __init__(self, pack: Pack, scenario: Scenario, tile_at: dict[str, str]):
+        self.pack = pack
         self.scenario = scenario
         self.tile_at = dict(tile_at)
         self.spaces: dict[str, Space] = {}
@@ -152,7 +153,13 @@ class Board:
     def enemy_neighbours(self, node: str, faceup: frozenset[str]) -> tuple[str, ...]:
         graph = self._enemy_links.get(faceup)
         if graph is None:
-            graph = self._enemy_links[faceup] = self._build_enemy_graph(faceup)
+            shape = self._shape(faceup)
+            shared = _ENEMY_GRAPHS.get(shape)
+            if shared is None or shared[0] is not self.pack or shared[1] is not self.scenario:
+                if len(_ENEMY_GRAPHS) > 1024:
+                    _ENEMY_GRAPHS.clear()
+                shared = _ENEMY_GRAPHS[shape] = (self.pack, self.scenario, self._build_enemy_graph(faceup))
+            graph = self._enemy_links[faceup] = shared[2]
         return graph.get(node, ())
 
     def _build_enemy_graph(self, faceup: frozenset[str]) -> dict[str, tuple[str, ...]]:
@@ -184,6 +191,11 @@ class Board:
         key = (faceup, source)
         found = self._distances.get(key)
         if found is None:
+            shape = (self._shape(faceup), source)
+            shared = _DISTANCES.get(shape)
+            if shared is not None and shared[0] is self.pack and shared[1] is self.scenario:
+                found = self._distances[key] = shared[2]
+                return found
             found = {source: 0}
             queue = deque([source])
             while queue:
@@ -195,7 +207,20 @@ class Board:
             if len(self._distances) > 4096:
                 self._distances.clear()
             self._distances[key] = found
+            if len(_DISTANCES) > 16384:
+                _DISTANCES.clear()
+            _DISTANCES[shape] = (self.pack, self.scenario, found)
         return found
+
+    def _shape(self, faceup: frozenset[str]) -> tuple:
+        """What the enemies' graph reads of this board with ``faceup`` up: the tiles face up and the places
+        face down (one node each, whatever tile lies under them). Boards of one shape, such as a bot's
+        sampled worlds laying other tiles face down, share their graphs and distances (``_ENEMY_GRAPHS``)."""
+        return (
+            id(self.pack), id(self.scenario), faceup,
+            tuple((p, t) for p, t in self.tile_at.items() if p in faceup),
+            tuple(p for p in self.tile_at if p not in faceup),
+        )
 
     def enemy_icon_spaces(self, enemy_type: str, faceup: frozenset[str]) -> tuple[str, ...]:
         return tuple(
@@ -216,6 +241,10 @@ class Board:
 
 
 _BOARDS: dict[tuple, Board] = {}
+#: The enemies' graphs and distances by the shape of the board they were worked out on (``Board._shape``),
+#: with the pack and scenario they were read from: (pack, scenario, graph or distances).
+_ENEMY_GRAPHS: dict[tuple, tuple[Pack, Scenario, dict[str, tuple[str, ...]]]] = {}
+_DISTANCES: dict[tuple, tuple[Pack, Scenario, dict[str, int]]] = {}
 
 
 #: The last board looked up, by the very tuple of places it was built for: the
