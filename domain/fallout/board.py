@@ -124,6 +124,7 @@ class Board:
         self.links = {s: tuple(sorted(n)) for s, n in links.items()}
         self._enemy_links: dict[frozenset[str], dict[str, tuple[str, ...]]] = {}
         self._distances: dict[tuple[frozenset[str], str], dict[str, int]] = {}
+        self._explorable: dict[tuple[str, frozenset[str]], tuple[str, ...]] = {}
 
     # -- survivors ---------------------------------------------------------
 
@@ -133,6 +134,16 @@ class Board:
 
     def explorable_places(self, space: str, faceup: frozenset[str]) -> tuple[str, ...]:
         """Face-down places whose edge the survivor's space touches (Explore Action)."""
+        # Asked for every legal-actions list of a turn; the answer changes only when a tile is explored.
+        key = (space, faceup)
+        found = self._explorable.get(key)
+        if found is None:
+            if len(self._explorable) > 4096:
+                self._explorable.clear()
+            found = self._explorable[key] = self._explorable_places(space, faceup)
+        return found
+
+    def _explorable_places(self, space: str, faceup: frozenset[str]) -> tuple[str, ...]:
         place = self.place_of.get(space)
         if place is None:
             return ()
