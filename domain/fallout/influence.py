@@ -58,18 +58,26 @@ def _parts(state: GameState) -> tuple:
     return (state.survivors, state.power, state.markers, state.places, state.pack, state.scenario)
 
 
+def _same_parts(seen: tuple, state: GameState) -> bool:
+    """``seen`` is ``_parts(state)``, the very objects (written out: asked after every step, and a generator
+    over the pairs cost more than the answer it guarded)."""
+    return (
+        seen[0] is state.survivors and seen[1] is state.power and seen[2] is state.markers
+        and seen[3] is state.places and seen[4] is state.pack and seen[5] is state.scenario
+    )  # fmt: skip
+
+
 #: Each seat's influence, by the very parts of the state it was counted on (``_parts``): ``winners`` counts
 #: every seat after each step, and a bot's scoring asks again of the position the step settled on.
 _LAST_OF: list[tuple[tuple, dict[int, int]]] = []
 
 
 def of(state: GameState, seat: int) -> int:
-    parts = _parts(state)
-    if _LAST_OF and all(a is b for a, b in zip(_LAST_OF[0][0], parts, strict=True)):
+    if _LAST_OF and _same_parts(_LAST_OF[0][0], state):
         counted = _LAST_OF[0][1]
     else:
         counted = {}
-        _LAST_OF[:] = [(parts, counted)]
+        _LAST_OF[:] = [(_parts(state), counted)]
     found = counted.get(seat)
     if found is None:
         found = counted[seat] = _seat_count(state, seat)
@@ -91,7 +99,8 @@ def _seat_count(state: GameState, seat: int) -> int:
     kept = _BY_SEAT.get(seat)
     if (
         kept is not None and kept[1] == state.pack and kept[2] == state.scenario
-        and all(a is b for a, b in zip(kept[0], parts, strict=True))
+        and kept[0][0] is s and kept[0][1] is state.power and kept[0][2] is state.markers
+        and kept[0][3] is state.places
     ):  # fmt: skip
         return kept[3]
     found = _count_of(state, seat)
@@ -136,11 +145,11 @@ _LAST_WINNERS: list[tuple[tuple, list[int]]] = []
 
 
 def winners(state: GameState) -> list[int]:
-    parts = _parts(state)
     if _LAST_WINNERS:
         seen, found = _LAST_WINNERS[0]
-        if all(a is b for a, b in zip(seen, parts, strict=True)):
+        if _same_parts(seen, state):
             return list(found)
+    parts = _parts(state)
     mark = needed(state.players)
     found = [
         s.seat for s in state.survivors if not s.eliminated and s.survivor is not None and of(state, s.seat) >= mark
