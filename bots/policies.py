@@ -79,11 +79,15 @@ def decide(bot: Bot, module: Game, state: Any, actions: list[Command], seat: int
     """``bot``'s command for ``seat`` among ``actions``, given the seat's view only when the bot reads it.
 
     One legal action is every bot's choice (each level takes the only one it
-    has), so no view is built for it.
+    has), so no view is built for it; a searching bot is handed the view its
+    game's AI says it reads (``search_view``) where it offers one.
     """
     if len(actions) == 1:
         return actions[0]
-    return bot.choose(module, module.view(state, seat) if bot.needs_view else {}, actions, seat, rng)
+    if not bot.needs_view:
+        return bot.choose(module, {}, actions, seat, rng)
+    shown = module.ai.search_view(state, seat) if module.ai is not None else None
+    return bot.choose(module, module.view(state, seat) if shown is None else shown, actions, seat, rng)
 
 
 def make_bot(level: str, options: dict[str, Any] | None = None, ai: GameAI | None = None) -> Bot:

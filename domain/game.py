@@ -179,6 +179,13 @@ class GameAI(ABC):
         default): bots score the whole view."""
         return None
 
+    def search_view(self, state: Any, seat: Seat) -> dict[str, Any] | None:
+        """``view(state, seat)`` less what no bot reads (``determinize``, ``evaluate`` and
+        ``free_choice`` read the same in both), for a game whose view carries parts only people read
+        (names, card faces) at a cost a bot's every decision would pay; None (the default): bots are
+        handed the whole view."""
+        return None
+
 
 class Game(ABC):
     """A hosted game. Subclass it once per game; the registry holds one instance."""

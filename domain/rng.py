@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 _SPAN = 1 << 256
+#: The rejection limit of each bound ``below`` has met (the largest multiple of it within 256 bits).
+_LIMITS: dict[int, int] = {}
 
 
 class Rng:
@@ -30,6 +32,9 @@ class Rng:
         # What every draw hashes before its counter: built once, not per draw (a bot's decision draws
         # hundreds of times).
         self._prefix = self.seed + b"\x00" + label.encode() + b"\x00"
+        #: The prefix hashed, made on the second draw (many sources draw once or never): each later draw
+        #: copies it and hashes its counter only, a third quicker than hashing the prefix again.
+        self._hashed: Any = None
 
     @classmethod
     def for_position(cls, seed: bytes | str, version: int) -> Rng:
@@ -37,15 +42,26 @@ class Rng:
         return cls(seed, f"v{version}")
 
     def _next(self) -> int:
-        digest = hashlib.sha256(self._prefix + str(self.counter).encode()).digest()
-        self.counter += 1
-        return int.from_bytes(digest, "big")
+        counter = self.counter
+        self.counter = counter + 1
+        hashed = self._hashed
+        if hashed is None:
+            if counter == 0:  # the first draw: most sources draw once, and hashing the prefix apart would cost more
+                return int.from_bytes(hashlib.sha256(self._prefix + b"0").digest(), "big")
+            hashed = self._hashed = hashlib.sha256(self._prefix)
+        draw = hashed.copy()
+        draw.update(b"%d" % counter)  # the counter in decimal, as str(counter) spells it
+        return int.from_bytes(draw.digest(), "big")
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)``."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = _SPAN - (_SPAN % n)
+        limit = _LIMITS.get(n)
+        if limit is None:
+            limit = _SPAN - (_SPAN % n)
+            if len(_LIMITS) < 4096:
+                _LIMITS[n] = limit
         while True:
             value = self._next()
             if value < limit:

@@ -27,7 +27,12 @@ class Resolution(Generic[S]):
         self.events: list[Event] = []
 
     def emit(self, type_: str, **data: Any) -> S:
-        event = Event(type_, data)
+        # ``Event(type_, data)`` without the frozen data class's ``__init__`` (a guarded setattr per field):
+        # every step of every resolution emits, three events a command.
+        event = object.__new__(Event)
+        fields = event.__dict__
+        fields["type"] = type_
+        fields["data"] = data
         self.state = self.evolve(self.state, event)
         self.events.append(event)
         return self.state

@@ -51,12 +51,38 @@ def _edges(tile: Tile) -> tuple[tuple[str, ...], ...]:
     return edges
 
 
+class _TileParts:
+    """What a board takes of one tile wherever it lies, worked out once per tile (a greedy bot's every
+    sampled world lays other tiles face down, so each builds a board): its spaces by id, and each space's
+    links inside the tile, in the order a board met them (its spaces, then the ends of its links)."""
+
+    def __init__(self, tile: Tile):
+        self.tile = tile
+        self.ids = tuple(s.id for s in tile.spaces)
+        self.spaces = tuple((s.id, s) for s in tile.spaces)
+        inside: dict[str, set[str]] = {sid: set() for sid in self.ids}
+        for a, b in tile.links:
+            inside.setdefault(a, set()).add(b)
+            inside.setdefault(b, set()).add(a)
+        self.inside = tuple(inside.items())
+        self.edges = _edges(tile)
+
+
+def _tile_parts(tile: Tile) -> _TileParts:
+    found = _PARTS.get(id(tile))
+    if found is None or found.tile is not tile:
+        found = _PARTS[id(tile)] = _TileParts(tile)
+    return found
+
+
 _NEIGHBOURS: dict[int, tuple[Scenario, dict[str, dict[int, str]]]] = {}
 _EDGES: dict[int, tuple[Tile, tuple[tuple[str, ...], ...]]] = {}
+_PARTS: dict[int, _TileParts] = {}
 
 
 class Board:
     def __init__(self, pack: Pack, scenario: Scenario, tile_at: dict[str, str]):
+        self.pack = pack
         self.scenario = scenario
         self.tile_at = dict(tile_at)
         self.spaces: dict[str, Space] = {}
@@ -69,16 +95,17 @@ class Board:
         links: dict[str, set[str]] = {}
 
         for place_id, tile_id in tile_at.items():
-            tile = pack.tiles[tile_id]
-            self.tile_spaces[place_id] = tuple(s.id for s in tile.spaces)
-            for space in tile.spaces:
-                self.spaces[space.id] = space
-                self.place_of[space.id] = place_id
-                links.setdefault(space.id, set())
-            for a, b in tile.links:
-                links.setdefault(a, set()).add(b)
-                links.setdefault(b, set()).add(a)
-            for d, touching in enumerate(_edges(tile)):
+            parts = _tile_parts(pack.tiles[tile_id])
+            self.tile_spaces[place_id] = parts.ids
+            self.spaces.update(parts.spaces)
+            self.place_of.update(dict.fromkeys(parts.ids, place_id))
+            for space_id, inside in parts.inside:
+                linked = links.get(space_id)
+                if linked is None:
+                    links[space_id] = set(inside)
+                else:
+                    linked.update(inside)
+            for d, touching in enumerate(parts.edges):
                 self.edge_spaces[(place_id, d)] = touching
 
         for place_id, tile_id in tile_at.items():
@@ -97,6 +124,7 @@ class Board:
         self.links = {s: tuple(sorted(n)) for s, n in links.items()}
         self._enemy_links: dict[frozenset[str], dict[str, tuple[str, ...]]] = {}
         self._distances: dict[tuple[frozenset[str], str], dict[str, int]] = {}
+        self._explorable: dict[tuple[str, frozenset[str]], tuple[str, ...]] = {}
 
     # -- survivors ---------------------------------------------------------
 
@@ -106,6 +134,16 @@ class Board:
 
     def explorable_places(self, space: str, faceup: frozenset[str]) -> tuple[str, ...]:
         """Face-down places whose edge the survivor's space touches (Explore Action)."""
+        # Asked for every legal-actions list of a turn; the answer changes only when a tile is explored.
+        key = (space, faceup)
+        found = self._explorable.get(key)
+        if found is None:
+            if len(self._explorable) > 4096:
+                self._explorable.clear()
+            found = self._explorable[key] = self._explorable_places(space, faceup)
+        return found
+
+    def _explorable_places(self, space: str, faceup: frozenset[str]) -> tuple[str, ...]:
         place = self.place_of.get(space)
         if place is None:
             return ()
@@ -126,7 +164,13 @@ class Board:
     def enemy_neighbours(self, node: str, faceup: frozenset[str]) -> tuple[str, ...]:
         graph = self._enemy_links.get(faceup)
         if graph is None:
-            graph = self._enemy_links[faceup] = self._build_enemy_graph(faceup)
+            shape = self._shape(faceup)
+            shared = _ENEMY_GRAPHS.get(shape)
+            if shared is None or shared[0] is not self.pack or shared[1] is not self.scenario:
+                if len(_ENEMY_GRAPHS) > 1024:
+                    _ENEMY_GRAPHS.clear()
+                shared = _ENEMY_GRAPHS[shape] = (self.pack, self.scenario, self._build_enemy_graph(faceup))
+            graph = self._enemy_links[faceup] = shared[2]
         return graph.get(node, ())
 
     def _build_enemy_graph(self, faceup: frozenset[str]) -> dict[str, tuple[str, ...]]:
@@ -158,6 +202,11 @@ class Board:
         key = (faceup, source)
         found = self._distances.get(key)
         if found is None:
+            shape = (self._shape(faceup), source)
+            shared = _DISTANCES.get(shape)
+            if shared is not None and shared[0] is self.pack and shared[1] is self.scenario:
+                found = self._distances[key] = shared[2]
+                return found
             found = {source: 0}
             queue = deque([source])
             while queue:
@@ -169,7 +218,20 @@ class Board:
             if len(self._distances) > 4096:
                 self._distances.clear()
             self._distances[key] = found
+            if len(_DISTANCES) > 16384:
+                _DISTANCES.clear()
+            _DISTANCES[shape] = (self.pack, self.scenario, found)
         return found
+
+    def _shape(self, faceup: frozenset[str]) -> tuple:
+        """What the enemies' graph reads of this board with ``faceup`` up: the tiles face up and the places
+        face down (one node each, whatever tile lies under them). Boards of one shape, such as a bot's
+        sampled worlds laying other tiles face down, share their graphs and distances (``_ENEMY_GRAPHS``)."""
+        return (
+            id(self.pack), id(self.scenario), faceup,
+            tuple((p, t) for p, t in self.tile_at.items() if p in faceup),
+            tuple(p for p in self.tile_at if p not in faceup),
+        )
 
     def enemy_icon_spaces(self, enemy_type: str, faceup: frozenset[str]) -> tuple[str, ...]:
         return tuple(
@@ -190,6 +252,10 @@ class Board:
 
 
 _BOARDS: dict[tuple, Board] = {}
+#: The enemies' graphs and distances by the shape of the board they were worked out on (``Board._shape``),
+#: with the pack and scenario they were read from: (pack, scenario, graph or distances).
+_ENEMY_GRAPHS: dict[tuple, tuple[Pack, Scenario, dict[str, tuple[str, ...]]]] = {}
+_DISTANCES: dict[tuple, tuple[Pack, Scenario, dict[str, int]]] = {}
 
 
 #: The last board looked up, by the very tuple of places it was built for: the

@@ -58,21 +58,65 @@ def _parts(state: GameState) -> tuple:
     return (state.survivors, state.power, state.markers, state.places, state.pack, state.scenario)
 
 
+def _same_parts(seen: tuple, state: GameState) -> bool:
+    """``seen`` is ``_parts(state)``, the very objects (written out: asked after every step, and a generator
+    over the pairs cost more than the answer it guarded)."""
+    return (
+        seen[0] is state.survivors and seen[1] is state.power and seen[2] is state.markers
+        and seen[3] is state.places and seen[4] is state.pack and seen[5] is state.scenario
+    )  # fmt: skip
+
+
 #: Each seat's influence, by the very parts of the state it was counted on (``_parts``): ``winners`` counts
 #: every seat after each step, and a bot's scoring asks again of the position the step settled on.
 _LAST_OF: list[tuple[tuple, dict[int, int]]] = []
 
 
 def of(state: GameState, seat: int) -> int:
-    parts = _parts(state)
-    if _LAST_OF and all(a is b for a, b in zip(_LAST_OF[0][0], parts, strict=True)):
+    if _LAST_OF and _same_parts(_LAST_OF[0][0], state):
         counted = _LAST_OF[0][1]
     else:
         counted = {}
-        _LAST_OF[:] = [(parts, counted)]
+        _LAST_OF[:] = [(_parts(state), counted)]
     found = counted.get(seat)
     if found is None:
-        found = counted[seat] = _count_of(state, seat)
+        found = counted[seat] = _seat_count(state, seat)
+    return found
+
+
+#: Each seat's influence by the parts of the state its count reads (its own survivor, the power track, the
+#: markers, the map; the pack and scenario by name): a step that changes one survivor changes the others'
+#: counts only through where it stands, which an agenda asks only with a ``WithSurvivor`` condition, and a
+#: seat holding one is never kept here. Values: (those parts, pack, scenario, the count).
+_BY_SEAT: dict[int, tuple[tuple, str, str, int]] = {}
+#: Whether an agenda card's influence asks where the other survivors stand, by (pack, card).
+_READS_OTHERS: dict[tuple[str, str], bool] = {}
+
+
+def _seat_count(state: GameState, seat: int) -> int:
+    s = state.survivor(seat)
+    parts = (s, state.power, state.markers, state.places)
+    kept = _BY_SEAT.get(seat)
+    if (
+        kept is not None and kept[1] == state.pack and kept[2] == state.scenario
+        and kept[0][0] is s and kept[0][1] is state.power and kept[0][2] is state.markers
+        and kept[0][3] is state.places
+    ):  # fmt: skip
+        return kept[3]
+    found = _count_of(state, seat)
+    if not any(_reads_others(state.pack, a) for a in s.agendas):
+        _BY_SEAT[seat] = (parts, state.pack, state.scenario, found)
+    return found
+
+
+def _reads_others(pack: str, agenda: str) -> bool:
+    found = _READS_OTHERS.get((pack, agenda))
+    if found is None:
+        found = _READS_OTHERS[(pack, agenda)] = any(
+            isinstance(c, fx.WithSurvivor)
+            for raw in catalog(pack).agendas[agenda].influence
+            for c in fx.conditions_in(_parsed_influence(raw).condition)
+        )
     return found
 
 
@@ -101,11 +145,11 @@ _LAST_WINNERS: list[tuple[tuple, list[int]]] = []
 
 
 def winners(state: GameState) -> list[int]:
-    parts = _parts(state)
     if _LAST_WINNERS:
         seen, found = _LAST_WINNERS[0]
-        if all(a is b for a, b in zip(seen, parts, strict=True)):
+        if _same_parts(seen, state):
             return list(found)
+    parts = _parts(state)
     mark = needed(state.players)
     found = [
         s.seat for s in state.survivors if not s.eliminated and s.survivor is not None and of(state, s.seat) >= mark

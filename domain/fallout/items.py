@@ -131,6 +131,9 @@ def answer_gained(res: Resolution, command: dict[str, Any], decision: Decision) 
 
 def over_limit(state: GameState) -> tuple[int, str] | None:
     """The first survivor (turn order) holding too many cards: (seat, "inventory"/"agendas")."""
+    # Asked at every step of every resolution, and nearly always nobody is: the turn order only for a find.
+    if all(len(s.inventory) <= INVENTORY_SIZE and len(s.agendas) <= MAX_AGENDAS for s in state.survivors):
+        return None
     for seat in state.turn_order():
         s = state.survivor(seat)
         if len(s.inventory) > INVENTORY_SIZE:

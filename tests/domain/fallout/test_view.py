@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from bots.policies import GreedyBot
 from domain.fallout.ai import FALLOUT_AI
 from domain.fallout.content import catalog
 from domain.fallout.game import FALLOUT
@@ -193,3 +194,25 @@ def test_the_bots_score_the_parts_of_a_view_they_read_as_the_whole_view_shows_th
                     assert [s for i, s in enumerate(quick["survivors"]) if i != seat] == [None] * (players - 1)
                 checked += 1
     assert checked > 100
+
+
+def test_a_searching_bot_is_handed_the_view_without_names_and_faces_and_deals_and_chooses_as_from_the_whole() -> None:
+    """The bots' search view (``FalloutAI.search_view``, what ``bots.policies.decide`` hands a greedy or
+    planner bot) is the seat's view less its names and card faces; the worlds dealt from it and a greedy
+    bot's choice are those of the whole view."""
+    checked = 0
+    for n, (state, _) in enumerate(random_game("search-view", players=3, commands=240, pack="base",
+                                               scenario="saltmarsh_reach")):
+        if n % 12 or FALLOUT.is_over(state):
+            continue
+        for seat in FALLOUT.waiting_for(state):
+            whole, searched = FALLOUT.view(state, seat), FALLOUT_AI.search_view(state, seat)
+            assert searched == {k: v for k, v in whole.items() if k not in ("names", "faces")}
+            dealt = [FALLOUT.dump_state(FALLOUT_AI.determinize(v, seat, Rng("search-view", str(n)))) for v in (whole, searched)]
+            assert dealt[0] == dealt[1]
+            actions = FALLOUT.legal_actions(state, seat)
+            if len(actions) > 1:
+                chosen = [GreedyBot().choose(FALLOUT, v, actions, seat, Rng("search-view", f"c{n}")) for v in (whole, searched)]
+                assert chosen[0] == chosen[1]
+            checked += 1
+    assert checked >= 10
