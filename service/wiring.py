@@ -131,7 +131,8 @@ def build(
     tuning = {
         k: v for k, v in (("snapshot_every", snapshot_every), ("recent_games", recent_games)) if v is not None
     }
-    games = Games(store, SnapshotStore(store.redis), Seeds(client), Tokens(client), follow_ups, **tuning)
+    seeds = Seeds(client)
+    games = Games(store, SnapshotStore(store.redis), seeds, Tokens(client, seeds=seeds), follow_ups, **tuning)
     automation = Automation(games)
     index = GameIndex(game_rows(client, store, games))
     queries = Queries(games)

@@ -31,6 +31,9 @@ from redis.typing import EncodableT, FieldT
 
 from service.usecases.ports import CREATOR, SEAT, Holder
 
+#: The field of a game's secrets hash that holds its seed (the others: token hashes).
+SEED_FIELD = "seed"
+
 
 def secrets_key(game_id: str) -> str:
     return f"game:{{{game_id}}}:secrets"
@@ -98,11 +101,13 @@ return 0
 
 
 class Tokens:
-    def __init__(self, client: redis.Redis, cache_seconds: float = TOKEN_CACHE_SECONDS):
+    def __init__(self, client: redis.Redis, cache_seconds: float = TOKEN_CACHE_SECONDS, seeds: Seeds | None = None):
         self.redis = client
         self._revoke_if = client.register_script(_REVOKE_IF)
         self.cache_seconds = cache_seconds
         self._known = _Lru()
+        #: Told the seed a lookup reads anyway (the same hash), so an action saves its own read of it.
+        self.seeds = seeds
 
     def issue(self, game_id: str, holder: Holder) -> str:
         """A new token for ``holder``; any earlier one stops working."""
@@ -126,6 +131,8 @@ class Tokens:
         found = None
         for field, stored in self.redis.hgetall(secrets_key(game_id)).items():
             name = _raw(field).decode()
+            if name == SEED_FIELD and self.seeds is not None:
+                self.seeds.remember(game_id, _raw(stored).decode())
             if name != CREATOR and not name.startswith(f"{SEAT}:"):
                 continue  # the seed
             if hmac.compare_digest(_raw(stored), offered):
@@ -186,14 +193,19 @@ class Seeds:
         self._known = _Lru()
 
     def keep(self, game_id: str, seed: str) -> None:
-        self.redis.hset(secrets_key(game_id), "seed", seed)
+        self.redis.hset(secrets_key(game_id), SEED_FIELD, seed)
+        self.remember(game_id, seed)
+
+    def remember(self, game_id: str, seed: str) -> None:
+        """``game_id``'s seed as just written or read: a game's seed never changes once kept."""
+        self._known.put((game_id, SEED_FIELD), seed)
 
     def seed(self, game_id: str) -> str | None:
-        cached = self._known.get((game_id, "seed"))
+        cached = self._known.get((game_id, SEED_FIELD))
         if isinstance(cached, str):
             return cached
-        value = self.redis.hget(secrets_key(game_id), "seed")
+        value = self.redis.hget(secrets_key(game_id), SEED_FIELD)
         if not isinstance(value, bytes):
             return None
-        self._known.put((game_id, "seed"), value.decode())
+        self.remember(game_id, value.decode())
         return value.decode()

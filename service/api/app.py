@@ -8,6 +8,9 @@ as ``openapi.yaml`` by ``make openapi``; a test fails when they drift.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from inspect import iscoroutinefunction
+from types import FunctionType
 from typing import Any
 
 from flask import Flask, Response, g, request, send_from_directory
@@ -102,6 +105,28 @@ class HolotapeApi(Api):
         return from_http_exception(error)
 
 
+class HolotapeFlask(Flask):
+    """Flask, remembering which of its hooks and views are plain functions.
+
+    Flask asks ``inspect`` whether each hook and the view is a coroutine
+    function on every request (eight times for an action); the answer for
+    a function never changes. Bound methods are asked each time, as Flask
+    does: they are made anew per call and would only fill the memo.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._plain_functions: set[FunctionType] = set()
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        if func in self._plain_functions:
+            return func
+        if type(func) is FunctionType and not iscoroutinefunction(func):
+            self._plain_functions.add(func)
+            return func
+        return super().ensure_sync(func)
+
+
 def create_app(
     services_: Services, config: dict[str, Any] | None = None, *, games: list[str] | None = None
 ) -> Flask:
@@ -109,7 +134,7 @@ def create_app(
 
     ``games``: whose schemas the API document describes (default: every game hosted now).
     """
-    app = Flask("holotape")
+    app = HolotapeFlask("holotape")
     # First, so that it runs after every other after_request hook (Flask runs them in reverse).
     register_compression(app)
     app.config.update(

@@ -123,3 +123,27 @@ def test_a_body_that_is_not_a_command_is_answered_by_the_decorated_path_as_befor
     # A well-formed command still meets every check the decorated path made: no token, no seat.
     assert client.post(table.url("/actions"), json={"type": "redraw"}, headers={"If-Match": f'"{version}"'}).status_code == 401
     assert state(client, table)["version"] == version
+
+
+class CommandLog(redis.Connection):
+    """Records the name of each command it sends."""
+
+    names: list[str] = []
+
+    def send_command(self, *args, **kwargs) -> None:
+        CommandLog.names.append(str(args[0]).upper())
+        super().send_command(*args, **kwargs)
+
+
+def test_a_process_new_to_a_game_reads_its_seed_with_the_token_not_apart(redis_client, redis_url):
+    """The seed sits in the secrets hash the token's lookup reads whole: a cold action makes no read of its own for it."""
+    table = new_table(_app(redis_client), seats=1)
+    version = state(_app(redis_client), table)["version"]
+    logged = redis.Redis(connection_pool=redis.ConnectionPool.from_url(redis_url, connection_class=CommandLog))
+    fresh = _app(logged)  # its own caches: neither the token nor the seed known
+    CommandLog.names.clear()
+    answer = act(fresh, table, 0, {"type": "redraw"}, version)
+    assert answer.status_code == 200, answer.get_json()
+    assert "HGETALL" in CommandLog.names  # the token's lookup, which brought the seed
+    assert "HGET" not in CommandLog.names, CommandLog.names
+    logged.close()
