@@ -177,3 +177,67 @@ def test_selfplay_reports_zona_wins_against_the_shared_loss_and_keeps_a_record(t
     assert main(["selfplay", "--game", "zona", "--bots", "random", "--summarize", str(record)]) == 0
     again = capsys.readouterr().out
     assert again.splitlines()[:4] == played.splitlines()[:4]
+
+
+def _tests_owed(seeds: tuple[str, ...]):
+    """Positions where a seat has rolled a test and owes its ``test_options`` (Zona §"WYKONYWANIE TESTÓW")."""
+    for seed in seeds:
+        for seat, state in _owed_decisions(2, seed):
+            if state.pending["kind"] == "test_options":
+                yield seat, state
+
+
+def test_a_rolled_test_is_a_chance_decision_for_the_planner_and_nothing_else_is():
+    """Zona §"WYKONYWANIE TESTÓW": after seeing the dice the stalker forces, rerolls, uses an item or keeps the
+    roll; that decision, and only the seat's own, is the one the planner weighs over the dice's faces."""
+    kinds = set()
+    for seat, state in _owed_decisions(2, "chance"):
+        kind = state.pending["kind"]
+        kinds.add(kind)
+        assert ZONA_AI.chance_decision(ZONA.view(state, seat), seat) == (kind == "test_options")
+        assert not ZONA_AI.chance_decision(ZONA.view(state, 1 - seat), 1 - seat)
+    assert "test_options" in kinds and len(kinds) > 1
+
+
+def test_the_planner_weighs_a_reroll_over_every_face_the_die_can_show():
+    """Zona §"PRZERZUCANIE KOŚCI": a rerolled die shows any face of the pack's dice; the planner plays the
+    reroll once per face (``FirstDrawn``), so its value is their mean, not one roll's."""
+    planner = PlannerBot(rollouts=1)
+    for seat, state in _tests_owed(("reroll-a", "reroll-b", "reroll-c")):
+        rerolls = [a for a in ZONA.legal_actions(state, seat) if a["type"] in ("force", "reroll")]
+        if not rerolls:
+            continue
+        faces = state.options["die_faces"]
+        seen = []
+        original = ZONA.decide_and_fold
+
+        class _Counting(ZonaGame):
+            def decide_and_fold(self, at: Any, seat: Any, command: Any, rng: Rng) -> Any:
+                result = original(at, seat, command, rng)
+                if at is state and command == rerolls[0]:  # the reroll weighed, not a follow-up's
+                    seen.append([e for e in result[0] if e.type == "DieRerolled"][0].data["face"])
+                return result
+
+        value = planner.expected(ZONA_AI, _Counting(), state, seat, rerolls[0], Rng("reroll"))
+        assert sorted(seen) == sorted(faces)
+        assert math.isfinite(value)
+        return
+    pytest.fail("no rolled test with a reroll to weigh")
+
+
+def test_the_planner_keeps_a_roll_that_already_passes():
+    """Zona §"WYKONYWANIE TESTÓW": a total at or above the difficulty passes; rerolling can only lose it, and
+    forcing or an item costs fatigue or wear, so the planner keeps it (the ties go to keeping the roll)."""
+    planner = PlannerBot(rollouts=1)
+    kept = 0
+    for seat, state in _tests_owed(("keep-a", "keep-b", "keep-c", "keep-d")):
+        context = state.pending["context"]
+        if context["total"] < context["difficulty"]:
+            continue
+        actions = ZONA.legal_actions(state, seat)
+        chosen = planner.choose(ZONA, ZONA.view(state, seat), actions, seat, Rng("keep", str(kept)))
+        assert chosen == {"type": "accept"}, (context, chosen)
+        kept += 1
+        if kept == 3:
+            return
+    assert kept > 0, "no rolled test that already passed"
