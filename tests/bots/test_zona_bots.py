@@ -202,27 +202,22 @@ def test_a_rolled_test_is_a_chance_decision_for_the_planner_and_nothing_else_is(
 def test_the_planner_weighs_a_reroll_over_every_face_the_die_can_show():
     """Zona §"PRZERZUCANIE KOŚCI": a rerolled die shows any face of the pack's dice; the planner plays the
     reroll once per face (``FirstDrawn``), so its value is their mean, not one roll's."""
-    planner = PlannerBot(rollouts=1)
-    for seat, state in _tests_owed(("reroll-a", "reroll-b", "reroll-c")):
-        rerolls = [a for a in ZONA.legal_actions(state, seat) if a["type"] in ("force", "reroll")]
-        if not rerolls:
-            continue
-        faces = state.options["die_faces"]
-        seen = []
-        original = ZONA.decide_and_fold
+    found = next(((seat, state, reroll) for seat, state in _tests_owed(("reroll-a", "reroll-b", "reroll-c"))
+                  for reroll in ZONA.legal_actions(state, seat) if reroll["type"] in ("force", "reroll")), None)
+    assert found is not None, "no rolled test with a reroll to weigh"
+    seat, state, reroll = found
+    seen: list[str] = []
 
-        class _Counting(ZonaGame):
-            def decide_and_fold(self, at: Any, seat: Any, command: Any, rng: Rng) -> Any:
-                result = original(at, seat, command, rng)
-                if at is state and command == rerolls[0]:  # the reroll weighed, not a follow-up's
-                    seen.append([e for e in result[0] if e.type == "DieRerolled"][0].data["face"])
-                return result
+    class _Counting(ZonaGame):
+        def decide_and_fold(self, at: Any, who: Any, command: Any, rng: Rng) -> Any:
+            result = ZONA.decide_and_fold(at, who, command, rng)
+            if at is state and command == reroll:  # the reroll weighed, not a follow-up's
+                seen.append(next(e for e in result[0] if e.type == "DieRerolled").data["face"])
+            return result
 
-        value = planner.expected(ZONA_AI, _Counting(), state, seat, rerolls[0], Rng("reroll"))
-        assert sorted(seen) == sorted(faces)
-        assert math.isfinite(value)
-        return
-    pytest.fail("no rolled test with a reroll to weigh")
+    value = PlannerBot(rollouts=1).expected(ZONA_AI, _Counting(), state, seat, reroll, Rng("reroll"))
+    assert sorted(seen) == sorted(state.options["die_faces"])
+    assert math.isfinite(value)
 
 
 def test_the_planner_keeps_a_roll_that_already_passes():
