@@ -28,8 +28,12 @@ random by every level. Three levels:
   seats' turns, each ended at once, and the round end to the first free
   choice of the next round; every candidate in a world then meets the same
   random stream, and greedy's own favourite stands unless a candidate's
-  playouts beat it by a clear margin (3 points). A time budget makes its choice depend
-  on the machine's speed; with ``rollouts`` set instead it is reproducible.
+  playouts beat it by a clear margin (3 points). A decision settled by a chance
+  drawn at once (the AI's ``chance_decision``: Zona's rolled test, reroll or
+  keep) is weighed otherwise: each answer is played in every outcome of its
+  first chance draw (``domain.rng.FirstDrawn``) and settled with greedy's
+  follow-ups, its expected result scored there. A time budget makes its choice
+  depend on the machine's speed; with ``rollouts`` set instead it is reproducible.
 
 A world the AI cannot deal (``determinize`` fails on a view it did not
 foresee) is left out; with no world at all a bot plays as a game without an
