@@ -28,8 +28,12 @@ random by every level. Three levels:
   seats' turns, each ended at once, and the round end to the first free
   choice of the next round; every candidate in a world then meets the same
   random stream, and greedy's own favourite stands unless a candidate's
-  playouts beat it by a clear margin (3 points). A time budget makes its choice depend
-  on the machine's speed; with ``rollouts`` set instead it is reproducible.
+  playouts beat it by a clear margin (3 points). A decision settled by a chance
+  drawn at once (the AI's ``chance_decision``: Zona's rolled test, reroll or
+  keep) is weighed otherwise: each answer is played in every outcome of its
+  first chance draw (``domain.rng.FirstDrawn``) and settled with greedy's
+  follow-ups, its expected result scored there. A time budget makes its choice
+  depend on the machine's speed; with ``rollouts`` set instead it is reproducible.
 
 A world the AI cannot deal (``determinize`` fails on a view it did not
 foresee) is left out; with no world at all a bot plays as a game without an
@@ -47,7 +51,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from domain.game import SYSTEM, Command, Game, GameAI
-from domain.rng import Rng
+from domain.rng import FirstDrawn, Rng
 
 LEVELS = ("random", "greedy", "planner")
 #: The planner's default time per decision (a game's AI may ask for more with ``planner_budget_ms``; the
@@ -164,8 +168,13 @@ def settle(
 ) -> Any:
     """``command``, then ``seat``'s follow-up decisions (``follow_up``, or ``answer``), until it chooses
     freely again."""
+    return _follow(ai, module, _apply(module, state, seat, command, sub(rng, "0")), seat, rng, limit, answer)
+
+
+def _follow(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng, limit: int = 12,
+            answer: Answer | None = None) -> Any:
+    """``seat``'s follow-up decisions from ``state`` on (``settle`` after its command)."""
     answer = answer or follow_up
-    state = _apply(module, state, seat, command, sub(rng, "0"))
     for step in range(limit):
         if module.is_over(state) or module.system_command(state) is not None:
             return state
@@ -335,6 +344,8 @@ class PlannerBot(_Searching):
     def search(
         self, ai: GameAI, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng
     ) -> Command:
+        if ai.chance_decision(view, seat):
+            return self.weigh_chances(ai, module, view, actions, seat, rng)
         started = self.clock()
         baseline = ai.evaluate(view, seat) if ai.free_choice(view, seat) else None
         # One step of greedy first: what scores badly at once is not searched.
@@ -389,6 +400,62 @@ class PlannerBot(_Searching):
             # The playouts show no clear gain over greedy's own pick: greedy's choice stands.
             return _best(ai, actions, shortlisted, rng, baseline)
         return _best(ai, actions, means, rng, baseline)
+
+    #: A first chance draw with at most this many outcomes is played in each of them; a wider one is sampled.
+    OUTCOMES = 12
+
+    def weigh_chances(
+        self, ai: GameAI, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng
+    ) -> Command:
+        """A decision settled by a chance drawn at once (the AI's ``chance_decision``: a die to reroll or keep).
+
+        Each answer is played in each outcome of its first chance draw (each as likely: ``FirstDrawn``),
+        then the seat's follow-ups as greedy answers them, and the seat's view there scored: the expected
+        result of the answer, not one roll of it, and not a round's later dice either. Every answer meets
+        the same worlds and streams (common random numbers); within the budget more worlds are dealt.
+        The best mean wins, a tie going to what a lapsed deadline would answer (keep the roll).
+        """
+        started = self.clock()
+        totals = [0.0] * len(actions)
+        counts = [0] * len(actions)
+        default: Command | None = None
+        dealt = 0
+        while True:
+            world = _deal(ai, view, seat, sub(rng, f"world{dealt}"))
+            dealt += 1
+            if world is not None:
+                default = module.timeout_command(world, seat)
+                stream = sub(rng, f"c{dealt}")
+                for i, action in enumerate(actions):
+                    try:
+                        totals[i] += self.expected(ai, module, world, seat, action, stream)
+                        counts[i] += 1
+                    except Exception:  # noqa: BLE001 - not playable in this world: never chosen
+                        continue
+            if self._enough(dealt, started):
+                break
+        if not any(counts):
+            return rng.choice(actions)
+        means = [t / c if c else -math.inf for t, c in zip(totals, counts, strict=True)]
+        best = max(means)
+        tied = [a for a, m in zip(actions, means, strict=True) if m >= best - 1e-9]
+        return default if default in tied else rng.choice(tied)
+
+    def expected(self, ai: GameAI, module: Game, state: Any, seat: int, command: Command, rng: Rng) -> float:
+        """The mean score of ``command`` settled (greedy's follow-ups), over every outcome of its first chance
+        draw when it has at most ``OUTCOMES`` (one sampled outcome otherwise, or when it draws nothing)."""
+        probe = sub(rng, "k").below(1 << 30)
+        outcome = FirstDrawn(rng.seed, f"{rng.label}/0", probe)
+        first = _apply(module, state, seat, command, outcome)
+        span = outcome.span
+        if span is None or span > self.OUTCOMES:
+            return _score(ai, module, _follow(ai, module, first, seat, rng), seat)
+        total = 0.0
+        for k in range(span):
+            after = first if k == probe % span else _apply(
+                module, state, seat, command, FirstDrawn(rng.seed, f"{rng.label}/0", k))
+            total += _score(ai, module, _follow(ai, module, after, seat, rng), seat)
+        return total / span
 
     def _enough(self, dealt: int, started: float) -> bool:
         if self.rollouts is not None:

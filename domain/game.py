@@ -150,6 +150,13 @@ class GameAI(ABC):
     #: False: playouts end with the seat's own turn.
     whole_round_playouts: bool = False
 
+    def chance_decision(self, view: dict[str, Any], seat: Seat) -> bool:
+        """True when the decision ``seat`` owes in ``view`` is settled by a chance the game draws at once
+        (a die to reroll or keep): the planner then weighs each answer by its result right after, its
+        first chance draw taken in every one of its outcomes, rather than by longer playouts, whose later
+        dice would drown that chance. False (the default): no such decision."""
+        return False
+
     @abstractmethod
     def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> Any:
         """A complete state consistent with what ``seat`` sees in ``view``.

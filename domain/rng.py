@@ -79,3 +79,25 @@ class Rng:
             j = self.below(i + 1)
             out[i], out[j] = out[j], out[i]
         return out
+
+
+class FirstDrawn(Rng):
+    """``Rng(seed, label)`` whose first ``below`` is fixed: the ``first``-th of its ``n`` outcomes.
+
+    A bot enumerates a command's first chance (the face a rerolled die shows) by playing it once per
+    outcome, each as likely as the rest (``below`` is uniform), rather than sampling it: ``span`` is that
+    first draw's ``n``, None while nothing was drawn. Every later draw is the plain stream's.
+    """
+
+    def __init__(self, seed: bytes | str, label: str, first: int):
+        super().__init__(seed, label)
+        self.first = first
+        self.span: int | None = None
+
+    def below(self, n: int) -> int:
+        if self.span is None:
+            if n <= 0:
+                raise ValueError("below() needs a positive bound")
+            self.span = n
+            return self.first % n
+        return super().below(n)

@@ -254,6 +254,16 @@ class ZonaAI(GameAI):
         turn = view.get("turn")
         return view.get("pending") is None and not view.get("over") and turn is not None and turn["seat"] == seat
 
+    #: Decisions settled by the dice at once (Zona §"WYKONYWANIE TESTÓW": after seeing the roll, force a
+    #: die, reroll one by an ability or an item, use an item, or keep it).
+    CHANCE_KINDS = frozenset({"test_options"})
+
+    def chance_decision(self, view: dict[str, Any], seat: Seat) -> bool:
+        """The seat settles a test it has rolled: the planner weighs each answer over the faces the die it
+        rerolls may show, and by what passing or failing brings at once (``bots.policies``)."""
+        pending = view.get("pending")
+        return pending is not None and pending["seat"] == seat and pending["kind"] in self.CHANCE_KINDS
+
     def scoring_view(self, state: State, seat: Seat) -> dict[str, Any]:
         """What ``evaluate`` and ``free_choice`` read of the seat's view, quicker to build than all of it, with
         the table's public map of which facility holds which deck (the odds at each: ``domain.zona.odds``)."""

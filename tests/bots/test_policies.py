@@ -70,3 +70,16 @@ def test_selfplay_plays_whole_games_and_reports_per_bot(capsys):
                  "--load", "tests.domain.fallout.fixtures", "--option", "pack=mini", "--option", "scenario=test"]) == 0
     out = capsys.readouterr()
     assert "win rate" in out.out and "decisions/s" in out.out and "2/2 games" in out.err
+
+
+def test_a_first_drawn_stream_fixes_its_first_draw_and_then_runs_as_the_plain_one():
+    """The planner enumerates a command's first chance (``PlannerBot.expected``): ``FirstDrawn`` answers its
+    first ``below(n)`` with the outcome asked for and records ``n``; every later draw is the plain stream's."""
+    from domain.rng import FirstDrawn
+
+    for k in range(6):
+        drawn = FirstDrawn("seed", "label", k + 6)
+        assert drawn.span is None
+        assert drawn.below(6) == k and drawn.span == 6
+        plain = Rng("seed", "label")
+        assert [drawn.below(10) for _ in range(5)] == [plain.below(10) for _ in range(5)]

@@ -177,3 +177,62 @@ def test_selfplay_reports_zona_wins_against_the_shared_loss_and_keeps_a_record(t
     assert main(["selfplay", "--game", "zona", "--bots", "random", "--summarize", str(record)]) == 0
     again = capsys.readouterr().out
     assert again.splitlines()[:4] == played.splitlines()[:4]
+
+
+def _tests_owed(seeds: tuple[str, ...]):
+    """Positions where a seat has rolled a test and owes its ``test_options`` (Zona §"WYKONYWANIE TESTÓW")."""
+    for seed in seeds:
+        for seat, state in _owed_decisions(2, seed):
+            if state.pending["kind"] == "test_options":
+                yield seat, state
+
+
+def test_a_rolled_test_is_a_chance_decision_for_the_planner_and_nothing_else_is():
+    """Zona §"WYKONYWANIE TESTÓW": after seeing the dice the stalker forces, rerolls, uses an item or keeps the
+    roll; that decision, and only the seat's own, is the one the planner weighs over the dice's faces."""
+    kinds = set()
+    for seat, state in _owed_decisions(2, "chance"):
+        kind = state.pending["kind"]
+        kinds.add(kind)
+        assert ZONA_AI.chance_decision(ZONA.view(state, seat), seat) == (kind == "test_options")
+        assert not ZONA_AI.chance_decision(ZONA.view(state, 1 - seat), 1 - seat)
+    assert "test_options" in kinds and len(kinds) > 1
+
+
+def test_the_planner_weighs_a_reroll_over_every_face_the_die_can_show():
+    """Zona §"PRZERZUCANIE KOŚCI": a rerolled die shows any face of the pack's dice; the planner plays the
+    reroll once per face (``FirstDrawn``), so its value is their mean, not one roll's."""
+    found = next(((seat, state, reroll) for seat, state in _tests_owed(("reroll-a", "reroll-b", "reroll-c"))
+                  for reroll in ZONA.legal_actions(state, seat) if reroll["type"] in ("force", "reroll")), None)
+    assert found is not None, "no rolled test with a reroll to weigh"
+    seat, state, reroll = found
+    seen: list[str] = []
+
+    class _Counting(ZonaGame):
+        def decide_and_fold(self, at: Any, who: Any, command: Any, rng: Rng) -> Any:
+            result = ZONA.decide_and_fold(at, who, command, rng)
+            if at is state and command == reroll:  # the reroll weighed, not a follow-up's
+                seen.append(next(e for e in result[0] if e.type == "DieRerolled").data["face"])
+            return result
+
+    value = PlannerBot(rollouts=1).expected(ZONA_AI, _Counting(), state, seat, reroll, Rng("reroll"))
+    assert sorted(seen) == sorted(state.options["die_faces"])
+    assert math.isfinite(value)
+
+
+def test_the_planner_keeps_a_roll_that_already_passes():
+    """Zona §"WYKONYWANIE TESTÓW": a total at or above the difficulty passes; rerolling can only lose it, and
+    forcing or an item costs fatigue or wear, so the planner keeps it (the ties go to keeping the roll)."""
+    planner = PlannerBot(rollouts=1)
+    kept = 0
+    for seat, state in _tests_owed(("keep-a", "keep-b", "keep-c", "keep-d")):
+        context = state.pending["context"]
+        if context["total"] < context["difficulty"]:
+            continue
+        actions = ZONA.legal_actions(state, seat)
+        chosen = planner.choose(ZONA, ZONA.view(state, seat), actions, seat, Rng("keep", str(kept)))
+        assert chosen == {"type": "accept"}, (context, chosen)
+        kept += 1
+        if kept == 3:
+            return
+    assert kept > 0, "no rolled test that already passed"
