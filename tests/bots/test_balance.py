@@ -1,16 +1,16 @@
 """Content balance as a measured property (issue 23; the table and its bounds: docs/content-pack.md).
 
-The table is measured over 400 greedy games a player count with ``holotape selfplay`` (the command lines
-are in the docs). This guard plays a far smaller sample of the same bots on the bundled base pack, seeded,
-so it is the same games on every run, and checks it stays inside bounds wider than the table's: a sample
-this small can say that a group can lose and can win at every count, not that the shared loss is within
-10-50%. The pack before the tuning would most likely fail it: 2-4 greedy stalkers lost 1 group game of 33
-measured (docs/zona-content.md; 15 more 2-player games on 2026-11-27), so 11 group games hold a loss about
-one time in four.
+The table is measured over runs of 400 greedy games a player count asked for with ``holotape selfplay``
+(the command lines, and how many games each run reached, are in the docs). This guard plays a far smaller
+sample of the same bots on the bundled base pack, seeded, so it is the same games on every run, and checks it
+stays inside bounds wider than the table's: a sample this small can say that a group can lose and can win at
+every count, not that the shared loss is within 10-50%. On the pack as tuned (base@502981f8...) these are the
+first games of the table's runs: 6 of the 10 solo games and 1 of the 11 group games end in the shared loss.
+The pack before the first tuning would most likely fail it: 2-4 greedy stalkers lost 1 group game of 33 there
+(docs/zona-content.md).
 
 The stalkers' bound (no win rate above 1.5 times another's) is not guarded here: with 34 seats a stalker is
-drafted 3 or 4 times, and a fair stalker wins all or none of those often enough (in the table's first games
-Kasia won 4 of 4, Ostap 0 of 4); it needs the 400-game runs.
+drafted 3 or 4 times, and a fair stalker wins all or none of those often enough; it needs the long runs.
 
 Fallout's scenarios are not played here: a greedy game of Fallout takes 10-20 s, so a sample that could
 show both endings of four scenarios would cost minutes; the random-play property tests
