@@ -32,11 +32,12 @@ run: $(STAMP) engine
 
 # The full lane, what CI runs (.ci/run): every test, the slow ones too. A
 # compiled copy of domain/ and bots/ builds in the background meanwhile
-# (tests/compiled/tree.py, build/compiled-tree/; a minute of CPU), and
+# (tests/compiled/tree.py, build/compiled-tree/; a minute of CPU, at the
+# lowest priority: it fills the moments the workers leave a core idle), and
 # tests/compiled waits for it and proves it records the pure build's events.
 test: $(STAMP) engine lint browser
 ifneq ($(HOLOTAPE_COMPILED),1)
-	nice -n 5 $(BIN)/python -m tests.compiled.tree > /dev/null 2>&1 &
+	nice -n 19 $(BIN)/python -m tests.compiled.tree > /dev/null 2>&1 &
 endif
 	HOLOTAPE_COMPILED_TREE=$(if $(filter 1,$(HOLOTAPE_COMPILED)),,1) $(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
 

@@ -25,33 +25,56 @@ import io
 import pytest
 
 from bots.selfplay import GameResult
+from domain import registry
 from service.usecases.selfplay import balance, play_game, run
 from tests.domain.fallout.fixtures import MINI
 
 #: Games per player count, the first games of the table's runs (seed ``zona-balance``, docs/content-pack.md):
 #: about 55 s of one quiet core in all. The solo game is the cheapest and the one where the clock is tightest.
 SAMPLE = {1: 10, 2: 5, 3: 3, 4: 3}
+#: The sample is played in two parts that xdist hands to two workers (tests/shared_games.py); the test of
+#: the bounds reads what they recorded.
+PARTS = 2
 
 
-@pytest.fixture(scope="module")
-def zona() -> dict[int, list[GameResult]]:
-    return {players: run("zona", ["greedy"], games, players, {}, seed="zona-balance", progress=io.StringIO())
-            for players, games in SAMPLE.items()}
+def sample(part: int | None = None) -> dict[str, tuple[int, int]]:
+    """(players, game) of the sample's games (or of one ``part`` of them) by their key in the session's record:
+    the seeds are ``holotape selfplay``'s, ``zona-balance-<game>``, so these are its runs' first games."""
+    games = [(players, g) for players, count in SAMPLE.items() for g in range(count)]
+    if part is not None:
+        games = games[part::PARTS]
+    return {f"{registry.game_module('zona').rules}/balance/{players}/{g}": (players, g) for players, g in games}
+
+
+def greedy_game(game: tuple[int, int]) -> GameResult:
+    players, g = game
+    return play_game("zona", ["greedy"] * players, f"zona-balance-{g}", {})
 
 
 @pytest.mark.slow
-def test_zona_every_player_count_can_end_in_the_shared_loss_and_in_a_win(zona):
+@pytest.mark.parametrize("part", range(PARTS), ids=[f"part{n + 1}of{PARTS}" for n in range(PARTS)])
+def test_greedy_games_of_zona_end_by_the_rules(shared_games, part: int):
+    """Zona §"CEL GRY" and §"PRZEGRANA": each game of the sample ends by a stalker's win or by the news running
+    out, never by running on."""
+    for _, result in shared_games.each(sample(part), greedy_game):
+        assert result.ending in ("won", "news"), result
+
+
+@pytest.mark.slow
+def test_zona_every_player_count_can_end_in_the_shared_loss_and_in_a_win(shared_games):
     """Zona §"PRZEGRANA" and §"CEL GRY": a stalker wins some games at every count from 1 to 4, and the news
     running out ends some solo games and some group games (the table's bound is 10-50% lost at each count over
     400 games; this sample's: solo between 1 and 8 of 10 lost, and at least one of the 11 group games lost,
     where the pack before the tuning lost none of 18)."""
-    for players, results in zona.items():
-        endings = [r.ending for r in results]
-        assert set(endings) <= {"won", "news"}, (players, endings)
-        assert "won" in endings, (players, endings)
-    solo = [r.ending for r in zona[1]]
-    assert 1 <= solo.count("news") <= 8, solo
-    groups = [r.ending for players in (2, 3, 4) for r in zona[players]]
+    games = sample()
+    endings: dict[int, list[str]] = {players: [] for players in SAMPLE}
+    for key, result in shared_games.each(games, greedy_game):
+        endings[games[key][0]].append(result.ending)
+    for players, ended in endings.items():
+        assert len(ended) == SAMPLE[players] and set(ended) <= {"won", "news"}, (players, ended)
+        assert "won" in ended, (players, ended)
+    assert 1 <= endings[1].count("news") <= 8, endings[1]
+    groups = [ending for players in (2, 3, 4) for ending in endings[players]]
     assert groups.count("news") >= 1, groups
 
 
