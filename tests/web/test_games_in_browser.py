@@ -127,7 +127,7 @@ def test_a_five_thousand_event_game_opens_light_and_draws_its_board_within_a_sec
     """docs/web.md, "Weight": a long game's page loads its last page of the log, not its history (≤ 300 KB in all,
     compressed), and shows its board within a second of navigating; scrolling the log back loads older pages.
 
-    The game is played in-process by two random bots on the stack's own Redis (the stack's API reads it as any
+    The game is played in-process by four random bots on the stack's own Redis (the stack's API reads it as any
     game): thousands of moves over HTTP would take minutes."""
     assert stack.redis_url, "the stack did not say where its Redis is"
     services = wiring.build(redis.Redis.from_url(stack.redis_url), follow_ups=NoFollowUps())
