@@ -44,7 +44,7 @@ from service.usecases.games import Games
 from service.usecases.index import listing_indexes
 from service.usecases.ports import NoFollowUps
 from service.wiring import game_rows
-from tests.bench.report import Report, pct
+from tests.bench.report import Report, pct, run
 from tests.games.counter import COUNTER
 from tests.service.listing_rows import write_index
 
@@ -256,6 +256,4 @@ def main(report: Report) -> None:
 
 
 if __name__ == "__main__":
-    from tests.bench.__main__ import run
-
     run([main])

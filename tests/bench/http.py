@@ -42,7 +42,7 @@ from service import wiring
 from service.adapters.embedded_redis import EmbeddedRedis, free_port
 from service.api import create_app
 from service.api.settings import api_settings, rate_limits
-from tests.bench.report import Report, pct, run_threads
+from tests.bench.report import Report, pct, run, run_threads
 from tests.games.counter import COUNTER
 
 registry.register(COUNTER)
@@ -273,6 +273,4 @@ def main(report: Report) -> None:
 
 
 if __name__ == "__main__":
-    from tests.bench.__main__ import run
-
     run([main])

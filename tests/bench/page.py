@@ -18,7 +18,7 @@ from playwright.sync_api import sync_playwright
 
 from service import wiring
 from service.usecases.ports import NoFollowUps
-from tests.bench.report import Report
+from tests.bench.report import Report, run
 from tests.web.browser import LAUNCH_ARGS, MISSING, ensure_chromium
 from tests.web.stack import running_stack
 from tests.web.weight import a_long_game, weigh
@@ -46,6 +46,4 @@ def main(report: Report) -> None:
 
 
 if __name__ == "__main__":
-    from tests.bench.__main__ import run
-
     run([main])

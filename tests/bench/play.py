@@ -32,7 +32,7 @@ from service import wiring
 from service.adapters.embedded_redis import EmbeddedRedis
 from service.usecases.games import Games
 from service.usecases.selfplay import play_game
-from tests.bench.report import SECONDS, Report, pct
+from tests.bench.report import SECONDS, Report, pct, run
 from tests.games.counter import COUNTER
 
 registry.register(COUNTER)
@@ -195,6 +195,4 @@ def main(report: Report) -> None:
 
 
 if __name__ == "__main__":
-    from tests.bench.__main__ import run
-
     run([main])

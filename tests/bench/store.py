@@ -28,7 +28,7 @@ from service import wiring
 from service.adapters.config import events_client, has_replicas
 from service.adapters.embedded_cluster import EmbeddedCluster
 from service.adapters.embedded_redis import EmbeddedRedis
-from tests.bench.report import Report, pct, run_threads
+from tests.bench.report import Report, pct, run, run_threads
 from tests.games.counter import COUNTER
 
 registry.register(COUNTER)
@@ -175,6 +175,4 @@ def main(report: Report) -> None:
 
 
 if __name__ == "__main__":
-    from tests.bench.__main__ import run
-
     run([main])
