@@ -91,24 +91,27 @@ def _way(view: dict[str, Any], stalker: dict[str, Any]) -> float:
     two, the facility worth going to, by the way there and its odds for this stalker; with two, the way to
     the power plant and the sarcophagus."""
     table = view["table"]
-    pack = pack_named(table["pack"])
-    distances, entrances, gates = _paths(table["pack"], view["side"])
-    secrets = set(stalker["secrets"])
-    score = 60.0 * min(len(secrets), 2)
+    pack_name = table["pack"]
+    distances, entrances, gates = _paths(pack_name, view["side"])
+    secrets = stalker["secrets"]
+    held = len(set(secrets)) if len(secrets) > 1 else len(secrets)
+    score = 60.0 * min(held, 2)
     here = stalker["area"]
     near = distances.get(here, {})
     threats = view.get("threats") or {}
-    if len(secrets) >= 2:
-        if pack.areas[here].sector == "sarcophagus":
+    if held >= 2:
+        area = pack_named(pack_name).areas[here]
+        if area.sector == "sarcophagus":
             return score + 130.0
-        if pack.areas[here].power_plant:
+        if area.power_plant:
             return score + 90.0
         return score + 50.0 - 6.0 * min((near.get(g, 20) + _threatened(threats, g, here) for g in gates), default=20)
     # Facilities whose secret is still to learn: inside one the event phase reads its deck, and whether a
     # card yields the secret is mostly the stalker's attributes against that deck's tests.
     decks = _decks_at(table.get("facility_of") or {})
-    chances = odds.chances(pack.name, stalker)
-    hindrance = _hindrance(view, stalker)
+    chances = odds.chances(pack_name, stalker)
+    steps_in = _steps_to(pack_name, view["side"], here, threats)
+    hindrance: Callable[[dict[str, Any], str], int] | None = None
     best = 0.0
     for f, info in view["facilities"].items():
         if f in secrets or info["looted"]:
@@ -117,18 +120,46 @@ def _way(view: dict[str, Any], stalker: dict[str, Any]) -> float:
         if here == f:
             value = 12.0 + 30.0 * chance
         else:
-            # The Voice's threats on an entrance are a fight on the way in: a step more (``_threatened``,
-            # written out here: a search scores thousands of positions a decision, each facility's way in).
-            steps = 20
-            first = True
-            for g in entrances.get(f, ()):
-                way = near.get(g, 20) + (1 if g != here and threats.get(g) else 0)
-                if first or way < steps:
-                    steps, first = way, False
+            steps = steps_in.get(f, 20)
+            if hindrance is None:
+                hindrance = _hindrance(view, stalker)
             value = max(0.0, 20.0 - 4.0 * (steps + 1 + hindrance(info, f))) * (0.5 + 1.25 * chance)
         if value > best:
             best = value
     return score + best
+
+
+def _steps_to(pack_name: str, side: str, here: str, threats: dict[str, Any]) -> dict[str, int]:
+    """The steps from ``here`` into each facility (``_way``; 20 where it has no entrance): the moves to its
+    nearest entrance area, one more through an entrance where threats wait (Zona §"ŻETONY ZAGROŻEŃ NA PLANSZY":
+    a fight on the way in; ``_threatened``). Worked out once per area with no threat on the board, and looked up
+    while the same threats are (the scoring view shares them from position to position: held, so their ids are
+    not reused)."""
+    if not threats:
+        return _steps_in(pack_name, side, here)
+    key = (id(threats), here, pack_name, side)
+    found = _STEPS.get(key)
+    if found is not None and found[0] is threats:
+        return found[1]
+    distances, entrances, _ = _paths(pack_name, side)
+    near = distances.get(here, {})
+    steps = {f: min((near.get(g, 20) + _threatened(threats, g, here) for g in areas), default=20)
+             for f, areas in entrances.items()}
+    if len(_STEPS) >= 256:
+        _STEPS.clear()
+    _STEPS[key] = (threats, steps)
+    return steps
+
+
+_STEPS: dict[tuple[int, str, str, str], tuple[dict[str, Any], dict[str, int]]] = {}
+
+
+@functools.cache
+def _steps_in(pack_name: str, side: str, here: str) -> dict[str, int]:
+    """``_steps_to`` with no threat on the board, once per pack, side and area."""
+    distances, entrances, _ = _paths(pack_name, side)
+    near = distances.get(here, {})
+    return {f: min((near.get(g, 20) for g in areas), default=20) for f, areas in entrances.items()}
 
 
 #: The last map of facilities to decks read (``table.facility_of``, held) and the decks by area it gives.
@@ -219,9 +250,41 @@ def rivals(view: dict[str, Any], seat: Seat) -> float:
     """The best progress (``_way``) of a stalker in play other than ``seat``'s."""
     if view.get("phase", "new") == "new":
         return 0.0
-    others = [_way(view, s) for s in view.get("stalkers") or ()
+    stalkers = view.get("stalkers") or ()
+    others = [s for s in stalkers
               if s["seat"] != seat and s["character"] is not None and s["area"] is not None and not s["dead"]]
-    return max(others, default=0.0)
+    if not others:
+        return 0.0
+    if "faces" in view:  # a whole view (the API's, a test's): its parts are its own, so worked out afresh
+        return max(_way(view, s) for s in others)
+    # What ``_way`` reads besides the stalker: the facilities, the threats, the table's map, where everyone
+    # stands (room inside an open facility), the board. In a search the other stalkers' views and these parts
+    # are mostly the same objects from position to position (the scoring view shares what no event touched):
+    # each rival's way is looked up while they are (all held, so their ids are not reused).
+    facilities, threats, table = view["facilities"], view.get("threats"), view["table"]
+    facility_of = table.get("facility_of")
+    board = view.get("board")
+    around = (view["side"], table["pack"], board.get("facility_spaces") if board is not None else None,
+              *[(s["area"], s["dead"]) for s in stalkers])
+    best = 0.0
+    for n, s in enumerate(others):
+        key = (id(s), id(facilities), id(threats), id(facility_of), around)
+        found = _RIVALS.get(key)
+        if found is not None and found[0] is s and found[1] is facilities and found[2] is threats \
+                and found[3] is facility_of:
+            way: float = found[4]
+        else:
+            way = _way(view, s)
+            if len(_RIVALS) >= 256:
+                _RIVALS.clear()
+            _RIVALS[key] = (s, facilities, threats, facility_of, way)
+        if n == 0 or way > best:
+            best = way
+    return best
+
+
+#: Rivals' ways (``rivals``) by the objects they were worked out from: (stalker, facilities, threats, map, way).
+_RIVALS: dict[tuple[Any, ...], tuple[Any, Any, Any, Any, float]] = {}
 
 
 class ZonaAI(GameAI):

@@ -79,12 +79,9 @@ def scoring_view(state: State, seat: int) -> dict[str, Any]:
     return {
         "phase": state.phase, "side": state.side, "over": over, "winner": state.winner, "turn": state.turn,
         "stalkers": [_scored_stalker(state, s, seat, pack, over) for s in state.stalkers],
-        "facilities": {area: {"lock": _known_lock(name, lock["lock"]), "open": lock["open"],
-                              "looted": area in state.looted, "finds": len(state.finds[area]),
-                              "deck": len(state.decks[area])}
-                       for area, lock in state.locks.items()},
-        "decks": {name: len(cards) for name, cards in state.decks.items()},
-        "threats": {a: [_known_token(name, t) for t in tokens] for a, tokens in state.threats.items() if tokens},
+        "facilities": _scored_facilities(state, name),
+        "decks": _scored_decks(state.decks),
+        "threats": _scored_threats(state.threats, name),
         "pending": _pending(state.pending, seat, over),
         "table": {"pack": state.pack},
         "board": {"facility_spaces": board_for(pack.name, state.side).facility_spaces},
@@ -112,6 +109,56 @@ def _scored_stalker(state: State, s: dict[str, Any], seat: int, pack: Pack, over
     if len(_SCORED) >= SCORED:
         _SCORED.clear()
     _SCORED[id(s)] = (s, state.facility_of, mine, shown)  # the stalker held too: its id is not reused
+    return shown
+
+
+#: The scoring view's facilities, deck sizes and threats, each by the parts of the state it shows (held, so
+#: their ids are not reused; a fold copies a part it writes, so an unchanged part is the same object): most of a
+#: search's positions differ from the last one looked at by dice, a trade or a stalker's step, not by these.
+#: Shared between views, so only read (the scoring view is the AI's, which reads).
+_FACILITIES: dict[tuple[int, ...], tuple[Any, ...]] = {}
+_DECKS: dict[int, tuple[Any, dict[str, int]]] = {}
+_THREATS: dict[tuple[int, str], tuple[Any, dict[str, Any]]] = {}
+#: How many of each the caches keep before they start again.
+KEPT = 64
+
+
+def _scored_facilities(state: State, name: str) -> dict[str, Any]:
+    locks, looted, finds, decks = state.locks, state.looted, state.finds, state.decks
+    sizes = tuple([len(decks[area]) for area in locks])
+    key = (id(locks), id(looted), id(finds), *sizes)
+    found = _FACILITIES.get(key)
+    if found is not None and found[0] is locks and found[1] is looted and found[2] is finds and found[3] == name:
+        shown: dict[str, Any] = found[4]
+        return shown
+    shown = {area: {"lock": _known_lock(name, lock["lock"]), "open": lock["open"], "looted": area in looted,
+                    "finds": len(finds[area]), "deck": size}
+             for (area, lock), size in zip(locks.items(), sizes, strict=True)}
+    if len(_FACILITIES) >= KEPT:
+        _FACILITIES.clear()
+    _FACILITIES[key] = (locks, looted, finds, name, shown)
+    return shown
+
+
+def _scored_decks(decks: dict[str, list[str]]) -> dict[str, int]:
+    found = _DECKS.get(id(decks))
+    if found is not None and found[0] is decks:
+        return found[1]
+    shown = {name: len(cards) for name, cards in decks.items()}
+    if len(_DECKS) >= KEPT:
+        _DECKS.clear()
+    _DECKS[id(decks)] = (decks, shown)
+    return shown
+
+
+def _scored_threats(threats: dict[str, list[str]], name: str) -> dict[str, Any]:
+    found = _THREATS.get((id(threats), name))
+    if found is not None and found[0] is threats:
+        return found[1]
+    shown = {a: [_known_token(name, t) for t in tokens] for a, tokens in threats.items() if tokens}
+    if len(_THREATS) >= KEPT:
+        _THREATS.clear()
+    _THREATS[(id(threats), name)] = (threats, shown)
     return shown
 
 
