@@ -256,12 +256,12 @@ class ZonaAI(GameAI):
 
     #: Decisions whose worth shows at once, weighed by their result right after rather than by a round's
     #: playouts (whose later dice drown the difference): a rolled test (Zona §"WYKONYWANIE TESTÓW": force a
-    #: die, reroll one, use an item, or keep the roll); an encounter's answers, each of which rolls a test
-    #: at once or ends the encounter (§"2. WYKRYCIE": confront or flee; §"3. KONFRONTACJA": a trophy given
-    #: up to lower the test; an item that skips the encounter, §"OBJAŚNIENIE KART PRZEDMIOTÓW"); and the
-    #: trades of a camp or a market (§"OBOZOWANIE": rest, heal, repair, buy, sell), whose price and gain are
-    #: on the table at once and where whole-round playouts overruled greedy's pick on a round's noise.
-    CHANCE_KINDS = frozenset({"test_options", "flee", "trophy", "skip_encounter", "trade", "sale", "repair"})
+    #: die, reroll one, use an item, or keep the roll), and an encounter's answers, each of which rolls a
+    #: test at once or ends the encounter (§"2. WYKRYCIE": confront or flee; §"3. KONFRONTACJA": a trophy
+    #: given up to lower the test; an item that skips the encounter, §"OBJAŚNIENIE KART PRZEDMIOTÓW").
+    #: Not the trades (§"OBOZOWANIE"): an item bought shows its worth in later tests, which only the
+    #: playouts reach; weighed at once the planner lost 27-32 in 64 games (docs/bots.md).
+    CHANCE_KINDS = frozenset({"test_options", "flee", "trophy", "skip_encounter"})
 
     def chance_decision(self, view: dict[str, Any], seat: Seat) -> bool:
         """The seat owes one of ``CHANCE_KINDS``: the planner weighs each answer over the faces of the first

@@ -187,15 +187,15 @@ def _tests_owed(seeds: tuple[str, ...]):
                 yield seat, state
 
 
-#: The decisions the planner weighs by their result at once: a rolled test, an encounter's answers, a trade.
-WEIGHED_AT_ONCE = {"test_options", "flee", "trophy", "skip_encounter", "trade", "sale", "repair"}
+#: The decisions the planner weighs by their result at once: a rolled test, an encounter's answers.
+WEIGHED_AT_ONCE = {"test_options", "flee", "trophy", "skip_encounter"}
 
 
-def test_rolled_tests_encounters_and_trades_are_weighed_at_once_and_nothing_else_is():
+def test_rolled_tests_and_encounters_are_weighed_at_once_and_nothing_else_is():
     """Zona §"WYKONYWANIE TESTÓW": after seeing the dice the stalker forces, rerolls, uses an item or keeps the
-    roll; §"2. WYKRYCIE": it confronts (a test rolled at once) or flees; §"OBOZOWANIE": it trades. Those
-    decisions, and only the seat's own, are the ones the planner weighs by their result right after (over
-    the faces of the first die they roll); the Voice's marks, injuries and the rest it plays out."""
+    roll; §"2. WYKRYCIE": it confronts (a test rolled at once) or flees. Those decisions, and only the seat's
+    own, are the ones the planner weighs by their result right after (over the faces of the first die they
+    roll); trades (§"OBOZOWANIE"), the Voice's marks, injuries and the rest it plays out."""
     kinds = set()
     for seat, state in _owed_decisions(2, "chance"):
         kind = state.pending["kind"]
