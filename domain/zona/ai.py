@@ -260,7 +260,7 @@ class ZonaAI(GameAI):
     #: test at once or ends the encounter (§"2. WYKRYCIE": confront or flee; §"3. KONFRONTACJA": a trophy
     #: given up to lower the test; an item that skips the encounter, §"OBJAŚNIENIE KART PRZEDMIOTÓW").
     #: Not the trades (§"OBOZOWANIE"): an item bought shows its worth in later tests, which only the
-    #: playouts reach; weighed at once the planner lost 27-32 in 64 games (docs/bots.md).
+    #: playouts reach; weighed at once the planner lost 28-32 in 65 games (docs/bots.md).
     CHANCE_KINDS = frozenset({"test_options", "flee", "trophy", "skip_encounter"})
 
     def chance_decision(self, view: dict[str, Any], seat: Seat) -> bool:
