@@ -33,7 +33,8 @@ random by every level. Three levels:
   keep) is weighed otherwise: each answer is played in every outcome of its
   first chance draw (``domain.rng.FirstDrawn``) and settled with greedy's
   follow-ups, its expected result scored there. A time budget makes its choice
-  depend on the machine's speed; with ``rollouts`` set instead it is reproducible.
+  depend on the machine's speed (its CPU time, ``time.thread_time``: never on what else the machine runs);
+with ``rollouts`` set instead it is reproducible.
 
 A world the AI cannot deal (``determinize`` fails on a view it did not
 foresee) is left out; with no world at all a bot plays as a game without an
@@ -54,7 +55,7 @@ from domain.game import SYSTEM, Command, Game, GameAI
 from domain.rng import FirstDrawn, Rng
 
 LEVELS = ("random", "greedy", "planner")
-#: The planner's default time per decision (a game's AI may ask for more with ``planner_budget_ms``; the
+#: The planner's default time per decision, of its thread's CPU (a game's AI may ask for more with ``planner_budget_ms``; the
 #: ``bot_budget_ms`` setting of a game overrides both).
 PLANNER_BUDGET_MS = 50
 
@@ -328,7 +329,10 @@ class PlannerBot(_Searching):
     level = "planner"
 
     def __init__(self, budget_ms: float = PLANNER_BUDGET_MS, rollouts: int | None = None,
-                 clock: Callable[[], float] = time.monotonic, max_steps: int = 60):
+                 clock: Callable[[], float] = time.thread_time, max_steps: int = 60):
+        # The budget is the deciding thread's CPU time, not the wall's: on a loaded machine (a busy worker, a
+        # shared CI box) a decision then comes later but searches as much as on a quiet one, so a bot plays
+        # as well whatever else runs, and its strength measured anywhere is the same bot's.
         self.budget = budget_ms / 1000.0
         self.rollouts = rollouts
         self.clock = clock

@@ -19,6 +19,7 @@ import redis
 import yaml
 
 from bots import LEVELS
+from bots.selfplay import GameResult
 from domain import registry
 from domain.engine.shelf import FROZEN, yaml_files
 from service import wiring
@@ -61,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     selfplay.add_argument("--seed", default="selfplay")
     selfplay.add_argument("--record", metavar="PATH",
                           help="append each game's result to PATH as a JSON line as it ends")
+    selfplay.add_argument("--resume", action="store_true",
+                          help="with --record: play only the games after those PATH already holds, and sum up all")
     selfplay.add_argument("--summarize", metavar="PATH",
                           help="play nothing: print the summary of the results recorded in PATH")
     selfplay.add_argument("--ladder", action="store_true",
@@ -132,6 +135,13 @@ def selfplay_command(args: argparse.Namespace) -> int:
             results = read_results(recorded)
         print(ladder.report(bots, results) if args.ladder else summary(results, bots))
         return 0
+    if args.resume and (args.ladder or not args.record):
+        print("--resume goes on from a --record, and not for --ladder", file=sys.stderr)
+        return 2
+    earlier: list[GameResult] = []
+    if args.resume and Path(args.record).exists():
+        with open(args.record) as recorded:
+            earlier = read_results(recorded)
     started = time.monotonic()
     with open(args.record, "a") if args.record else contextlib.nullcontext() as record:
         if args.ladder:
@@ -139,8 +149,8 @@ def selfplay_command(args: argparse.Namespace) -> int:
                                   seed=args.seed, record=record)
             print(ladder.report(bots, results))
         else:
-            results = run(args.game, bots, args.games, counts[0], options, jobs=args.jobs, seed=args.seed,
-                          record=record)
+            results = earlier + run(args.game, bots, args.games, counts[0], options, jobs=args.jobs,
+                                    seed=args.seed, record=record, first=len(earlier))
             print(summary(results, bots))
     print(f"wall time: {time.monotonic() - started:.0f} s")
     return 0

@@ -317,13 +317,19 @@ class ZonaAI(GameAI):
         turn = view.get("turn")
         return view.get("pending") is None and not view.get("over") and turn is not None and turn["seat"] == seat
 
-    #: Decisions settled by the dice at once (Zona §"WYKONYWANIE TESTÓW": after seeing the roll, force a
-    #: die, reroll one by an ability or an item, use an item, or keep it).
-    CHANCE_KINDS = frozenset({"test_options"})
+    #: Decisions whose worth shows at once, weighed by their result right after rather than by a round's
+    #: playouts (whose later dice drown the difference): a rolled test (Zona §"WYKONYWANIE TESTÓW": force a
+    #: die, reroll one, use an item, or keep the roll), and an encounter's answers, each of which rolls a
+    #: test at once or ends the encounter (§"2. WYKRYCIE": confront or flee; §"3. KONFRONTACJA": a trophy
+    #: given up to lower the test; an item that skips the encounter, §"OBJAŚNIENIE KART PRZEDMIOTÓW").
+    #: Not the trades (§"OBOZOWANIE"): an item bought shows its worth in later tests, which only the
+    #: playouts reach; weighed at once the planner lost 28-32 in 65 games (docs/bots.md).
+    CHANCE_KINDS = frozenset({"test_options", "flee", "trophy", "skip_encounter"})
 
     def chance_decision(self, view: dict[str, Any], seat: Seat) -> bool:
-        """The seat settles a test it has rolled: the planner weighs each answer over the faces the die it
-        rerolls may show, and by what passing or failing brings at once (``bots.policies``)."""
+        """The seat owes one of ``CHANCE_KINDS``: the planner weighs each answer over the faces of the first
+        die it rolls or rerolls, and by what it brings at once, settled by greedy's follow-ups
+        (``bots.policies``)."""
         pending = view.get("pending")
         return pending is not None and pending["seat"] == seat and pending["kind"] in self.CHANCE_KINDS
 

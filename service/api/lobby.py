@@ -131,7 +131,7 @@ class CreateGameSchema(Schema):
     )
     bot_budget_ms = fields.Integer(
         validate=validate.Range(1, 10000),
-        metadata={"description": "The planner bot's time per decision, in milliseconds (default: the game's own, else 50)"},
+        metadata={"description": "The planner bot's time per decision, in milliseconds of its CPU time (a loaded server answers later, not worse; default: the game's own, else 50)"},
     )
 
 

@@ -53,13 +53,15 @@ def _one(args: tuple[str, list[str], str, dict[str, Any]]) -> GameResult:
 
 def run(
     game: str, bots: list[str], games: int, players: int, options: dict[str, Any], jobs: int = 1,
-    seed: str = "selfplay", progress: TextIO | None = None, record: TextIO | None = None,
+    seed: str = "selfplay", progress: TextIO | None = None, record: TextIO | None = None, first: int = 0,
 ) -> list[GameResult]:
     """Plays the games; ``record``, a text file, gets each game's result as a JSON line as it ends, so a
-    long run stopped early still has what it measured (``read_results``)."""
+    long run stopped early still has what it measured (``read_results``). Games are recorded in the
+    order they are dealt, so a run stopped after ``first`` games goes on from game ``first`` (the
+    same seats and seeds the whole run would have dealt it)."""
     progress = progress or sys.stderr
     tasks = []
-    for g in range(games):
+    for g in range(first, games):
         levels = [bots[(seat + g) % len(bots)] for seat in range(players)]
         tasks.append((game, levels, f"{seed}-{g}", options))
     results: list[GameResult] = []
@@ -70,11 +72,11 @@ def run(
         if record is not None:
             record.write(json.dumps(asdict(result)) + "\n")
             record.flush()
-        done = len(results)
+        done = first + len(results)
         width = 30
         bar = "#" * (width * done // games) + "-" * (width - width * done // games)
         elapsed = time.monotonic() - started
-        eta = elapsed / done * (games - done)
+        eta = elapsed / len(results) * (games - done)
         print(f"\r[{bar}] {done}/{games} games  {elapsed:5.0f} s  eta {eta:5.0f} s", end="", file=progress, flush=True)
 
     if jobs <= 1:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import json
+import time
+from typing import Any
 
 import pytest
 
@@ -52,6 +55,35 @@ def test_the_planner_stops_at_its_time_budget():
     actions = FALLOUT.legal_actions(state, seat)
     planner.choose(FALLOUT, FALLOUT.view(state, seat), actions, seat, Rng("p"))
     assert next(ticks) <= 8
+
+
+def test_the_planners_budget_is_its_threads_cpu_time_not_the_wall_clock():
+    """A loaded machine (another process on the core) makes a decision later, not shallower: time the thread
+    spends off the CPU (here, asleep) is not counted against the budget, time spent searching is."""
+    clock = PlannerBot().clock
+    before = clock()
+    time.sleep(0.05)
+    assert clock() - before < 0.02
+    before, wall = clock(), time.monotonic()
+    while time.monotonic() - wall < 0.05:  # busy: this counts
+        sum(range(1000))
+    assert clock() > before
+
+
+def test_a_selfplay_run_resumed_from_its_record_plays_the_games_the_whole_run_would_have(tmp_path, capsys):
+    """``--resume`` goes on from the games a ``--record`` holds: the same seats and seeds as one whole run."""
+    common = ["selfplay", "--bots", "random", "--players", "2", "--seed", "resume",
+              "--load", "tests.domain.fallout.fixtures", "--option", "pack=mini", "--option", "scenario=test"]
+    whole, parts = tmp_path / "whole.jsonl", tmp_path / "parts.jsonl"
+    assert main([*common, "--games", "3", "--record", str(whole)]) == 0
+    assert main([*common, "--games", "2", "--record", str(parts)]) == 0
+    assert main([*common, "--games", "3", "--record", str(parts), "--resume"]) == 0
+    assert "seats" in capsys.readouterr().out
+
+    def games(path: Any) -> list[tuple[Any, ...]]:
+        return [(r["levels"], r["winners"], r["decisions"]) for r in map(json.loads, path.read_text().splitlines())]
+
+    assert len(games(parts)) == 3 and games(parts) == games(whole)
 
 
 def test_a_games_ai_sets_the_planners_default_time_and_a_tables_setting_overrides_it():

@@ -187,16 +187,49 @@ def _tests_owed(seeds: tuple[str, ...]):
                 yield seat, state
 
 
-def test_a_rolled_test_is_a_chance_decision_for_the_planner_and_nothing_else_is():
+#: The decisions the planner weighs by their result at once: a rolled test, an encounter's answers.
+WEIGHED_AT_ONCE = {"test_options", "flee", "trophy", "skip_encounter"}
+
+
+def test_rolled_tests_and_encounters_are_weighed_at_once_and_nothing_else_is():
     """Zona §"WYKONYWANIE TESTÓW": after seeing the dice the stalker forces, rerolls, uses an item or keeps the
-    roll; that decision, and only the seat's own, is the one the planner weighs over the dice's faces."""
+    roll; §"2. WYKRYCIE": it confronts (a test rolled at once) or flees. Those decisions, and only the seat's
+    own, are the ones the planner weighs by their result right after (over the faces of the first die they
+    roll); trades (§"OBOZOWANIE"), the Voice's marks, injuries and the rest it plays out."""
     kinds = set()
     for seat, state in _owed_decisions(2, "chance"):
         kind = state.pending["kind"]
         kinds.add(kind)
-        assert ZONA_AI.chance_decision(ZONA.view(state, seat), seat) == (kind == "test_options")
+        assert ZONA_AI.chance_decision(ZONA.view(state, seat), seat) == (kind in WEIGHED_AT_ONCE), kind
         assert not ZONA_AI.chance_decision(ZONA.view(state, 1 - seat), 1 - seat)
-    assert "test_options" in kinds and len(kinds) > 1
+    assert {"test_options", "flee", "trade"} <= kinds and kinds - WEIGHED_AT_ONCE
+
+
+def test_the_planner_weighs_confronting_a_threat_over_every_face_of_the_first_die():
+    """Zona §"3. KONFRONTACJA": confronting rolls the threat's test at once; the planner plays the confrontation
+    once per face of its first die (``FirstDrawn``) and greedy settles the rest, so its worth is the odds'
+    and fleeing (no dice) is weighed against it on the same worlds."""
+    found = next(((seat, state) for seat, state in _owed_decisions(2, "chance") if state.pending["kind"] == "flee"),
+                 None)
+    assert found is not None, "no encounter to confront or flee"
+    seat, state = found
+    confront = {"type": "confront"}
+    assert confront in ZONA.legal_actions(state, seat)
+    seen: list[str] = []
+
+    class _Counting(ZonaGame):
+        def decide_and_fold(self, at: Any, who: Any, command: Any, rng: Rng) -> Any:
+            result = ZONA.decide_and_fold(at, who, command, rng)
+            if at is state and command == confront:  # the confrontation weighed, not a follow-up's
+                seen.append(next(e for e in result[0] if e.type == "DiceRolled").data["dice"][0])
+            return result
+
+    value = PlannerBot(rollouts=1).expected(ZONA_AI, _Counting(), state, seat, confront, Rng("confront"))
+    assert sorted(seen) == sorted(state.options["die_faces"])
+    assert math.isfinite(value)
+    chosen = PlannerBot(rollouts=2).choose(ZONA, ZONA.view(state, seat), ZONA.legal_actions(state, seat), seat,
+                                           Rng("flee"))
+    assert chosen in ZONA.legal_actions(state, seat)
 
 
 def test_the_planner_weighs_a_reroll_over_every_face_the_die_can_show():
