@@ -289,6 +289,8 @@ EVENTS: list[tuple[str, dict[str, Any]]] = [
     ("ItemStowed", {"thing": "bent_rebar#2", "source": "hand", "target": "backpack:0", "seat": 0}),
     ("MustLeaveFacility", {"seat": 1, "must_leave": True}),
     ("SecretKept", {"thing": "field_journal#1", "source": "reading", "target": "secrets:1", "seat": 1}),
+    # A secret card read among the event cards: the rebalanced pack's random play met none in its sample.
+    ("SecretDiscovered", {"thing": "field_journal#1", "source": "reading", "target": "secrets:0", "seat": 0}),
     # Rare in random play on the base pack (its decks seldom run out, injuries seldom heal).
     ("DeckShuffled", {"deck": "junk", "order": ["tinned_beans#3", "bent_rebar#1"]}),
     ("FacilityLooted", {"facility": "hothouse"}),
