@@ -75,10 +75,15 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under xdist, the slow tests first (those of no ``xdist_group``, which go first anyway): the
     workers take the longest work while there is plenty left to balance it, not at the end, when one
-    worker would play a last long test while the other waits. A run in one process keeps its order."""
-    if xdist_worker() is None:
-        return
-    items.sort(key=lambda item: not item.get_closest_marker("slow") or bool(item.get_closest_marker("xdist_group")))
+    worker would play a last long test while the other waits. Tests marked ``after_the_rest`` go last
+    in any run: they wait for what ``make test`` builds in the background (tests/compiled/tree.py), and
+    taken early one held a worker idle for minutes while the build it waited for had only the idle CPU
+    (277 s of a clean-clone run). A run in one process keeps its order otherwise."""
+    last = [item for item in items if item.get_closest_marker("after_the_rest")]
+    rest = [item for item in items if not item.get_closest_marker("after_the_rest")]
+    if xdist_worker() is not None:
+        rest.sort(key=lambda item: not item.get_closest_marker("slow") or bool(item.get_closest_marker("xdist_group")))
+    items[:] = rest + last
 
 
 @pytest.fixture(scope="session")

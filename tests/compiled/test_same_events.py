@@ -55,6 +55,7 @@ def _compiled_copy() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     return compiled["digests"], plays.digests()
 
 
+@pytest.mark.after_the_rest
 def test_compiled_and_pure_builds_record_identical_events() -> None:
     here, reference = _compiled_in_place() if compiled_modules() else _compiled_copy()
     assert set(here) == set(reference)
