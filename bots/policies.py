@@ -33,8 +33,9 @@ random by every level. Three levels:
   keep) is weighed otherwise: each answer is played in every outcome of its
   first chance draw (``domain.rng.FirstDrawn``) and settled with greedy's
   follow-ups, its expected result scored there. A time budget makes its choice
-  depend on the machine's speed (its CPU time, ``time.thread_time``: never on what else the machine runs);
-with ``rollouts`` set instead it is reproducible.
+  depend on the machine's speed (it counts the thread's CPU time,
+  ``time.thread_time``, so never on what else the machine runs); with
+  ``rollouts`` set instead it is reproducible.
 
 A world the AI cannot deal (``determinize`` fails on a view it did not
 foresee) is left out; with no world at all a bot plays as a game without an
