@@ -10,12 +10,12 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 DATA   ?= .holotape
 PYTEST_ARGS ?=
-# Both lanes run on every core with pytest-xdist; each worker starts its own
+# Both lanes run on every core with pytest-xdist, one worker more than there
+# are cores: many tests wait on a server, a browser, a worker or mail, and the
+# extra worker keeps the cores busy meanwhile. Each worker starts its own
 # embedded Redis, and tests marked xdist_group (the Redis Cluster's, the
 # browser's) stay on one worker (tests/conftest.py). XDIST= runs in one process.
-# (One worker more than the cores was tried: a stream test, whose server ends
-# a stream idle for 1.5 s, missed events while three workers shared two cores.)
-XDIST ?= -n auto --dist loadgroup
+XDIST ?= -n $(shell echo $$(( $$(nproc) + 1 ))) --dist loadgroup
 
 .PHONY: run test test-fast browser screenshots worker openapi bench profile compiled pure engine lint lint-imports fuzz soak golden golden-legacy lock clean
 

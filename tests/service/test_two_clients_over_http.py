@@ -37,7 +37,13 @@ class Player:
 
 
 class Listener(threading.Thread):
-    """Reads a game's event stream; stops after ``stop_after`` events or when the server ends it."""
+    """Reads a game's event stream; stops after ``stop_after`` events or when the server ends it.
+
+    With ``stop_after``, a stream the server ends while idle is taken up again
+    with Last-Event-ID, as a browser's EventSource does: the server closes a
+    stream quiet for longer than its idle limit, and on a busy machine the
+    worker's next tick may come later than that.
+    """
 
     def __init__(self, player: Player, last_event_id: str | None = None, stop_after: int | None = None):
         super().__init__(daemon=True)
@@ -47,6 +53,11 @@ class Listener(threading.Thread):
         self.keepalives = 0
 
     def run(self) -> None:
+        while self._read() and self.stop_after is not None:
+            pass
+
+    def _read(self) -> bool:
+        """One connection's messages; True if the server ended the stream before ``stop_after`` events."""
         headers = dict(self.player.auth)
         if self.last_event_id is not None:
             headers["Last-Event-ID"] = self.last_event_id
@@ -59,7 +70,7 @@ class Listener(threading.Thread):
             while True:
                 line = response.fp.readline().decode()
                 if not line:
-                    return  # the server ended the stream
+                    return True  # the server ended the stream
                 line = line.rstrip("\n")
                 if line.startswith(":"):
                     self.keepalives += "keep-alive" in line
@@ -68,11 +79,15 @@ class Listener(threading.Thread):
                     message[name] = value
                 elif message:
                     if message.get("event") == "state":
-                        self.first = json.loads(message["data"])
+                        state = json.loads(message["data"])
+                        self.first = self.first or state
+                        if self.last_event_id is None:
+                            self.last_event_id = str(state["version"])
                     elif message.get("event") == "event":
                         self.events.append((int(message["id"]), json.loads(message["data"])["type"]))
+                        self.last_event_id = message["id"]
                         if self.stop_after is not None and len(self.events) >= self.stop_after:
-                            return  # hang up mid-game, as a phone losing its signal would
+                            return False  # hang up mid-game, as a phone losing its signal would
                     message = {}
         finally:
             connection.close()
