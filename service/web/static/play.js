@@ -297,15 +297,22 @@ function wireTimeline() {
   $("live").addEventListener("click", () => showVersion(null).catch(showError));
 }
 
+/** The latest call of showVersion: an earlier one whose answer comes later is dropped. */
+let showing = 0;
+
 /** Show the game right after version `version` (null: follow it live again). */
 async function showVersion(version) {
   if (!table.live) return; // not loaded yet: the slider shows nothing to go back to
+  const ticket = ++showing;
   const from = table.at ?? table.live.version;
   if (version === null || version >= table.live.version) {
     table.at = null;
     table.shown = table.live;
   } else {
-    table.shown = (await call("GET", `/games/${gameId}/state?at=${version}`, { token })).body;
+    const past = (await call("GET", `/games/${gameId}/state?at=${version}`, { token })).body;
+    // On a slow line the reader may have moved the slider on meanwhile, and answers can cross.
+    if (ticket !== showing) return;
+    table.shown = past;
     table.at = version;
   }
   table.previousAt = from;
