@@ -13,7 +13,7 @@ The pack before the first tuning would most likely fail it: 2-4 greedy stalkers 
 The stalkers' bound (no win rate above 1.5 times another's) is not guarded here: with 34 seats a stalker is
 drafted 3 or 4 times, and a fair stalker wins all or none of those often enough; it needs the long runs.
 
-Fallout's scenarios are not played here: a greedy game of Fallout takes 10-20 s, so a sample that could
+Fallout's scenarios are not played here: a greedy game of Fallout takes about 4 s of CPU, so a sample that could
 show both endings of four scenarios would cost minutes; the random-play property tests
 (tests/domain/fallout/test_random_play.py) already end every scenario both ways, and the table's greedy
 figures are in the docs.
