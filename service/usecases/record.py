@@ -201,6 +201,8 @@ def _apply(
         # Once per game event in a fold: dataclasses.replace's __init__ over
         # every field was a fifth of a fold's time.
         return fast_replace(record, state=record.module.evolve(record.state, Event(event_type, data)))
+    if event_type == "CommandAccepted":  # a fact for the auditor, no change of state; every action opens with one
+        return record
     if event_type == "GameCreated":
         return Record(
             game=data["game"],
@@ -263,7 +265,7 @@ def _apply(
             state=record.module.load_state(data["state"]),
             forked_from={k: data[k] for k in ("game_id", "version", "hash")},
         )
-    return record  # CommandAccepted: a fact for the auditor, no change of state
+    return record
 
 
 class RecordFolder:

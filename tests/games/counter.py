@@ -20,11 +20,12 @@ It is also the smallest complete example of a game on the contract
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from domain.engine.records import replace
 from domain.engine.resolution import Resolution
 from domain.engine.rulebook import Rulebook
 from domain.game import SYSTEM, Event, Game, GameAI, Outcome, Refusal, RuleViolation, SeatRange, malformed
