@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from events.envelope import GENESIS, Envelope, NewEvent, canonical_json
 
@@ -91,6 +91,23 @@ class Allowances:
 
     items: tuple[Allowance, ...] = ()
     judged: bool = False
+
+
+@dataclass(frozen=True)
+class SnapshotWrite:
+    """A snapshot an append keeps at its last version, in its own round trip and only if the append is made.
+
+    ``state`` is what the batch leaves, dumped by the folder of ``format``;
+    ``keep`` and ``sparse`` are the snapshot store's thinning
+    (``events.snapshot_store``). A snapshot is a cache (DESIGN.md): one
+    written with its append is one round trip less for the action that
+    brought it due, and never a snapshot of a batch that was refused.
+    """
+
+    format: str
+    state: dict[str, Any]
+    keep: int
+    sparse: int
 
 
 @dataclass(frozen=True)
@@ -173,6 +190,8 @@ class EventLog(Protocol):
         prev_hash: str | None = None,
         allowances: Allowances | None = None,
         probe: Sequence[str] = (),
+        stamped_at: str | None = None,
+        snapshot: SnapshotWrite | None = None,
     ) -> AppendResult: ...
 
     def recall(self, game_id: str, key: str) -> AppendResult | None: ...

@@ -24,32 +24,46 @@ import redis
 # A C JSON parser: a snapshot is the largest thing a load parses.
 from orjson import loads as _loads
 
+from events.log import SnapshotWrite
+
 #: Snapshots kept per game: with one every 200 events, the last ~1,600 events
 #: of a game load from one.
 KEEP = 8
 #: Past the newest ``KEEP``, one snapshot per this many versions is kept (0: none).
 SPARSE = 1000
 
-# Save one snapshot (ARGV[1] at version ARGV[2], replacing any at that
-# version), then past the newest ARGV[3] keep only the oldest of each stretch of
-# ARGV[4] versions (none when ARGV[4] is 0): one script, so nothing of the
-# states leaves Redis and a cluster runs it as it is (one key).
-_SAVE = """
-local version, keep, sparse = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], version, version)
-redis.call('ZADD', KEYS[1], version, ARGV[1])
-local old = redis.call('ZRANGE', KEYS[1], 0, -keep - 1, 'WITHSCORES')
-local last = nil
-for i = 1, #old, 2 do
-  local stretch = sparse > 0 and math.floor(tonumber(old[i + 1]) / sparse) or nil
-  if stretch == nil or stretch == last then
-    redis.call('ZREM', KEYS[1], old[i])
-  else
-    last = stretch
+# Save one snapshot (``member`` at ``version``, replacing any at that version),
+# then past the newest ``keep`` keep only the oldest of each stretch of
+# ``sparse`` versions (none when ``sparse`` is 0), in Redis, so nothing of the
+# states leaves it and a cluster runs it as it is (one key). A Lua function,
+# because the append script (events.store) runs it too: an action whose batch
+# brings a snapshot due writes it in the append's own round trip, only when
+# the append is made.
+SAVE_FUNCTION = """
+local function save_snapshot(key, member, version, keep, sparse)
+  redis.call('ZREMRANGEBYSCORE', key, version, version)
+  redis.call('ZADD', key, version, member)
+  local old = redis.call('ZRANGE', key, 0, -keep - 1, 'WITHSCORES')
+  local last = nil
+  for i = 1, #old, 2 do
+    local stretch = sparse > 0 and math.floor(tonumber(old[i + 1]) / sparse) or nil
+    if stretch == nil or stretch == last then
+      redis.call('ZREM', key, old[i])
+    else
+      last = stretch
+    end
   end
 end
+"""
+_SAVE = SAVE_FUNCTION + """
+save_snapshot(KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]))
 return 0
 """
+
+
+def member(version: int, fmt: str, head_hash: str, state: dict[str, Any]) -> str:
+    """A snapshot as its sorted set holds it."""
+    return json.dumps({"version": version, "format": fmt, "hash": head_hash, "state": state}, sort_keys=True)
 
 
 def snapshots_key(game_id: str) -> str:
@@ -64,8 +78,11 @@ class SnapshotStore:
         self._save = client.register_script(_SAVE)
 
     def save(self, game_id: str, version: int, fmt: str, state: dict[str, Any], head_hash: str) -> None:
-        member = json.dumps({"version": version, "format": fmt, "hash": head_hash, "state": state}, sort_keys=True)
-        self._save(keys=[snapshots_key(game_id)], args=[member, version, self.keep, self.sparse])
+        self._save(keys=[snapshots_key(game_id)], args=[member(version, fmt, head_hash, state), version, self.keep, self.sparse])
+
+    def with_append(self, fmt: str, state: dict[str, Any]) -> SnapshotWrite:
+        """This snapshot, for an append to keep at its last version in its own round trip."""
+        return SnapshotWrite(fmt, state, self.keep, self.sparse)
 
     def newest_at_or_below(
         self, game_id: str, version: int | None, fmt: str

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from events.envelope import GENESIS, Envelope
-from events.log import EventLog
+from events.log import EventLog, SnapshotWrite
 
 S = TypeVar("S")
 
@@ -45,6 +45,8 @@ class Folder(Protocol[S]):
 
 class Snapshots(Protocol):
     def save(self, game_id: str, version: int, fmt: str, state: dict[str, Any], head_hash: str) -> None: ...
+
+    def with_append(self, fmt: str, state: dict[str, Any]) -> SnapshotWrite: ...
 
     def newest_at_or_below(
         self, game_id: str, version: int | None, fmt: str

@@ -5,7 +5,9 @@ Keys (every key of a game shares the hash tag ``{<game id>}``):
 - ``game:{id}:events`` — the stream; entry id ``0-<version>`` so a version
   range is an ``XRANGE`` and the ids themselves refuse a duplicate version;
 - ``game:{id}:head`` — hash of ``version`` and ``hash`` (the chain's tip);
-- ``game:{id}:idem:<key>`` — an idempotent append's fingerprint and result.
+- ``game:{id}:idem:<key>`` — an idempotent append's fingerprint and result;
+- ``game:{id}:snapshots`` — ``events.snapshot_store``'s, written here too
+  when an append brings the snapshot its batch leaves (``snapshot``).
 
 One Lua script makes every check (idempotency, expected version, chain tip)
 before its first write, so an append is all or nothing and two writers racing
@@ -41,10 +43,12 @@ from events.log import (
     FeedEntry,
     IdempotencyConflict,
     NotDurable,
+    SnapshotWrite,
     StoreError,
     walk_chain,
 )
 from events.schemas import SchemaRegistry
+from events.snapshot_store import SAVE_FUNCTION, member, snapshots_key
 
 #: Feed partitions on a cluster unless told otherwise: a few per master of a
 #: small cluster, so games spread while a reader merges few streams.
@@ -75,10 +79,11 @@ def idempotency_key(game_id: str, key: str) -> str:
     return f"game:{{{game_id}}}:idem:{key}"
 
 
-_APPEND = """
+_APPEND = SAVE_FUNCTION + """
 local allowances = tonumber(ARGV[10])
 local probes = tonumber(ARGV[11])
-local first = 12 + 3 * allowances
+local snapshot = 12 + 3 * allowances
+local first = snapshot + 3
 -- Allowances (rate limits) first: a spent one refuses the append before it
 -- writes anything but the counts a request always costs.
 local counts = {}
@@ -134,6 +139,10 @@ redis.call('HSET', KEYS[2], 'version', current + count, 'hash', ARGV[3])
 if idem ~= '' then
   redis.call('SET', KEYS[3], idem .. '\\n' .. ARGV[6], 'EX', tonumber(ARGV[5]))
 end
+if ARGV[snapshot] ~= '' then
+  save_snapshot(KEYS[5 + allowances + probes], ARGV[snapshot], current + count,
+                tonumber(ARGV[snapshot + 1]), tonumber(ARGV[snapshot + 2]))
+end
 local answer = {'ok', ARGV[6]}
 for i = 1, probes do
   answer[2 + i] = redis.call('EXISTS', KEYS[4 + allowances + i])
@@ -180,6 +189,8 @@ class EventStore:
         prev_hash: str | None = None,
         allowances: Allowances | None = None,
         probe: Sequence[str] = (),
+        stamped_at: str | None = None,
+        snapshot: SnapshotWrite | None = None,
     ) -> AppendResult:
         """Append ``events`` on top of ``expected_version``, all or nothing.
 
@@ -195,6 +206,11 @@ class EventStore:
         successful append reports (``AppendResult.probed``). On a cluster
         every key of one script must share the game's hash slot: probes then
         must carry the game's hash tag, and allowances are refused.
+
+        ``stamped_at``: the moment the events carry (default: now), for a
+        caller that built what the batch leaves before appending it; and
+        ``snapshot``, that state, kept as the game's snapshot at the last
+        version by the same script once the events are in.
         """
         if not events:
             raise StoreError("append needs at least one event")
@@ -204,7 +220,7 @@ class EventStore:
         if prev_hash is None:
             prev_hash = self.head(game_id)[1] if expected_version else GENESIS
         stamped = self._seal(
-            game_id, expected_version, events, actor, causation_id, correlation_id, prev_hash
+            game_id, expected_version, events, actor, causation_id, correlation_id, prev_hash, stamped_at or now_utc()
         )
         result = AppendResult(
             game_id=game_id,
@@ -225,6 +241,7 @@ class EventStore:
             self.partitions.keys[partition],
             *(a.key for a in limits),
             *probe,
+            *([snapshots_key(game_id)] if snapshot is not None else []),
         ]
         args: list[Any] = [
             expected_version,
@@ -238,6 +255,11 @@ class EventStore:
             len(limits),
             len(probe),
             *[field for a in limits for field in (a.mode, a.limit, a.window)],
+            *(
+                (member(result.last_version, snapshot.format, result.last_hash, snapshot.state), snapshot.keep, snapshot.sparse)
+                if snapshot is not None
+                else ("", 0, 0)
+            ),
             *[encode(e) for e in stamped],
         ]
         status, payload, *rest = self._append(keys=keys, args=args)
@@ -266,9 +288,9 @@ class EventStore:
         causation_id: str | None,
         correlation_id: str | None,
         prev_hash: str,
+        timestamp: str,
     ) -> list[Envelope]:
         sealed: list[Envelope] = []
-        timestamp = now_utc()
         for offset, event in enumerate(events, start=1):
             version = event.schema_version or self.registry.current_version(event.type)
             data = event.data

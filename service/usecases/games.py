@@ -22,8 +22,8 @@ from bots import LEVELS
 from domain import registry
 from domain.game import SYSTEM, Event, Refusal
 from domain.rng import Rng
-from events.envelope import Envelope, NewEvent
-from events.log import Allowances, AppendResult, ConcurrencyError, EventLog
+from events.envelope import Envelope, NewEvent, now_utc
+from events.log import Allowances, AppendResult, ConcurrencyError, EventLog, SnapshotWrite
 from events.snapshots import Loaded, Snapshots, fold, fold_onto
 from service.usecases import due, genesis
 from service.usecases.errors import GameNotFound, Refused
@@ -237,6 +237,12 @@ class Games:
             loaded = self._keep(game_id, loaded)
         return loaded
 
+    def _snapshot_due(self, after: Record, version: int, from_snapshot: int) -> SnapshotWrite | None:
+        """The snapshot an append to ``version`` keeps with it, when it has come far enough since the last."""
+        if self.snapshots is None or version - from_snapshot < self.snapshot_every:
+            return None
+        return self.snapshots.with_append(self.folder.format, self.folder.dump(after))
+
     def _keep(self, game_id: str, loaded: Loaded[Record]) -> Loaded[Record]:
         """Remember ``loaded`` as the game's latest, snapshotting it when it has come far enough."""
         if self.snapshots is not None and loaded.version - loaded.from_snapshot >= self.snapshot_every:
@@ -338,6 +344,14 @@ class Games:
         ]
         if over:
             batch.append(NewEvent("SeedRevealed", {"seed": secret}))
+        # The record the batch leaves, as a fold of it would make it: the
+        # game's state as decided, the secret if revealed, the waits settled
+        # from the moment the events will carry. Made before the append, so
+        # a snapshot it brings due goes in the append's round trip.
+        stamped_at = now_utc()
+        last_version = loaded.version + len(batch)
+        after = settle(replace(record, state=state, seed=secret if over else record.seed), last_version, stamped_at)
+        snapshot = self._snapshot_due(after, last_version, loaded.from_snapshot)
         # Whether the game notifies is read by the append itself when it can: one round trip, not three.
         marks = self.follow_ups.notice_marks(game_id) if follow_up else ()
         result = self.store.append(
@@ -350,6 +364,8 @@ class Games:
             prev_hash=loaded.head_hash,
             allowances=allowances,
             probe=marks,
+            stamped_at=stamped_at,
+            snapshot=snapshot,
         )
         if result.duplicate:  # the same key won a race with us: answer as its retry would
             stored = self.store.read(game_id, result.first_version, result.last_version)
@@ -357,11 +373,8 @@ class Games:
                 game_id, result.last_version, tuple(decided), True, result.first_version, tuple(stored),
                 self.load(game_id),
             )  # fmt: skip
-        # The record the batch leaves, as a fold of it would make it: the
-        # game's state as decided, the secret if revealed, the waits settled.
-        after = replace(record, state=state, seed=secret if over else record.seed)
-        after = settle(after, result.last_version, result.envelopes[-1].timestamp)
-        now = self._keep(game_id, Loaded(after, result.last_version, loaded.from_snapshot, result.last_hash))
+        kept_from = result.last_version if snapshot is not None else loaded.from_snapshot
+        now = self._keep(game_id, Loaded(after, result.last_version, kept_from, result.last_hash))
         if follow_up:
             notifying = any(result.probed) if marks else None
             due.follow_up(self.follow_ups, game_id, result.last_version, after, notifying)

@@ -8,9 +8,12 @@ behaviour a client sees, plus the round trip count itself.
 
 from __future__ import annotations
 
+import pytest
 import redis
 from rq import Queue
 
+from events.log import ConcurrencyError
+from events.snapshots import fold
 from service import wiring
 from service.adapters.config import QUEUE_NAME
 from service.api import create_app
@@ -35,19 +38,54 @@ def _app(client: redis.Redis, **limits):
     return create_app(wiring.build(client, rate_limits=limits)).test_client()
 
 
-def test_an_action_costs_one_round_trip_with_every_rate_limit_on(redis_client, redis_url):
-    counted = redis.Redis(connection_pool=redis.ConnectionPool.from_url(redis_url, connection_class=CountingConnection))
-    client = _app(counted, **EVERY_LIMIT)
+def _redraws_counted(services, actions: int) -> tuple[str, int, int]:
+    """A one-seat game, its append script loaded, then ``actions`` redraws over HTTP: the game, its version
+    after them, and the Redis round trips they cost."""
+    client = create_app(services).test_client()
     table = new_table(client, seats=1)
     version = state(client, table)["version"]
     version = act(client, table, 0, {"type": "redraw"}, version).get_json()["version"]  # the script loaded
     before = CountingConnection.packets
-    for _ in range(5):
+    for _ in range(actions):
         answer = act(client, table, 0, {"type": "redraw"}, version)
         assert answer.status_code == 200, answer.get_json()
         version = answer.get_json()["version"]
-    assert CountingConnection.packets - before == 5
+    return table.game_id, version, CountingConnection.packets - before
+
+
+def test_an_action_costs_one_round_trip_with_every_rate_limit_on(redis_url):
+    counted = redis.Redis(connection_pool=redis.ConnectionPool.from_url(redis_url, connection_class=CountingConnection))
+    assert _redraws_counted(wiring.build(counted, rate_limits=EVERY_LIMIT), 5)[2] == 5
     counted.close()
+
+
+def test_the_action_that_brings_a_snapshot_due_writes_it_in_its_own_round_trip(redis_url):
+    """Snapshots every 4 events and a redraw writes 2: every second action keeps one, in its append's script."""
+    counted = redis.Redis(connection_pool=redis.ConnectionPool.from_url(redis_url, connection_class=CountingConnection))
+    services = wiring.build(counted, rate_limits=EVERY_LIMIT, snapshot_every=4)
+    game_id, version, trips = _redraws_counted(services, 4)
+    assert trips == 4
+    games = services.games
+    found = games.snapshots.newest_at_or_below(game_id, None, games.folder.format)
+    assert found is not None and found[0] == version
+    _, data, tip = found
+    # What the append kept is what a fold of the log makes of it, down to the chain's tip.
+    assert games.folder.load(data) == fold(games.store, None, games.folder, game_id).state
+    assert tip == games.store.head(game_id)[1]
+    counted.close()
+
+
+def test_an_append_refused_for_a_stale_version_keeps_no_snapshot_of_what_it_decided(redis_client):
+    """Every append here brings a snapshot due: the refused one must not replace the one its rival kept."""
+    games = wiring.build(redis_client, snapshot_every=2).games
+    game_id = games.create("counter", {}, [{"seat": 0, "kind": "human", "name": "p", "bot": None}], seed="s").game_id
+    stale = games.load(game_id)
+    games.act(game_id, 0, {"type": "redraw"})
+    with pytest.raises(ConcurrencyError):
+        games.act(game_id, 0, {"type": "redraw"}, loaded=stale)
+    version, data, tip = games.snapshots.newest_at_or_below(game_id, None, games.folder.format)
+    assert (version, tip) == games.store.head(game_id) and version == stale.version + 2
+    assert games.folder.load(data) == fold(games.store, None, games.folder, game_id).state
 
 
 def test_an_action_past_its_token_allowance_is_429_with_retry_after_and_appends_nothing(redis_client):
