@@ -52,6 +52,7 @@ _MICRO = timedelta(microseconds=1)
 Fields = dict[bytes, bytes]
 
 
+@functools.lru_cache(maxsize=64)  # an append's events share their moment
 def timestamp_micros(timestamp: str) -> int | None:
     """``timestamp`` as integer microseconds, or None when rendering those back would not give it exactly."""
     try:
@@ -69,8 +70,11 @@ def render_micros(micros: int) -> str:
     return (EPOCH + timedelta(microseconds=micros)).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # made once, as envelope's _CANONICAL
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _COMPACT.encode(value)
 
 
 def encode(envelope: Envelope) -> bytes:

@@ -32,7 +32,7 @@ from typing import Any
 import redis
 
 from events.encoding import FeedRef, decode_rows, encode, feed_entry, feed_fields
-from events.envelope import GENESIS, Envelope, NewEvent, canonical_json, derived_event_id, now_utc
+from events.envelope import GENESIS, Envelope, NewEvent, canonical_json, derived_event_id, now_utc, seal
 from events.feed import START, FeedPartitions, Row, merge, split_position
 from events.log import (
     Allowances,
@@ -296,7 +296,7 @@ class EventStore:
             data = event.data
             if event.schema_version is None:
                 data = self.registry.validate(event.type, data)
-            envelope = Envelope(
+            envelope = seal(
                 event_id=derived_event_id(game_id, expected_version + offset),
                 game_id=game_id,
                 version=expected_version + offset,
@@ -308,7 +308,7 @@ class EventStore:
                 causation_id=causation_id,
                 correlation_id=correlation_id,
                 prev_hash=prev_hash,
-            ).sealed()
+            )
             sealed.append(envelope)
             prev_hash = envelope.hash
         return sealed

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 
 import pytest
 
 from events.encoding import decode_rows
-from events.envelope import GENESIS, Envelope, NewEvent
+from events.envelope import GENESIS, Envelope, NewEvent, seal
 from events.schemas import SchemaError
 from events.store import EventStore, stream_key
 
@@ -102,11 +103,11 @@ def _write_as_before(raw, store: EventStore, game_id: str, events: list[NewEvent
     envelope (a random event id, its prev_hash) as JSON in the stream and again in the feed."""
     prev = GENESIS
     for version, event in enumerate(events, start=1):
-        envelope = Envelope(
+        envelope = seal(
             event_id=str(uuid.uuid4()), game_id=game_id, version=version, type=event.type,
             schema_version=event.schema_version or 1, data=event.data, timestamp="2026-11-20T10:00:00.5Z",
-            actor="seat:0", prev_hash=prev,
-        ).sealed()  # fmt: skip
+            actor="seat:0", causation_id=None, correlation_id=None, prev_hash=prev,
+        )  # fmt: skip
         raw.xadd(stream_key(game_id), {"e": envelope.to_json()}, id=f"0-{version}")
         raw.xadd(store.partitions.keys[store.partitions.partition_of(game_id)],
                  {"g": game_id, "v": version, "e": envelope.to_json()})  # fmt: skip
@@ -154,3 +155,23 @@ def test_a_compact_entry_decodes_to_exactly_the_envelope_that_was_hashed(store: 
     written = result.envelopes[0]
     assert store.read(g, upcast=False) == [written]
     assert written.computed_hash() == written.hash and written.correlation_id == "c-1"
+
+
+def test_a_sealed_envelope_hashes_the_canonical_json_of_every_field_but_its_hash():
+    """The hash an auditor recomputes in any language (events.envelope): SHA-256 of the sorted, compact
+    JSON of the fields, written out here by hand so no shortcut of the store's can drift from it."""
+    fields = {
+        "event_id": "e-1", "game_id": "g", "version": 1, "type": "Moved", "schema_version": 1,
+        "data": {"to": "t03", "survivor": "s1", "note": "ü"}, "timestamp": "2026-11-20T10:00:00.500000Z",
+        "actor": "seat:0", "causation_id": None, "correlation_id": None, "prev_hash": GENESIS,
+    }  # fmt: skip
+    by_hand = (
+        '{"actor":"seat:0","causation_id":null,"correlation_id":null,"data":{"note":"ü","survivor":"s1",'
+        '"to":"t03"},"event_id":"e-1","game_id":"g","prev_hash":"' + GENESIS + '","schema_version":1,'
+        '"timestamp":"2026-11-20T10:00:00.500000Z","type":"Moved","version":1}'
+    )
+    sealed = seal(**fields)
+    assert sealed.hash == hashlib.sha256(by_hand.encode()).hexdigest()
+    assert sealed == Envelope(**fields, hash=sealed.hash)
+    with pytest.raises(TypeError):
+        seal(**{k: v for k, v in fields.items() if k != "actor"})
