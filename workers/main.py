@@ -88,6 +88,7 @@ def keep_index_every(seconds: float, stop: threading.Event) -> None:
 def main() -> None:
     logging.basicConfig(level=LOG_LEVEL, format="%(asctime)s worker %(message)s")
     preload()
+    wiring.freeze_start_up()
     client = queue_client()
     stop = threading.Event()
     threading.Thread(target=sweep_every, args=(SWEEP_SECONDS, stop), daemon=True, name="sweeper").start()
