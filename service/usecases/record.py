@@ -268,6 +268,16 @@ def _apply(
     return record
 
 
+def _evolved(record: Record, events: Sequence[Event]) -> Record:
+    """``record`` after its game's own ``events`` (as ``apply`` folds each)."""
+    if not events:
+        return record
+    module, state = record.module, record.state
+    for event in events:
+        state = module.evolve(state, event)
+    return fast_replace(record, state=state)
+
+
 class RecordFolder:
     """Folds a game's stream into a ``Record``; ``state_at`` serves rewinds."""
 
@@ -291,10 +301,16 @@ class RecordFolder:
                 raise ValueError("folding a GameRewound needs the state at its version")
             return loader(game_id, version)
 
+        # The game's own events between two of the service's fold into the rules state alone, and the
+        # record takes the state once: a fold's time went on copying the record per event.
+        run: list[Event] = []
         for envelope in batch:
-            data = envelope.data if envelope.type in META_EVENTS else upcast(record, envelope)
-            record = apply(record, envelope.type, data, envelope.version, state_at)
-        return settle(record, batch[-1].version, batch[-1].timestamp)
+            if envelope.type in META_EVENTS:
+                record = apply(_evolved(record, run), envelope.type, envelope.data, envelope.version, state_at)
+                run = []
+            else:
+                run.append(Event(envelope.type, upcast(record, envelope)))
+        return settle(_evolved(record, run), batch[-1].version, batch[-1].timestamp)
 
     def dump(self, record: Record) -> dict[str, Any]:
         module = record.module
