@@ -40,12 +40,16 @@ class EventType:
 class SchemaRegistry:
     def __init__(self) -> None:
         self._types: dict[str, EventType] = {}
+        #: Each registered type's current version: a reader skips ``upcast`` for an event already there
+        #: (a fold reads thousands, nearly all current), an unregistered type counting as current.
+        self.versions: dict[str, int] = {}
 
     def register(self, name: str, version: int, schema: Schema) -> None:
         """Declare the current ``version`` of event type ``name``."""
         known = self._types.get(name)
         upcasters = known.upcasters if known else {}
         self._types[name] = EventType(name, version, schema, upcasters)
+        self.versions[name] = version
 
     def declare(self, declared: EventSchema) -> None:
         """Register a declared event type with its upcasters (a game's, or the service's)."""

@@ -363,7 +363,10 @@ class EventStore:
         low = f"0-{from_version - 1}" if lead else "0-1"
         rows: Rows = self.redis.xrange(stream_key(game_id), low, high)  # type: ignore[assignment]
         envelopes = decode_rows(game_id, rows, lead=lead)
-        return [self._upcast(e) for e in envelopes] if upcast else envelopes
+        if not upcast:
+            return envelopes
+        versions = self.registry.versions
+        return [e if e.schema_version >= versions.get(e.type, 1) else self._upcast(e) for e in envelopes]
 
     def wait(self, game_id: str, after_version: int, block_ms: int, count: int = 100) -> list[Envelope]:
         """Events after ``after_version``, waiting up to ``block_ms`` for the first one."""
