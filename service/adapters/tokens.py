@@ -86,9 +86,10 @@ class _Lru:
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
 
-    def forget(self, game_id: str) -> None:
+    def forget(self, game_id: str, value: object | None = None) -> None:
+        """Drop ``game_id``'s entries (only those holding ``value``, if given)."""
         with self._lock:
-            for key in [k for k in self._items if k[0] == game_id]:
+            for key in [k for k, (_, v) in self._items.items() if k[0] == game_id and value in (None, v)]:
                 del self._items[key]
 
 
@@ -112,8 +113,13 @@ class Tokens:
     def issue(self, game_id: str, holder: Holder) -> str:
         """A new token for ``holder``; any earlier one stops working."""
         token = new_token()
-        self.redis.hset(secrets_key(game_id), holder.field, token_hash(token))
-        self._known.forget(game_id)
+        hashed = token_hash(token)
+        self.redis.hset(secrets_key(game_id), holder.field, hashed)
+        self._known.forget(game_id, holder)  # the holder's earlier token, replaced
+        if self.cache_seconds > 0:
+            # Known here as surely as a read would make it: the game's first action, often on the
+            # process that created it, makes no read of the token it was just given.
+            self._known.put((game_id, hashed), holder, self.cache_seconds)
         return token
 
     def holder(self, game_id: str, token: str) -> Holder | None:

@@ -185,3 +185,15 @@ def test_a_process_new_to_a_game_reads_its_seed_with_the_token_not_apart(redis_c
     assert "HGETALL" in CommandLog.names  # the token's lookup, which brought the seed
     assert "HGET" not in CommandLog.names, CommandLog.names
     logged.close()
+
+
+def test_the_process_that_issued_a_token_takes_it_at_once_without_reading_it_back(redis_client, redis_url):
+    """A token just handed out is known to the process that made it: a table's first action there reads no token."""
+    logged = redis.Redis(connection_pool=redis.ConnectionPool.from_url(redis_url, connection_class=CommandLog))
+    client = _app(logged)
+    table = new_table(client, seats=1)
+    version = state(client, table)["version"]
+    CommandLog.names.clear()
+    assert act(client, table, 0, {"type": "redraw"}, version).status_code == 200
+    assert "HGETALL" not in CommandLog.names and "HGET" not in CommandLog.names, CommandLog.names
+    logged.close()
