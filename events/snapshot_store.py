@@ -95,12 +95,20 @@ class SnapshotStore:
                 snapshots_key(game_id), high, "-inf", start=start, num=num
             )
             for member in members:
-                body = _loads(member)
-                if body["format"] == fmt:
-                    return body["version"], body["state"], body.get("hash")
+                found = self.parse(member, fmt)
+                if found is not None:
+                    return found
             if len(members) < num:
                 break
         return None
+
+    @staticmethod
+    def parse(member: bytes, fmt: str) -> tuple[int, dict[str, Any], str | None] | None:
+        """A snapshot as its sorted set holds it: its version, state and tip, or None when of another format."""
+        body = _loads(member)
+        if body["format"] != fmt:
+            return None
+        return body["version"], body["state"], body.get("hash")
 
     def delete_all(self) -> int:
         deleted = 0

@@ -150,6 +150,16 @@ end
 return answer
 """
 
+# The newest snapshot at or below ARGV[1] (KEYS[1], scored by version) and the stream's entries (KEYS[2])
+# from its version (the entry whose hash the next one chains to) up to ARGV[2]; from the first without one.
+_NEWEST_AND_AFTER = """
+local found = redis.call('ZREVRANGEBYSCORE', KEYS[1], ARGV[1], '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
+local low = '0-1'
+if found[2] then low = '0-' .. found[2] end
+return {found[1] or false, redis.call('XRANGE', KEYS[2], low, ARGV[2])}
+"""
+
+
 class EventStore:
     def __init__(
         self,
@@ -169,6 +179,7 @@ class EventStore:
         self.replicas = replicas
         self.durable_within_ms = durable_within_ms
         self._append = client.register_script(_APPEND)
+        self._newest_and_after = client.register_script(_NEWEST_AND_AFTER)
 
     def new_game_id(self) -> str:
         """An id for a new game, placed beside a feed partition (``events.feed``)."""
@@ -363,10 +374,18 @@ class EventStore:
         low = f"0-{from_version - 1}" if lead else "0-1"
         rows: Rows = self.redis.xrange(stream_key(game_id), low, high)  # type: ignore[assignment]
         envelopes = decode_rows(game_id, rows, lead=lead)
-        if not upcast:
-            return envelopes
-        versions = self.registry.versions
-        return [e if e.schema_version >= versions.get(e.type, 1) else self._upcast(e) for e in envelopes]
+        return self._current(envelopes) if upcast else envelopes
+
+    def newest_snapshot_and_after(self, game_id: str, at: int | None) -> tuple[bytes | None, list[Envelope]]:
+        """The game's newest snapshot at or below ``at`` as kept (``events.snapshot_store``; None: none) and
+        the events after it up to ``at`` (all of them without one), in one round trip."""
+        member, rows = self._newest_and_after(
+            keys=[snapshots_key(game_id), stream_key(game_id)],
+            args=["+inf" if at is None else at, "+" if at is None else f"0-{at}"],
+        )
+        # The script hands XRANGE's entries back as flat lists: each one's field map made as redis-py makes it.
+        entries: Rows = [(entry_id, dict(zip(flat[::2], flat[1::2], strict=True))) for entry_id, flat in rows]
+        return member or None, self._current(decode_rows(game_id, entries, lead=member is not None))
 
     def wait(self, game_id: str, after_version: int, block_ms: int, count: int = 100) -> list[Envelope]:
         """Events after ``after_version``, waiting up to ``block_ms`` for the first one."""
@@ -378,6 +397,12 @@ class EventStore:
             # The entry waited after, for its hash (the first new one's prev_hash).
             rows = [*self.redis.xrange(stream_key(game_id), f"0-{after_version}", f"0-{after_version}"), *rows]  # type: ignore[misc]
         return [self._upcast(e) for e in decode_rows(game_id, rows, lead=after_version > 0 and bool(rows))]
+
+    def _current(self, envelopes: list[Envelope]) -> list[Envelope]:
+        """``envelopes`` in their types' current versions: an event already there (nearly every one a fold
+        reads) is left as it is, found in a dict rather than by a call per event."""
+        versions = self.registry.versions
+        return [e if e.schema_version >= versions.get(e.type, 1) else self._upcast(e) for e in envelopes]
 
     def _upcast(self, envelope: Envelope) -> Envelope:
         version, data = self.registry.upcast(envelope.type, envelope.schema_version, envelope.data)

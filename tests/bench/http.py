@@ -44,6 +44,7 @@ from service.api import create_app
 from service.api.settings import api_settings, rate_limits
 from tests.bench.report import Report, pct, run, run_threads
 from tests.games.counter import COUNTER
+from tests.round_trips import CountingConnection, counted_client
 
 registry.register(COUNTER)
 
@@ -188,25 +189,9 @@ def bare(port: int) -> Callable[[int], Callable[[], bool]]:
     return setup
 
 
-class CountingConnection(redis.Connection):
-    """A connection that counts what it sends: one packet is one round trip, however many commands it holds."""
-
-    packets = 0
-    commands = 0
-
-    def send_packed_command(self, command, check_health: bool = True) -> None:
-        CountingConnection.packets += 1
-        super().send_packed_command(command, check_health)
-
-    def send_command(self, *args, **kwargs) -> None:
-        CountingConnection.commands += 1
-        super().send_command(*args, **kwargs)
-
-
 def round_trips(url: str, actions: int = 20) -> tuple[float, float]:
     """Redis round trips (and commands sent) per action, the app as shipped, over ``actions`` actions."""
-    pool = redis.ConnectionPool.from_url(url, connection_class=CountingConnection)
-    client = redis.Redis(connection_pool=pool)
+    client = counted_client(url)
     settings = api_settings({})
     app = create_app(wiring.build(client, rate_limits=rate_limits(settings)), settings).test_client()
     created = app.post("/games", json={"game": "counter", "seats": 1}).get_json()

@@ -10,6 +10,8 @@ from events.snapshot_store import SnapshotStore
 from events.snapshots import fold
 from events.store import EventStore
 from service.usecases.record import RecordFolder
+from service.wiring import event_store
+from tests.round_trips import CountingConnection, counted_client
 
 created = NewEvent(
     "GameCreated",
@@ -89,3 +91,36 @@ def test_further_back_one_snapshot_per_stretch_is_kept_so_an_old_version_folds_l
     assert kept == [2, 4, 8, 10, 11, 12]  # the oldest of 0-3, 4-7 and 8-11, then the newest three
     old = fold(store, snapshots, folder, g, at=7)
     assert old.from_snapshot == 4 and old.state == fold(store, None, folder, g, at=7).state
+
+
+def test_when_the_newest_snapshot_is_of_another_format_an_older_one_of_this_format_is_used(store: EventStore, raw):
+    """A release that changed the state's shape leaves newer snapshots it cannot read above older ones it can."""
+    g = store.new_game_id()
+    snapshots, folder = SnapshotStore(raw), RecordFolder()
+    store.append(g, 0, [created, NewEvent("CounterSetUp", {"players": 2, "first": 0})])
+    store.append(g, 2, [NewEvent("Added", {"seat": v % 2, "amount": 1}) for v in range(6)])
+    at_4 = fold(store, None, folder, g, at=4)
+    snapshots.save(g, 4, folder.format, folder.dump(at_4.state), at_4.head_hash)
+    snapshots.save(g, 6, "record/0", {"nonsense": True}, "0" * 64)
+    loaded = fold(store, snapshots, folder, g)
+    assert loaded.from_snapshot == 4 and loaded.state == fold(store, None, folder, g).state
+    assert loaded.head_hash == store.head(g)[1]
+
+
+def test_a_fold_through_the_newest_snapshot_reads_it_and_the_events_after_it_in_one_round_trip(redis_url):
+    """A process loading a game it has not seen (an action on another API process) pays one read, not two."""
+    counted = counted_client(redis_url)
+    store, snapshots, folder = event_store(counted), SnapshotStore(counted), RecordFolder()
+    g = store.new_game_id()
+    store.append(g, 0, [created, NewEvent("CounterSetUp", {"players": 2, "first": 0})])
+    store.append(g, 2, [NewEvent("Added", {"seat": v % 2, "amount": 1}) for v in range(6)])
+    fold(store, snapshots, folder, g)  # the script loaded
+    for snapshot_at in (None, 5):
+        if snapshot_at is not None:
+            at = fold(store, None, folder, g, at=snapshot_at)
+            snapshots.save(g, snapshot_at, folder.format, folder.dump(at.state), at.head_hash)
+        before = CountingConnection.packets
+        loaded = fold(store, snapshots, folder, g)
+        assert CountingConnection.packets - before == 1
+        assert loaded.from_snapshot == (snapshot_at or 0) and loaded.state == fold(store, None, folder, g).state
+    counted.close()

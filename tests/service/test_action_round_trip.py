@@ -19,19 +19,10 @@ from service.adapters.config import QUEUE_NAME
 from service.api import create_app
 from service.api.games import ActedSchema
 from service.usecases.ports import ADDRESS_BUCKET, REFUSED_BUCKET, TOKEN_BUCKET
+from tests.round_trips import CountingConnection, counted_client
 from tests.service.tables import act, bearer, new_table, state
 
 EVERY_LIMIT = {TOKEN_BUCKET: (1000, 60), ADDRESS_BUCKET: (1000, 60), REFUSED_BUCKET: (60, 60)}
-
-
-class CountingConnection(redis.Connection):
-    """Counts what it sends: one packet is one round trip, however many commands it holds."""
-
-    packets = 0
-
-    def send_packed_command(self, command, check_health: bool = True) -> None:
-        CountingConnection.packets += 1
-        super().send_packed_command(command, check_health)
 
 
 def _app(client: redis.Redis, **limits):
@@ -54,14 +45,14 @@ def _redraws_counted(services, actions: int) -> tuple[str, int, int]:
 
 
 def test_an_action_costs_one_round_trip_with_every_rate_limit_on(redis_url):
-    counted = redis.Redis(connection_pool=redis.ConnectionPool.from_url(redis_url, connection_class=CountingConnection))
+    counted = counted_client(redis_url)
     assert _redraws_counted(wiring.build(counted, rate_limits=EVERY_LIMIT), 5)[2] == 5
     counted.close()
 
 
 def test_the_action_that_brings_a_snapshot_due_writes_it_in_its_own_round_trip(redis_url):
     """Snapshots every 4 events and a redraw writes 2: every second action keeps one, in its append's script."""
-    counted = redis.Redis(connection_pool=redis.ConnectionPool.from_url(redis_url, connection_class=CountingConnection))
+    counted = counted_client(redis_url)
     services = wiring.build(counted, rate_limits=EVERY_LIMIT, snapshot_every=4)
     game_id, version, trips = _redraws_counted(services, 4)
     assert trips == 4
