@@ -32,12 +32,10 @@ attempt's time, 48 h: a message is delivered once per webhook).
 
 from __future__ import annotations
 
-import base64
 import http.client
 import ipaddress
 import json
 import os
-import secrets
 import socket
 import ssl
 import time
@@ -50,7 +48,7 @@ from urllib.parse import urlsplit
 import redis
 from standardwebhooks.webhooks import Webhook
 
-from service.usecases.notifications import KINDS, MAX_PER_SEAT, RefusedUrl, TooManyWebhooks, now_iso
+from service.usecases.notifications import KINDS, MAX_PER_SEAT, RefusedUrl, TooManyWebhooks, new_signing_secret, now_iso
 
 LOG_LENGTH = 200
 TIMEOUT_SECONDS = 10.0
@@ -223,7 +221,7 @@ class Webhooks:
             "seat": seat,
             "url": url,
             "kinds": list(kinds or KINDS),
-            "secret": "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode(),
+            "secret": new_signing_secret(),
             "created_at": now_iso(),
         }
         self.redis.hset(_key(game_id, "webhooks"), hook["id"], json.dumps(hook))

@@ -8,6 +8,9 @@ registrations and delivering them signed is the webhooks adapter's job
 
 from __future__ import annotations
 
+import base64
+import binascii
+import secrets
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,6 +29,22 @@ class RefusedUrl(ValueError):
 
 class TooManyWebhooks(Exception):
     pass
+
+
+def new_signing_secret() -> str:
+    """A Standard Webhooks signing secret: ``whsec_`` and the base64 of 24 random bytes, in the standard
+    alphabet, which every implementation's verifier decodes (a URL-safe one's ``-`` and ``_`` are not in it)."""
+    return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
+
+
+def is_signing_secret(secret: str | None) -> bool:
+    """Whether ``secret`` is one ``new_signing_secret`` could have made (a key in strict base64)."""
+    if not secret or not secret.startswith("whsec_"):
+        return False
+    try:
+        return len(base64.b64decode(secret[6:], validate=True)) == 24
+    except binascii.Error:
+        return False
 
 
 def now_iso() -> str:

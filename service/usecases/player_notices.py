@@ -25,7 +25,7 @@ import secrets
 from typing import Any
 
 from service.usecases.errors import Refused
-from service.usecases.notifications import KINDS
+from service.usecases.notifications import KINDS, is_signing_secret, new_signing_secret
 from service.usecases.ports import Mail, Mailer, Player, PlayerStore
 
 SUBJECTS = {
@@ -124,8 +124,10 @@ class PlayerNotices:
             else:
                 old = settings.get("webhook") or {}
                 secret = old.get("secret") if old.get("url") == hook["url"] else None
-                if secret is None:
-                    secret = "whsec_" + secrets.token_urlsafe(24)
+                # Secrets made before 2026-11-28 were URL-safe base64, which one in eighteen times no verifier
+                # can decode: saving the webhook again replaces such a one.
+                if not is_signing_secret(secret):
+                    secret = new_signing_secret()
                     shown["secret"] = secret
                 settings["webhook"] = {"url": hook["url"], "kinds": list(hook.get("kinds") or KINDS), "secret": secret}
         self.store.update(player.player_id, {"settings": json.dumps(settings, sort_keys=True)})

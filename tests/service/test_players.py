@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import base64
+import json
+from datetime import UTC, datetime
+
+from standardwebhooks.webhooks import Webhook
+
 from service import wiring
+from service.adapters.players import player_key
 from service.api import create_app
 from service.usecases.ports import PLAYER_BUCKET
 from tests.service.conftest import TEST_CONFIG
@@ -146,3 +153,23 @@ def test_player_creation_is_limited_per_address_and_an_invitation_taken_by_name_
     assert other.status_code == 201
     taken = limited.post(f"/invitations/{code}", json={}, headers=bearer(other.get_json()["token"]))
     assert taken.status_code == 201
+
+
+def test_a_players_webhook_secret_is_a_standard_webhooks_key_every_time(redis_client):
+    """docs/players.md: the secret is ``whsec_`` and the standard base64 of its key, as every Standard Webhooks
+    verifier decodes it. A URL-safe one (as made before) failed the signer one time in eighteen; saving such a
+    webhook again replaces it."""
+    client = create_app(wiring.build(redis_client, allow_private_webhooks=True), TEST_CONFIG).test_client()
+    ada = bearer(client.post("/players", json={"name": "Ada"}).get_json()["token"])
+    for n in range(40):
+        answer = client.put("/players/me/notifications", json={"webhook": {"url": f"http://127.0.0.1:9/h{n}"}}, headers=ada)
+        secret = answer.get_json()["webhook_secret"]
+        assert secret.startswith("whsec_") and len(base64.b64decode(secret[6:], validate=True)) == 24, secret
+        Webhook(secret).sign("msg_1", datetime.now(UTC), "{}")
+    player = wiring.build(redis_client).players.me(ada["Authorization"].split()[1])
+    settings = json.loads(redis_client.hget(player_key(player.player_id), "settings") or "{}")
+    assert settings, "the player's settings are where this test looks for them"
+    settings["webhook"]["secret"] = "whsec_" + "-_-" + "A" * 29  # as a URL-safe secret could be
+    redis_client.hset(player_key(player.player_id), "settings", json.dumps(settings))
+    again = client.put("/players/me/notifications", json={"webhook": {"url": settings["webhook"]["url"]}}, headers=ada)
+    assert again.get_json()["webhook_secret"] != settings["webhook"]["secret"]
