@@ -64,11 +64,12 @@ class Draft(Generic[T]):
     them), so they are written in place.
     """
 
-    def __init__(self, record: T, owned: set[str] | frozenset[str] = frozenset()):
+    def __init__(self, record: T, owned: set[Any] | frozenset[Any] = frozenset()):
         self.base = record
         self.changes: dict[str, Any] = {}
-        #: The fields this draft may write in place: copied by it, or owned from the start.
-        self.copied: set[str] = set(owned)
+        #: The fields this draft may write in place: copied by it, or owned from the start (by name; a game's
+        #: draft that copies part by part marks its parts its own way).
+        self.copied: set[Any] = set(owned)
 
     def __getitem__(self, name: str) -> Any:
         if name in self.changes:

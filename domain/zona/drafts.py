@@ -26,8 +26,9 @@ own write would notice. None does: the events of 300 seeded random games and
 8 greedy ones read the same as with whole-field copies.)
 
 Which fields and parts the draft has made its own is recorded in
-``copied``: a field's name, ``name/`` for its container, ``name/key`` for a
-part. Every part a fold reads to change goes through ``part`` (or ``d[name]``);
+``copied``: a field's name, ``name/`` for its container, the pair
+``(name, key)`` for a part (a pair, not a string: a fold marks or looks up
+a part some five times a decision, and formatting the key cost more). Every part a fold reads to change goes through ``part`` (or ``d[name]``);
 ``read`` is for reading only. ``tests/zona/test_drafts.py`` checks the
 shapes on whole games, so a field that starts holding something deeper
 fails there rather than being shared.
@@ -63,6 +64,10 @@ PARTS: dict[str, Callable[[Any], Any]] = {
 }
 
 
+#: Each field's container mark (``name/``), made once rather than at each look.
+_CONTAINER: dict[str, str] = {name: name + "/" for name in (*PARTS, *FLAT)}
+
+
 class Draft(records.Draft[Any]):
     """The kit's ``Draft`` (changes beside the record it started from), copying part by part."""
 
@@ -80,10 +85,10 @@ class Draft(records.Draft[Any]):
         if copy is None:
             value = FLAT.get(name, clone)(value)
         else:
-            if name + "/" not in self.copied:
+            if _CONTAINER[name] not in self.copied:
                 value = list(value) if type(value) is list else dict(value)
             for key in range(len(value)) if type(value) is list else list(value):
-                if f"{name}/{key}" not in self.copied:
+                if (name, key) not in self.copied:
                     value[key] = copy(value[key])
         self._put(name, value)
         self.copied.add(name)
@@ -100,11 +105,13 @@ class Draft(records.Draft[Any]):
         """The field as the draft's own list or dict, whose parts may still be shared: to add or remove parts
         (``add``, ``put``, ``shrink``) or to reach one (``part``), never to change one in place."""
         value = self._get(name)
-        if name in self.copied or name + "/" in self.copied:
+        copied = self.copied
+        mark = _CONTAINER.get(name) or name + "/"
+        if name in copied or mark in copied:
             return value
         value = list(value) if type(value) is list else dict(value)
         self._put(name, value)
-        self.copied.add(name + "/")
+        copied.add(mark)
         return value
 
     def part(self, name: str, key: Any, default: Callable[[], Any] | None = None) -> Any:
@@ -116,11 +123,11 @@ class Draft(records.Draft[Any]):
                 key += len(container)
         elif key not in container and default is not None:
             container[key] = value = default()
-            self.copied.add(f"{name}/{key}")
+            self.copied.add((name, key))
             return value
         if name in self.copied:
             return container[key]
-        mark = f"{name}/{key}"
+        mark = (name, key)
         if mark in self.copied:
             return container[key]
         value = container[key] = PARTS[name](container[key])
@@ -130,20 +137,20 @@ class Draft(records.Draft[Any]):
     def put(self, name: str, key: Any, value: Any) -> None:
         """Part ``key`` of ``name`` becomes ``value``, which the caller made and no one else holds."""
         self.container(name)[key] = value
-        self.copied.add(f"{name}/{key}")
+        self.copied.add((name, key))
 
     def add(self, name: str, value: Any) -> None:
         """``value`` (made by the caller, held by no one else) goes at the end of the list ``name``."""
         container = self.container(name)
         container.append(value)
-        self.copied.add(f"{name}/{len(container) - 1}")
+        self.copied.add((name, len(container) - 1))
 
     def shrink(self, name: str, length: int) -> None:
         """The list ``name`` keeps its first ``length`` parts (those after are dropped, and with them any
         record that the draft owned them: a part added later at that place is a new one)."""
         container = self.container(name)
         for key in range(length, len(container)):
-            self.copied.discard(f"{name}/{key}")
+            self.copied.discard((name, key))
         del container[length:]
 
 
