@@ -50,6 +50,39 @@ FLAT: dict[str, Callable[[Any], Any]] = {
 }
 
 
+def fresh(value: Any) -> Any:
+    """``clone(value)`` for an event's data a fold keeps: a string, number or None as it is (nothing can
+    change one), a mapping of those and of lists of those copied a level down, anything else deep (``clone``).
+    Most of what the folds keep is such a value or mapping (a frame, a choice), and a deep copy of it was a
+    tenth of a random game's time."""
+    kind = type(value)
+    if kind is str or kind is int or value is None or kind is bool or kind is float:
+        return value
+    if kind is dict:
+        out = {}
+        for k, v in value.items():
+            inner = type(v)
+            if inner is str or inner is int or v is None or inner is bool or inner is float:
+                out[k] = v
+            elif inner is list and _plain(v):
+                out[k] = v[:]
+            else:
+                return clone(value)
+        return out
+    if kind is list and _plain(value):
+        return value[:]
+    return clone(value)
+
+
+def _plain(values: list[Any]) -> bool:
+    """Whether a list holds only strings, numbers, booleans and None."""
+    for v in values:
+        inner = type(v)
+        if not (inner is str or inner is int or v is None or inner is bool or inner is float):
+            return False
+    return True
+
+
 def _stalker(stalker: dict[str, Any]) -> dict[str, Any]:
     """A stalker's copy: its numbers and words as they are, each list of cards, tokens or injuries copied."""
     return {k: v[:] if type(v) is list else v for k, v in stalker.items()}
@@ -57,10 +90,11 @@ def _stalker(stalker: dict[str, Any]) -> dict[str, Any]:
 
 #: Fields that hold parts a fold writes one at a time (a list by index, a dict by key), and how one part is
 #: copied: a deck, a pile, a row or a queue is a list of strings, a lock a mapping of scalars, a stalker
-#: scalars and such lists; a frame nests deeper.
+#: scalars and such lists; a frame as ``fresh`` copies event data (most are scalars and lists of them, a level
+#: down; one that nests deeper, whole), where marshal's round trip copied every frame whole.
 PARTS: dict[str, Callable[[Any], Any]] = {
     **dict.fromkeys(("decks", "discards", "dispenser", "finds", "threats", "market", "draft"), list),
-    "locks": dict, "stalkers": _stalker, "frames": clone,
+    "locks": dict, "stalkers": _stalker, "frames": fresh,
 }
 
 
