@@ -33,8 +33,17 @@ from domain.rng import Rng
 #: The actor name for commands nobody at the table sends: the round end,
 #: a deadline, a worker carrying on after a decision.
 SYSTEM = "system"
-#: Each command schema made once, refusing unknown fields (``Game.check_command``).
+#: Each command or options schema made once, refusing unknown fields (``Game.check_command``,
+#: ``Game.resolve_options``): a schema's making costs more than loading with it.
 _STRICT: dict[type[Schema], Schema] = {}
+
+
+def strict_schema(schema: type[Schema]) -> Schema:
+    """The one instance of ``schema`` that refuses unknown fields (a schema keeps nothing between loads)."""
+    strict = _STRICT.get(schema)
+    if strict is None:
+        strict = _STRICT[schema] = schema(unknown=RAISE)
+    return strict
 
 Seat = int
 Command = dict[str, Any]
@@ -257,7 +266,7 @@ class Game(ABC):
         Raises a MALFORMED ``RuleViolation`` naming every bad field.
         """
         try:
-            loaded: dict[str, Any] = self.options_schema(unknown=RAISE).load(dict(options))
+            loaded: dict[str, Any] = strict_schema(self.options_schema).load(dict(options))
         except ValidationError as err:
             raise malformed("bad_options", f"options: {err.messages}") from err
         return loaded
@@ -272,10 +281,7 @@ class Game(ABC):
         schema = self.command_schemas.get(kind) if isinstance(kind, str) else None
         if schema is None:
             raise malformed("unknown_command", f"{self.name} has no command {kind!r}")
-        strict = _STRICT.get(schema)
-        if strict is None:  # made once per schema: a schema's making costs more than checking a command
-            strict = _STRICT[schema] = schema(unknown=RAISE)
-        errors = strict.validate(dict(command))
+        errors = strict_schema(schema).validate(dict(command))
         if errors:
             raise malformed("bad_command", f"{kind}: {errors}")
         return dict(command)

@@ -15,19 +15,37 @@ from typing import Any, Generic, TypeVar
 T = TypeVar("T")
 
 
+#: The one record ``replace`` writes in place, while a resolution folds an event into it
+#: (``domain.engine.resolution``): a record that resolution's own earlier folds made, that no one else holds
+#: yet, so copying its fifty-odd fields for every fold after its first bought nothing. Any other record is
+#: copied as ever; a slot, not a flag, so a record another resolution (or thread) holds is never the one.
+IN_PLACE: list[Any] = [None]
+
+
+#: The classes ``replace`` has met that are plain frozen records (data classes): checked once a class.
+_RECORDS: set[type] = set()
+
+
 def replace(obj: T, /, **changes: Any) -> T:
     """``dataclasses.replace`` for plain frozen records, without running ``__init__``."""
     cls = type(obj)
     fields: dict[str, Any] = obj.__dict__
-    # A fold replaces some fifty thousand records a second: the checks are set operations on the dicts'
-    # keys and a class attribute, not a list built and ``dataclasses.is_dataclass``.
-    if not changes.keys() <= fields.keys() or not hasattr(cls, "__dataclass_fields__"):
-        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]  # the standard error for a wrong name
-    new = object.__new__(cls)
-    state: dict[str, Any] = new.__dict__
-    state.update(fields)
-    state.update(changes)
-    return new
+    if obj is IN_PLACE[0] and changes.keys() <= fields.keys():
+        fields.update(changes)
+        return obj
+    # A fold replaces some fifty thousand records a second: the class is checked once, and a name the record
+    # lacks shows as a copy with a field too many (no set built of the names each time).
+    if cls in _RECORDS:
+        new = object.__new__(cls)
+        state: dict[str, Any] = new.__dict__
+        state.update(fields)
+        state.update(changes)
+        if len(state) == len(fields):
+            return new
+    elif hasattr(cls, "__dataclass_fields__") and changes.keys() <= fields.keys():
+        _RECORDS.add(cls)
+        return replace(obj, **changes)
+    return dataclasses.replace(obj, **changes)  # type: ignore[type-var]  # the standard error for a wrong name
 
 
 def clone(value: Any) -> Any:
@@ -46,11 +64,12 @@ class Draft(Generic[T]):
     them), so they are written in place.
     """
 
-    def __init__(self, record: T, owned: set[str] | frozenset[str] = frozenset()):
+    def __init__(self, record: T, owned: set[Any] | frozenset[Any] = frozenset()):
         self.base = record
         self.changes: dict[str, Any] = {}
-        #: The fields this draft may write in place: copied by it, or owned from the start.
-        self.copied: set[str] = set(owned)
+        #: The fields this draft may write in place: copied by it, or owned from the start (by name; a game's
+        #: draft that copies part by part marks its parts its own way).
+        self.copied: set[Any] = set(owned)
 
     def __getitem__(self, name: str) -> Any:
         if name in self.changes:

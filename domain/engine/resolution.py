@@ -6,6 +6,12 @@ event at once with the same ``evolve`` a replay uses. So a later step sees the
 earlier steps' effects, and the state a command leaves behind is by
 construction the state its events fold to: the service takes it from here
 instead of folding the events again.
+
+The first fold of a resolution makes a new record; that record is the
+resolution's own (``own``) until it is handed back, so the folds after write
+it in place (``records.IN_PLACE``) instead of copying it once an event. Rule
+code therefore reads ``res.state`` again after an emit rather than a state it
+took before: the one it took may be the record the emit wrote.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+from domain.engine import records
 from domain.game import Event
 from domain.rng import Rng
 
@@ -25,6 +32,8 @@ class Resolution(Generic[S]):
         self.rng = rng
         self.evolve = evolve
         self.events: list[Event] = []
+        #: The record this resolution's folds made, which no one else holds yet: later folds write it in place.
+        self.own: Any = None
 
     def emit(self, type_: str, **data: Any) -> S:
         # ``Event(type_, data)`` without the frozen data class's ``__init__`` (a guarded setattr per field):
@@ -33,7 +42,19 @@ class Resolution(Generic[S]):
         fields = event.__dict__
         fields["type"] = type_
         fields["data"] = data
-        self.state = self.evolve(self.state, event)
+        state = self.state
+        if state is self.own:
+            writable = records.IN_PLACE
+            writable[0] = state
+            try:
+                self.state = self.evolve(state, event)
+            finally:
+                writable[0] = None
+        else:
+            # A fold makes a new record of what it was given (the caller's state): this resolution's own.
+            folded = self.state = self.evolve(state, event)
+            if folded is not state:
+                self.own = folded
         self.events.append(event)
         return self.state
 

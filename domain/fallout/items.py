@@ -40,6 +40,7 @@ from domain.fallout.state import (
     MAX_HP,
     Decision,
     GameState,
+    SurvivorState,
     clamp_hp,
     clamp_rads,
     replace,
@@ -129,10 +130,19 @@ def answer_gained(res: Resolution, command: dict[str, Any], decision: Decision) 
 # -- discarding down ----------------------------------------------------------
 
 
+#: The survivors last found within their limits, the very tuple (held, so its id is never reused): ``over_limit``
+#: is asked at every step of every resolution, and most steps (an enemy moving, a die kept) leave them alone.
+_WITHIN: list[tuple[SurvivorState, ...]] = []
+
+
 def over_limit(state: GameState) -> tuple[int, str] | None:
     """The first survivor (turn order) holding too many cards: (seat, "inventory"/"agendas")."""
-    # Asked at every step of every resolution, and nearly always nobody is: the turn order only for a find.
-    if all(len(s.inventory) <= INVENTORY_SIZE and len(s.agendas) <= MAX_AGENDAS for s in state.survivors):
+    survivors = state.survivors
+    if _WITHIN and _WITHIN[0] is survivors:
+        return None
+    # Nearly always nobody is over: the turn order only for a find.
+    if all(len(s.inventory) <= INVENTORY_SIZE and len(s.agendas) <= MAX_AGENDAS for s in survivors):
+        _WITHIN[:] = [survivors]
         return None
     for seat in state.turn_order():
         s = state.survivor(seat)

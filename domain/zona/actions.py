@@ -17,7 +17,6 @@ from domain.zona.pack import pack_named
 from domain.zona.resolution import RULES, ZonaResolution
 from domain.zona.state import State, owned_items
 
-RULE_MOVE = 'Zona §"RUCH"'
 RULE_AREA = 'Zona §"WYKONYWANIE AKCJI OBSZARÓW"'
 
 
@@ -63,8 +62,9 @@ def move_choices(state: State, seat: int) -> list[dict[str, Any]]:
 
 @RULES.command("move", {"to": fields.String(required=True), "map": fields.String()})
 def move_command(res: ZonaResolution, seat: int, command: dict[str, Any]) -> None:
-    if command not in move_choices(res.state, seat):
-        raise RuleViolation("cannot_move", "You cannot move there.", rule=RULE_MOVE)
+    # The dispatch's turn check (``ZonaGame.turn``) refused every move not among ``move_choices`` of this very
+    # state (``turn_actions(state, seat, "move")``), before anything was emitted: listing them again here
+    # doubled the dearest part of a move's decision.
     here, there = res.stalker(seat)["area"], command["to"]
     border = res.board.neighbours(here)[there]
     res.emit("ActionTaken", seat=seat, action="move")

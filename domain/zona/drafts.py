@@ -26,8 +26,9 @@ own write would notice. None does: the events of 300 seeded random games and
 8 greedy ones read the same as with whole-field copies.)
 
 Which fields and parts the draft has made its own is recorded in
-``copied``: a field's name, ``name/`` for its container, ``name/key`` for a
-part. Every part a fold reads to change goes through ``part`` (or ``d[name]``);
+``copied``: a field's name, ``name/`` for its container, the pair
+``(name, key)`` for a part (a pair, not a string: a fold marks or looks up
+a part some five times a decision, and formatting the key cost more). Every part a fold reads to change goes through ``part`` (or ``d[name]``);
 ``read`` is for reading only. ``tests/zona/test_drafts.py`` checks the
 shapes on whole games, so a field that starts holding something deeper
 fails there rather than being shared.
@@ -49,6 +50,39 @@ FLAT: dict[str, Callable[[Any], Any]] = {
 }
 
 
+def fresh(value: Any) -> Any:
+    """``clone(value)`` for an event's data a fold keeps: a string, number or None as it is (nothing can
+    change one), a mapping of those and of lists of those copied a level down, anything else deep (``clone``).
+    Most of what the folds keep is such a value or mapping (a frame, a choice), and a deep copy of it was a
+    tenth of a random game's time."""
+    kind = type(value)
+    if kind is str or kind is int or value is None or kind is bool or kind is float:
+        return value
+    if kind is dict:
+        out = {}
+        for k, v in value.items():
+            inner = type(v)
+            if inner is str or inner is int or v is None or inner is bool or inner is float:
+                out[k] = v
+            elif inner is list and _plain(v):
+                out[k] = v[:]
+            else:
+                return clone(value)
+        return out
+    if kind is list and _plain(value):
+        return value[:]
+    return clone(value)
+
+
+def _plain(values: list[Any]) -> bool:
+    """Whether a list holds only strings, numbers, booleans and None."""
+    for v in values:
+        inner = type(v)
+        if not (inner is str or inner is int or v is None or inner is bool or inner is float):
+            return False
+    return True
+
+
 def _stalker(stalker: dict[str, Any]) -> dict[str, Any]:
     """A stalker's copy: its numbers and words as they are, each list of cards, tokens or injuries copied."""
     return {k: v[:] if type(v) is list else v for k, v in stalker.items()}
@@ -56,11 +90,16 @@ def _stalker(stalker: dict[str, Any]) -> dict[str, Any]:
 
 #: Fields that hold parts a fold writes one at a time (a list by index, a dict by key), and how one part is
 #: copied: a deck, a pile, a row or a queue is a list of strings, a lock a mapping of scalars, a stalker
-#: scalars and such lists; a frame nests deeper.
+#: scalars and such lists; a frame as ``fresh`` copies event data (most are scalars and lists of them, a level
+#: down; one that nests deeper, whole), where marshal's round trip copied every frame whole.
 PARTS: dict[str, Callable[[Any], Any]] = {
     **dict.fromkeys(("decks", "discards", "dispenser", "finds", "threats", "market", "draft"), list),
-    "locks": dict, "stalkers": _stalker, "frames": clone,
+    "locks": dict, "stalkers": _stalker, "frames": fresh,
 }
+
+
+#: Each field's container mark (``name/``), made once rather than at each look.
+_CONTAINER: dict[str, str] = {name: name + "/" for name in (*PARTS, *FLAT)}
 
 
 class Draft(records.Draft[Any]):
@@ -80,10 +119,10 @@ class Draft(records.Draft[Any]):
         if copy is None:
             value = FLAT.get(name, clone)(value)
         else:
-            if name + "/" not in self.copied:
+            if _CONTAINER[name] not in self.copied:
                 value = list(value) if type(value) is list else dict(value)
             for key in range(len(value)) if type(value) is list else list(value):
-                if f"{name}/{key}" not in self.copied:
+                if (name, key) not in self.copied:
                     value[key] = copy(value[key])
         self._put(name, value)
         self.copied.add(name)
@@ -100,11 +139,13 @@ class Draft(records.Draft[Any]):
         """The field as the draft's own list or dict, whose parts may still be shared: to add or remove parts
         (``add``, ``put``, ``shrink``) or to reach one (``part``), never to change one in place."""
         value = self._get(name)
-        if name in self.copied or name + "/" in self.copied:
+        copied = self.copied
+        mark = _CONTAINER.get(name) or name + "/"
+        if name in copied or mark in copied:
             return value
         value = list(value) if type(value) is list else dict(value)
         self._put(name, value)
-        self.copied.add(name + "/")
+        copied.add(mark)
         return value
 
     def part(self, name: str, key: Any, default: Callable[[], Any] | None = None) -> Any:
@@ -116,11 +157,11 @@ class Draft(records.Draft[Any]):
                 key += len(container)
         elif key not in container and default is not None:
             container[key] = value = default()
-            self.copied.add(f"{name}/{key}")
+            self.copied.add((name, key))
             return value
         if name in self.copied:
             return container[key]
-        mark = f"{name}/{key}"
+        mark = (name, key)
         if mark in self.copied:
             return container[key]
         value = container[key] = PARTS[name](container[key])
@@ -130,20 +171,20 @@ class Draft(records.Draft[Any]):
     def put(self, name: str, key: Any, value: Any) -> None:
         """Part ``key`` of ``name`` becomes ``value``, which the caller made and no one else holds."""
         self.container(name)[key] = value
-        self.copied.add(f"{name}/{key}")
+        self.copied.add((name, key))
 
     def add(self, name: str, value: Any) -> None:
         """``value`` (made by the caller, held by no one else) goes at the end of the list ``name``."""
         container = self.container(name)
         container.append(value)
-        self.copied.add(f"{name}/{len(container) - 1}")
+        self.copied.add((name, len(container) - 1))
 
     def shrink(self, name: str, length: int) -> None:
         """The list ``name`` keeps its first ``length`` parts (those after are dropped, and with them any
         record that the draft owned them: a part added later at that place is a new one)."""
         container = self.container(name)
         for key in range(length, len(container)):
-            self.copied.discard(f"{name}/{key}")
+            self.copied.discard((name, key))
         del container[length:]
 
 

@@ -21,7 +21,7 @@ from domain.engine.decisions import Decision, normalized, requested
 from domain.engine.dispatch import RulebookGame
 from domain.engine.faces import faces_field
 from domain.engine.shelf import UnknownPack
-from domain.game import Command, Event, EventSchema, Outcome, RuleViolation, Seat, SeatRange, malformed
+from domain.game import Command, Event, EventSchema, Outcome, RuleViolation, Seat, SeatRange, malformed, strict_schema
 from domain.rng import Rng
 from domain.zona import actions, flow, words
 from domain.zona.actions import legal_actions
@@ -165,7 +165,7 @@ class ZonaGame(RulebookGame[State, ZonaResolution]):
             raise malformed("bad_options", f"side: the pack's board has sides {sorted(pack.sides)}")
         if options.get("die_faces") is None:
             options["die_faces"] = list(pack.faces)
-        defaults = ZonaOptions().load({})
+        defaults = strict_schema(ZonaOptions).load({})  # the one instance: making a schema costs more than loading
         return flow.start({**defaults, **options}, rng)
 
     # -- the engine's dispatch (``domain.engine.dispatch``): Zona's state and turn checks ---------

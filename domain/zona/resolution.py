@@ -40,7 +40,7 @@ class InPlace(Draft):
     caller's state shares the rest) and written in place after.
     """
 
-    def __init__(self, record: State, owned: set[str]):
+    def __init__(self, record: State, owned: set[Any]):
         super().__init__(record, owned)
         self.fields: dict[str, Any] = vars(record)
 
@@ -59,7 +59,7 @@ class ZonaResolution(Resolution[State]):
     def __init__(self, state: State, rng: Rng):
         super().__init__(state, rng, evolve)
         #: The state's top-level parts this resolution's folds copied: the caller's state never shares them.
-        self.owned: set[str] = set()
+        self.owned: set[Any] = set()
         #: The record this resolution made on its first fold and alone holds, written in place after.
         self.draft: InPlace | None = None
 

@@ -30,6 +30,7 @@ from typing import Any
 from domain.engine.records import clone as clone
 from domain.engine.records import replace as replace
 from domain.zona.drafts import Draft as Draft
+from domain.zona.drafts import fresh as fresh
 from domain.zona.drafts import move as move
 
 Frame = dict[str, Any]
@@ -89,39 +90,6 @@ class State:
     lost: Any = None
 
 
-
-
-def fresh(value: Any) -> Any:
-    """``clone(value)`` for an event's data a fold keeps: a string, number or None as it is (nothing can
-    change one), a mapping of those and of lists of those copied a level down, anything else deep (``clone``).
-    Most of what the folds keep is such a value or mapping (a frame, a choice), and a deep copy of it was a
-    tenth of a random game's time."""
-    kind = type(value)
-    if kind is str or kind is int or value is None or kind is bool or kind is float:
-        return value
-    if kind is dict:
-        out = {}
-        for k, v in value.items():
-            inner = type(v)
-            if inner is str or inner is int or v is None or inner is bool or inner is float:
-                out[k] = v
-            elif inner is list and _plain(v):
-                out[k] = v[:]
-            else:
-                return clone(value)
-        return out
-    if kind is list and _plain(value):
-        return value[:]
-    return clone(value)
-
-
-def _plain(values: list[Any]) -> bool:
-    """Whether a list holds only strings, numbers, booleans and None."""
-    for v in values:
-        inner = type(v)
-        if not (inner is str or inner is int or v is None or inner is bool or inner is float):
-            return False
-    return True
 
 
 #: The record's fields, in order: what a snapshot and ``GameSetUp`` hold.
