@@ -9,6 +9,7 @@ noise; the ratios are what to compare between runs.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import platform
@@ -161,6 +162,11 @@ def run(parts: Sequence[Callable[[Report], None]], runs: int = RUNS) -> Report:
     for i in range(runs):
         report = Report("holotape bench" if runs == 1 else f"holotape bench, run {i + 1} of {runs}")
         for part in parts:
+            # What earlier parts left in this process (two games' content, self-play's states) out of the
+            # garbage collector's walks, as a service process freezes its start: the HTTP part's clients
+            # run here, and a full collection of a heap the parts before grew stalled them at random.
+            gc.collect()
+            gc.freeze()
             part(report)
         reports.append(report)
     final = reports[0] if runs == 1 else median_report(reports)
