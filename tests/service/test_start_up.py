@@ -13,11 +13,11 @@ FROZEN_AT_LEAST = 50_000
 
 
 def test_the_wsgi_app_freezes_its_start_up_so_a_full_collection_walks_only_what_came_after(redis_url):
-    probe = "import gc, time, service.wsgi; t = time.perf_counter(); gc.collect(); print(gc.get_freeze_count(), time.perf_counter() - t)"
+    probe = "import gc, service.wsgi; print(gc.get_freeze_count())"
     answer = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, env={**os.environ, "REDIS_URL": redis_url},
         capture_output=True, text=True, timeout=60, check=True,
     )  # fmt: skip
-    frozen, seconds = answer.stdout.split()
-    assert int(frozen) >= FROZEN_AT_LEAST, answer.stdout
-    assert float(seconds) < 0.02, "a full collection after the start walked the frozen objects"
+    # How long a collection then takes is the machine's business (30 ms on a loaded CI run against a
+    # few microseconds here); how much of the start is left out of it is the app's.
+    assert int(answer.stdout) >= FROZEN_AT_LEAST, answer.stdout
