@@ -237,15 +237,19 @@ class Games:
             loaded = self._keep(game_id, loaded)
         return loaded
 
+    def _due(self, version: int, from_snapshot: int) -> bool:
+        """Whether a game at ``version`` has come far enough past its last snapshot for a new one."""
+        return self.snapshots is not None and version - from_snapshot >= self.snapshot_every
+
     def _snapshot_due(self, after: Record, version: int, from_snapshot: int) -> SnapshotWrite | None:
-        """The snapshot an append to ``version`` keeps with it, when it has come far enough since the last."""
-        if self.snapshots is None or version - from_snapshot < self.snapshot_every:
+        """The snapshot an append to ``version`` keeps with it, when one is due."""
+        if self.snapshots is None or not self._due(version, from_snapshot):
             return None
         return self.snapshots.with_append(self.folder.format, self.folder.dump(after))
 
     def _keep(self, game_id: str, loaded: Loaded[Record]) -> Loaded[Record]:
-        """Remember ``loaded`` as the game's latest, snapshotting it when it has come far enough."""
-        if self.snapshots is not None and loaded.version - loaded.from_snapshot >= self.snapshot_every:
+        """Remember ``loaded`` as the game's latest, snapshotting it when one is due."""
+        if self.snapshots is not None and self._due(loaded.version, loaded.from_snapshot):
             tip = loaded.head_hash or self.store.head(game_id)[1]
             self.snapshots.save(game_id, loaded.version, self.folder.format, self.folder.dump(loaded.state), tip)
             loaded = Loaded(loaded.state, loaded.version, loaded.version, tip)
