@@ -40,6 +40,9 @@ from service.usecases.words import sentence
 
 #: How far back the log is read to find the move: an undo is about the last move, not a game's history.
 LOOK_BACK = 400
+#: The first read's reach: the last move is nearly always within it. Every listing of a seat's actions
+#: asks whether it may undo, and reading LOOK_BACK events each time was most of that request's cost.
+NEAR = 32
 #: Worlds the move is decided again in, to see whether it rests on something hidden (``_learnt``).
 WORLDS = 3
 
@@ -89,8 +92,12 @@ class Undo:
             raise Refused("not_a_player", "only a player's seat may undo", Refused.FORBIDDEN)
         if seat not in record.module.waiting_for(record.state):
             raise Refused("nothing_to_undo", "it is not your turn: your moves are the table's now", Refused.NOT_NOW)
-        log = self.games.store.read(game_id, max(1, loaded.version - LOOK_BACK), loaded.version)
-        batch = _last_move(log, loaded.version)
+        batch = None
+        for reach in (NEAR, LOOK_BACK):
+            log = self.games.store.read(game_id, max(1, loaded.version - reach), loaded.version)
+            batch = _last_move(log, loaded.version)
+            if batch is not None or loaded.version <= reach:
+                break
         if batch is None:
             raise Refused("nothing_to_undo", "you have no move of this turn to take back", Refused.NOT_NOW)
         header = batch[0]

@@ -9,6 +9,7 @@ from bots import decide, make_bot
 from domain.rng import Rng
 from events.snapshots import fold
 from service.usecases.errors import Refused
+from service.usecases.undo import NEAR
 from tests.service.tables import act, finish, new_table, state
 
 
@@ -49,6 +50,25 @@ def test_a_solo_seat_takes_back_its_moves_one_by_one_and_the_log_keeps_them(clie
     assert fold(games.store, None, games.folder, table.game_id).state == games.load(table.game_id).state
     finish(client, table, games)
     assert client.get(table.url("/audit")).get_json()["verdict"] == "fair"
+
+
+def test_undoing_reaches_a_move_further_back_than_the_first_read(client):
+    """The last move is first looked for among the newest events (undo.NEAR). Moves made and taken back after
+    it leave it further back than that, behind a chain of undos, and it is still found (up to undo.LOOK_BACK)."""
+    table = new_table(client, seats=1)
+    start = state(client, table)
+    assert act(client, table, 0, {"type": "add", "amount": 2}).status_code == 200
+    # Each round: moves (of 1: the total stays below the counter game's first tick) and their undos.
+    while state(client, table)["version"] - start["version"] <= NEAR:
+        for _ in range(3):
+            assert act(client, table, 0, {"type": "add", "amount": 1}).status_code == 200
+        for _ in range(3):
+            assert _undo(client, table, 0).status_code == 200
+    assert state(client, table)["view"]["total"] == 2
+    offered = _offer(client, table, 0)["undo"]
+    assert offered is not None and "2" in offered["text"], offered
+    assert _undo(client, table, 0).status_code == 200
+    assert state(client, table)["view"] == start["view"]
 
 
 def test_a_move_that_drew_chance_or_showed_a_secret_is_not_undone(client):
