@@ -6,9 +6,9 @@ the client generated from the API document (tests/service/client.py): every
 request built and every answer parsed by its models, and checked against the
 document; the worker runs every round end. The seats' policy is one of our bots, fed the
 seat's own view and an Rng derived from the seed and the step, so the same
-seed plays the same game in-process and over HTTP: the test first finds a
-seed with the wanted ending in-process (on the same real Redis), then plays
-that seed over HTTP.
+seed plays the same game in-process and over HTTP: the test finds a seed
+with the wanted ending in-process (on the same real Redis; pinned per rules
+version in tests/e2e/seeds.py), then plays that seed over HTTP.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from service import wiring
 from service.usecases.automation import Automation
 from service.usecases.games import Games
 from tests.conftest import wait_until
+from tests.e2e.seeds import seed_for
 from tests.service.client import Typed
 
 ROUND_CAP = 120
@@ -130,7 +131,8 @@ def read_log(typed: Typed, caller, game_id: str) -> list[dict]:
 def test_a_solo_game_over_http_ends_in_a_victory(redis_client, typed: Typed, games: Games, worker):
     """Influence and Solo Play: one survivor reaches 11 influence and wins alone."""
     # A solo victory is the rarer ending since agenda cycles are a card shorter (Agenda Cards): look further.
-    seed = find_seed(redis_client, 1, "greedy", lambda e: e["result"] == "won", tries=30)
+    seed = seed_for("fallout", "1 greedy seat, a victory",
+                    lambda: find_seed(redis_client, 1, "greedy", lambda e: e["result"] == "won", tries=30))  # fmt: skip
     game_id, events = play_over_http(typed, games, seed, 1, "greedy")
     ended = [e for e in events if e["type"] == "GameEnded"]
     assert len(ended) == 1 and ended[0]["data"]["result"] == "won"
@@ -143,10 +145,10 @@ def test_a_solo_game_over_http_ends_in_a_victory(redis_client, typed: Typed, gam
 @pytest.mark.slow
 def test_a_three_player_game_over_http_ends_with_a_faction_taking_over(redis_client, typed: Typed, games: Games, worker):
     """Faction Power Track: a faction reaching the final space ends the game."""
-    seed = find_seed(
+    seed = seed_for("fallout", "3 random seats, a faction's takeover within 800 steps", lambda: find_seed(
         redis_client, 3, "random", lambda e: "faction took over" in e["reason"] and e["result"] == "lost", tries=30,
         max_steps=800,
-    )
+    ))  # fmt: skip
     game_id, events = play_over_http(typed, games, seed, 3, "random")
     ended = [e for e in events if e["type"] == "GameEnded"]
     assert len(ended) == 1 and "faction took over" in ended[0]["data"]["reason"]

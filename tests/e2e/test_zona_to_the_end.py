@@ -28,6 +28,7 @@ from domain.rng import Rng
 from service import wiring
 from service.usecases.games import Games
 from tests.conftest import wait_until
+from tests.e2e.seeds import seed_for
 from tests.service.client import Typed
 
 #: The pack the games are played with.
@@ -123,7 +124,8 @@ def play_over_http(typed: Typed, games: Games, body: dict, level: str, seed: str
 def test_a_solo_game_of_zona_over_http_ends_in_a_win_and_audits_fair(redis_client, typed: Typed, games: Games,
                                                                     worker):
     """Zona §"WARIANT GRY SOLO" and §"CEL GRY": a greedy stalker alone reads a sarcophagus card to its win."""
-    seed = find_seed(redis_client, SOLO, 1, "greedy", lambda o: o.winners == (0,), tries=12)
+    seed = seed_for("zona", "1 greedy stalker, a win",
+                    lambda: find_seed(redis_client, SOLO, 1, "greedy", lambda o: o.winners == (0,), tries=12))  # fmt: skip
     game_id, events, audit = play_over_http(typed, games, {"seats": 1, "options": SOLO}, "greedy", seed)
     ended = [e for e in events if e["type"] in ("GameWon", "GameLost")]
     assert [(e["type"], e["data"]) for e in ended] == [("GameWon", {"seat": 0})]
