@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from events.encoding import decode_rows
+from events.encoding import decode_rows, flattened
 from events.envelope import GENESIS, Envelope, NewEvent, seal
 from events.schemas import SchemaError
 from events.store import EventStore, stream_key
@@ -18,7 +18,7 @@ def _rewrite_stream(raw, game_id: str, change) -> None:
     """Edit stored events behind the store's back, as an attacker with Redis access could
     (writing each back whole, in the encoding of entries older than the compact one)."""
     key = stream_key(game_id)
-    envelopes = decode_rows(game_id, raw.xrange(key), lead=False)
+    envelopes = decode_rows(game_id, flattened(raw.xrange(key)), lead=False)
     raw.delete(key)
     for envelope in envelopes:
         raw.xadd(key, {"e": json.dumps(change(envelope.as_dict()))}, id=f"0-{envelope.version}")
