@@ -17,7 +17,7 @@ Redis, and any ``Snapshots`` will do.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -64,25 +64,20 @@ class Loaded(Generic[S]):
     head_hash: str | None = GENESIS
 
 
-def batches(folder: Folder[S], envelopes: Iterable[Envelope]) -> Iterator[list[Envelope]]:
-    """``envelopes`` cut where the folder says a batch begins."""
-    batch: list[Envelope] = []
-    for envelope in envelopes:
-        if batch and folder.opens_batch(envelope):
-            yield batch
-            batch = []
-        batch.append(envelope)
-    if batch:
-        yield batch
-
-
 def fold_onto(folder: Folder[S], loaded: Loaded[S], envelopes: Iterable[Envelope]) -> Loaded[S]:
-    """``loaded`` carried on through ``envelopes`` (which follow it in the stream)."""
-    state, version, tip = loaded.state, loaded.version, loaded.head_hash
-    for batch in batches(folder, envelopes):
-        state = folder.apply_batch(state, batch)
-        version, tip = batch[-1].version, batch[-1].hash
-    return Loaded(state, version, loaded.from_snapshot, tip)
+    """``loaded`` carried on through ``envelopes`` (which follow it in the stream), cut into batches
+    where the folder says one begins."""
+    state, last = loaded.state, None
+    opens_batch, apply_batch = folder.opens_batch, folder.apply_batch
+    batch: list[Envelope] = []
+    for last in envelopes:
+        if batch and opens_batch(last):
+            state = apply_batch(state, batch)
+            batch = []
+        batch.append(last)
+    if last is None:
+        return loaded
+    return Loaded(apply_batch(state, batch), last.version, loaded.from_snapshot, last.hash)
 
 
 def fold(
