@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -107,14 +108,25 @@ def decode_rows(game_id: str, rows: Rows, *, lead: bool) -> list[Envelope]:
     """The envelopes of consecutive entries of one game stream (in either encoding), oldest first.
 
     ``lead``: the first row is the entry before the wanted ones, read only
-    for its hash (the next one's ``prev_hash``) and dropped; without one the
-    rows start at version 1.
+    for its hash (the next one's ``prev_hash``); without one the rows start
+    at version 1.
     """
-    envelopes: list[Envelope] = []
+    return list(decoded(game_id, rows, lead=lead))
+
+
+def decoded(game_id: str, rows: Rows, *, lead: bool) -> Iterator[Envelope]:
+    """``decode_rows`` one envelope at a time, each made when the caller comes to it: a fold that keeps
+    none of them holds only the entries, and each envelope is gone before the next is made (a fifth of a
+    10,000-event fold's time went on envelopes made at once and kept to the end)."""
+    entries = iter(rows)
     prev = GENESIS
+    if lead:
+        before = next(entries, None)
+        if before is not None:
+            prev = _hash_of(before[1])
     moment, timestamp = b"", ""
     new = object.__new__
-    for entry_id, fields in rows:
+    for entry_id, fields in entries:
         version = int(entry_id[2:])  # a game stream's entry ids are all 0-<version>
         if fields[0] != b"c":  # FULL: the envelope as it was written before the compact encoding
             envelope = Envelope(**json.loads(dict(zip(fields[::2], fields[1::2], strict=True))[b"e"]))
@@ -145,9 +157,15 @@ def decode_rows(game_id: str, rows: Rows, *, lead: bool) -> list[Envelope]:
                 fields_of["hash"] = value[:32].hex()
             else:
                 envelope = _with_extras(game_id, version, body, value, timestamp, prev)
-        envelopes.append(envelope)
+        yield envelope
         prev = envelope.hash
-    return envelopes[1:] if lead else envelopes
+
+
+def _hash_of(fields: FlatFields) -> str:
+    """The hash of the envelope an entry holds, without decoding the rest."""
+    if fields[0] == b"c":
+        return fields[1][:32].hex()
+    return str(json.loads(dict(zip(fields[::2], fields[1::2], strict=True))[b"e"])["hash"])
 
 
 def _with_extras(game_id: str, version: int, body: list[Any], value: bytes, timestamp: str, prev_hash: str) -> Envelope:

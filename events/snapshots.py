@@ -90,7 +90,7 @@ def fold(
     """The state of ``game_id`` after version ``at`` (default: the latest)."""
     start: Loaded[S] = Loaded(folder.initial(), 0, 0, GENESIS)
     if snapshots is None:
-        return fold_onto(folder, start, store.read(game_id, 1, at))
+        return fold_onto(folder, start, store.each(game_id, 1, at))
     # The newest snapshot and the events after it, in one round trip: a process loading a game it has
     # not seen (any action on another API process than the game's last) pays one read, not two.
     member, after = store.newest_snapshot_and_after(game_id, at)
@@ -98,7 +98,7 @@ def fold(
     if member is not None and found is None:
         # The newest is of another format (a release changed the state's shape): an older one, apart.
         found = snapshots.newest_at_or_below(game_id, at, folder.format)
-        after = store.read(game_id, found[0] + 1 if found is not None else 1, at)
+        after = store.each(game_id, found[0] + 1 if found is not None else 1, at)
     if found is not None:
         version, data, tip = found
         start = Loaded(folder.load(data), version, version, tip)

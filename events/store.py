@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
 import redis
 
-from events.encoding import FeedRef, Rows, decode_rows, encode, feed_entry, feed_fields, flattened
+from events.encoding import FeedRef, Rows, decode_rows, decoded, encode, feed_entry, feed_fields, flattened
 from events.envelope import GENESIS, Envelope, NewEvent, canonical_json, derived_event_id, now_utc, seal
 from events.feed import START, FeedPartitions, Row, merge, split_position
 from events.log import (
@@ -369,12 +369,20 @@ class EventStore:
         upcast: bool = True,
     ) -> list[Envelope]:
         """Events ``from_version``..``to_version`` inclusive, oldest first."""
+        envelopes = self._decoded(game_id, from_version, to_version)
+        return list(self._current(envelopes) if upcast else envelopes)
+
+    def each(self, game_id: str, from_version: int = 1, to_version: int | None = None) -> Iterator[Envelope]:
+        """``read``'s events one at a time, each decoded (and upcast) when the caller comes to it: for a fold,
+        which keeps none of them (``events.encoding.decoded``)."""
+        return self._current(self._decoded(game_id, from_version, to_version))
+
+    def _decoded(self, game_id: str, from_version: int, to_version: int | None) -> Iterator[Envelope]:
         high = f"0-{to_version}" if to_version is not None else "+"
         # One entry more in front: its hash is the first wanted one's prev_hash.
         lead = from_version > 1
         low = f"0-{from_version - 1}" if lead else "0-1"
-        envelopes = decode_rows(game_id, self._entries(game_id, low, high), lead=lead)
-        return self._current(envelopes) if upcast else envelopes
+        return decoded(game_id, self._entries(game_id, low, high), lead=lead)
 
     def _entries(self, game_id: str, low: str, high: str) -> Rows:
         """The game stream's entries ``low``..``high`` (XRANGE ids), each one's fields as the server sent them."""
@@ -382,15 +390,16 @@ class EventStore:
             return flattened(self.redis.xrange(stream_key(game_id), low, high))  # type: ignore[arg-type]
         return self._flat.xrange(stream_key(game_id), low, high)  # type: ignore[return-value]
 
-    def newest_snapshot_and_after(self, game_id: str, at: int | None) -> tuple[bytes | None, list[Envelope]]:
+    def newest_snapshot_and_after(self, game_id: str, at: int | None) -> tuple[bytes | None, Iterator[Envelope]]:
         """The game's newest snapshot at or below ``at`` as kept (``events.snapshot_store``; None: none) and
-        the events after it up to ``at`` (all of them without one), in one round trip."""
+        the events after it up to ``at`` (all of them without one), in one round trip; the events decoded
+        one at a time as ``each`` does, for the fold."""
         member, rows = self._newest_and_after(
             keys=[snapshots_key(game_id), stream_key(game_id)],
             args=["+inf" if at is None else at, "+" if at is None else f"0-{at}"],
         )
         # The script hands XRANGE's entries back as the server sends them, as decode_rows reads them.
-        return member or None, self._current(decode_rows(game_id, rows, lead=member is not None))
+        return member or None, self._current(decoded(game_id, rows, lead=member is not None))
 
     def wait(self, game_id: str, after_version: int, block_ms: int, count: int = 100) -> list[Envelope]:
         """Events after ``after_version``, waiting up to ``block_ms`` for the first one."""
@@ -403,11 +412,11 @@ class EventStore:
             rows = [*self._entries(game_id, f"0-{after_version}", f"0-{after_version}"), *rows]
         return [self._upcast(e) for e in decode_rows(game_id, rows, lead=after_version > 0 and bool(rows))]
 
-    def _current(self, envelopes: list[Envelope]) -> list[Envelope]:
+    def _current(self, envelopes: Iterable[Envelope]) -> Iterator[Envelope]:
         """``envelopes`` in their types' current versions: an event already there (nearly every one a fold
         reads) is left as it is, found in a dict rather than by a call per event."""
         versions = self.registry.versions
-        return [e if e.schema_version >= versions.get(e.type, 1) else self._upcast(e) for e in envelopes]
+        return (e if e.schema_version >= versions.get(e.type, 1) else self._upcast(e) for e in envelopes)
 
     def _upcast(self, envelope: Envelope) -> Envelope:
         version, data = self.registry.upcast(envelope.type, envelope.schema_version, envelope.data)
