@@ -13,7 +13,7 @@ result after; each envelope carries its predecessor's hash (``verify``).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -208,7 +208,9 @@ class EventLog(Protocol):
         self, game_id: str, from_version: int = 1, to_version: int | None = None, *, upcast: bool = True
     ) -> list[Envelope]: ...
 
-    def newest_snapshot_and_after(self, game_id: str, at: int | None) -> tuple[bytes | None, list[Envelope]]: ...
+    def each(self, game_id: str, from_version: int = 1, to_version: int | None = None) -> Iterator[Envelope]: ...
+
+    def newest_snapshot_and_after(self, game_id: str, at: int | None) -> tuple[bytes | None, Iterator[Envelope]]: ...
 
     def wait(self, game_id: str, after_version: int, block_ms: int, count: int = 100) -> list[Envelope]: ...
 

@@ -17,7 +17,7 @@ Redis, and any ``Snapshots`` will do.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -64,25 +64,20 @@ class Loaded(Generic[S]):
     head_hash: str | None = GENESIS
 
 
-def batches(folder: Folder[S], envelopes: Iterable[Envelope]) -> Iterator[list[Envelope]]:
-    """``envelopes`` cut where the folder says a batch begins."""
-    batch: list[Envelope] = []
-    for envelope in envelopes:
-        if batch and folder.opens_batch(envelope):
-            yield batch
-            batch = []
-        batch.append(envelope)
-    if batch:
-        yield batch
-
-
 def fold_onto(folder: Folder[S], loaded: Loaded[S], envelopes: Iterable[Envelope]) -> Loaded[S]:
-    """``loaded`` carried on through ``envelopes`` (which follow it in the stream)."""
-    state, version, tip = loaded.state, loaded.version, loaded.head_hash
-    for batch in batches(folder, envelopes):
-        state = folder.apply_batch(state, batch)
-        version, tip = batch[-1].version, batch[-1].hash
-    return Loaded(state, version, loaded.from_snapshot, tip)
+    """``loaded`` carried on through ``envelopes`` (which follow it in the stream), cut into batches
+    where the folder says one begins."""
+    state, last = loaded.state, None
+    opens_batch, apply_batch = folder.opens_batch, folder.apply_batch
+    batch: list[Envelope] = []
+    for last in envelopes:
+        if batch and opens_batch(last):
+            state = apply_batch(state, batch)
+            batch = []
+        batch.append(last)
+    if last is None:
+        return loaded
+    return Loaded(apply_batch(state, batch), last.version, loaded.from_snapshot, last.hash)
 
 
 def fold(
@@ -95,7 +90,7 @@ def fold(
     """The state of ``game_id`` after version ``at`` (default: the latest)."""
     start: Loaded[S] = Loaded(folder.initial(), 0, 0, GENESIS)
     if snapshots is None:
-        return fold_onto(folder, start, store.read(game_id, 1, at))
+        return fold_onto(folder, start, store.each(game_id, 1, at))
     # The newest snapshot and the events after it, in one round trip: a process loading a game it has
     # not seen (any action on another API process than the game's last) pays one read, not two.
     member, after = store.newest_snapshot_and_after(game_id, at)
@@ -103,7 +98,7 @@ def fold(
     if member is not None and found is None:
         # The newest is of another format (a release changed the state's shape): an older one, apart.
         found = snapshots.newest_at_or_below(game_id, at, folder.format)
-        after = store.read(game_id, found[0] + 1 if found is not None else 1, at)
+        after = store.each(game_id, found[0] + 1 if found is not None else 1, at)
     if found is not None:
         version, data, tip = found
         start = Loaded(folder.load(data), version, version, tip)

@@ -182,9 +182,12 @@ def apply(
 def settle(record: Record, version: int, timestamp: str) -> Record:
     """The record at the end of a batch: begin the wait of each seat the game
     now waits on (since this version), end the waits of the others."""
-    if not record.started:
-        return record
-    waiting = () if record.over else record.module.waiting_for(record.state)
+    return _settled(record, record.module, version, timestamp) if record.started else record
+
+
+def _settled(record: Record, module: Game, version: int, timestamp: str) -> Record:
+    """``settle`` of a started game whose module the caller holds (a fold settles every batch)."""
+    waiting = () if module.is_over(record.state) else module.waiting_for(record.state)
     if list(waiting) == list(record.waits):
         return record
     waits = {seat: record.waits.get(seat) or {"since": version, "at": timestamp} for seat in waiting}
@@ -268,14 +271,19 @@ def _apply(
     return record
 
 
-def _evolved(record: Record, events: Sequence[Event]) -> Record:
-    """``record`` after its game's own ``events`` (as ``apply`` folds each)."""
+def _evolved(record: Record, events: Sequence[Event], module: Game | None = None) -> Record:
+    """``record`` after its game's own ``events`` (as ``apply`` folds each); ``module``: its game's, if held."""
     if not events:
         return record
-    module, state = record.module, record.state
+    evolve, state = (module or record.module).evolve, record.state
     for event in events:
-        state = module.evolve(state, event)
+        state = evolve(state, event)
     return fast_replace(record, state=state)
+
+
+def _current_versions(record: Record) -> dict[str, int]:
+    """The current version of each event type of ``record``'s game (none before it is created)."""
+    return _schemas_of(record.game).versions if record.game is not None else {}
 
 
 class RecordFolder:
@@ -293,24 +301,30 @@ class RecordFolder:
         return envelope.type in BATCH_OPENERS
 
     def apply_batch(self, record: Record, batch: Sequence[Envelope]) -> Record:
-        loader = self.state_at
-        game_id = batch[0].game_id
-
-        def state_at(version: int) -> Record:
-            if loader is None:
-                raise ValueError("folding a GameRewound needs the state at its version")
-            return loader(game_id, version)
-
         # The game's own events between two of the service's fold into the rules state alone, and the
         # record takes the state once: a fold's time went on copying the record per event.
         run: list[Event] = []
+        current = _current_versions(record)
         for envelope in batch:
-            if envelope.type in META_EVENTS:
-                record = apply(_evolved(record, run), envelope.type, envelope.data, envelope.version, state_at)
+            kind = envelope.type
+            if kind not in META_EVENTS:
+                # Upcast only what is behind its type's current version (in a fold, next to nothing).
+                data = envelope.data if envelope.schema_version >= current.get(kind, 1) else upcast(record, envelope)
+                run.append(Event(kind, data))
+            elif kind != "CommandAccepted":  # (which changes nothing: a fact for the auditor, opening every action)
+                state_at = functools.partial(self._state_at, envelope.game_id)
+                record = apply(_evolved(record, run), kind, envelope.data, envelope.version, state_at)
                 run = []
-            else:
-                run.append(Event(envelope.type, upcast(record, envelope)))
-        return settle(_evolved(record, run), batch[-1].version, batch[-1].timestamp)
+                current = _current_versions(record)
+        if not record.started:  # the lobby: no waits to settle
+            return _evolved(record, run)
+        module = record.module  # looked up once for the batch's last events and its settling
+        return _settled(_evolved(record, run, module), module, batch[-1].version, batch[-1].timestamp)
+
+    def _state_at(self, game_id: str, version: int) -> Record:
+        if self.state_at is None:
+            raise ValueError("folding a GameRewound needs the state at its version")
+        return self.state_at(game_id, version)
 
     def dump(self, record: Record) -> dict[str, Any]:
         module = record.module

@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from events.encoding import decode_rows
+from events.encoding import decode_rows, flattened
 from events.envelope import GENESIS, Envelope, NewEvent, seal
 from events.schemas import SchemaError
 from events.store import EventStore, stream_key
@@ -18,7 +18,7 @@ def _rewrite_stream(raw, game_id: str, change) -> None:
     """Edit stored events behind the store's back, as an attacker with Redis access could
     (writing each back whole, in the encoding of entries older than the compact one)."""
     key = stream_key(game_id)
-    envelopes = decode_rows(game_id, raw.xrange(key), lead=False)
+    envelopes = decode_rows(game_id, flattened(raw.xrange(key)), lead=False)
     raw.delete(key)
     for envelope in envelopes:
         raw.xadd(key, {"e": json.dumps(change(envelope.as_dict()))}, id=f"0-{envelope.version}")
@@ -126,6 +126,8 @@ def test_a_log_written_before_the_compact_encoding_reads_verifies_and_grows(stor
     assert after[:3] == before and [e.data["faces"] for e in after] == [[i] for i in range(6)]
     assert after[3].prev_hash == before[2].hash and store.verify(g).ok
     assert store.read(g, 4) == after[3:] and store.read(g, 3, 4) == after[2:4]
+    # One at a time, as a fold reads them, the same, from either kind of entry before the first.
+    assert list(store.each(g)) == after and list(store.each(g, 4)) == after[3:] and list(store.each(g, 2, 4)) == after[1:4]
     assert [(e.envelope.game_id, e.envelope.version) for e in store.feed()] == [(g, v) for v in range(1, 7)]
     assert [e.envelope for e in store.feed()] == after
     # What a compact entry costs: well under the whole envelope as JSON.

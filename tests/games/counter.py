@@ -348,6 +348,10 @@ class Counter(Game):
     def waiting_for(self, state: CounterState) -> list[int]:
         return [] if state.over or _tick_due(state) else [state.turn]
 
+    def is_over(self, state: CounterState) -> bool:
+        # What outcome says, without building one: a fold asks after every batch (Fallout and Zona answer so too).
+        return state.over
+
     def outcome(self, state: CounterState) -> Outcome:
         winners = (state.winner,) if state.over and state.winner is not None else ()
         return Outcome(state.over, winners, {"total": state.total, "ticks": state.ticks})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from events.encoding import decode_rows
+from events.encoding import decode_rows, flattened
 from events.envelope import Envelope
 from events.store import stream_key
 from service.usecases.automation import Automation
@@ -77,7 +77,7 @@ def finish(client, table: Table, games) -> dict:
 def rewrite_log(redis_client, game_id, change, rehash):
     """Edit the stored log behind the store's back, as someone with Redis access could."""
     key = stream_key(game_id)
-    envelopes = decode_rows(game_id, redis_client.xrange(key), lead=False)
+    envelopes = decode_rows(game_id, flattened(redis_client.xrange(key)), lead=False)
     redis_client.delete(key)
     prev = None
     for envelope in envelopes:
