@@ -35,6 +35,7 @@ from service.api.problems import (
     problem_response,
     unavailable_response,
 )
+from service.api.routing import RememberingMap
 from service.api.settings import api_settings
 from service.usecases.errors import GameNotFound
 from service.usecases.ports import ADDRESS_BUCKET, REFUSED_BUCKET, TOKEN_BUCKET, Verdict
@@ -112,7 +113,10 @@ class HolotapeFlask(Flask):
     function on every request (eight times for an action); the answer for
     a function never changes. Bound methods are asked each time, as Flask
     does: they are made anew per call and would only fill the memo.
+    Its URL map remembers the paths it matched (``service.api.routing``).
     """
+
+    url_map_class = RememberingMap
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
