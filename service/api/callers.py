@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import current_app, g, request
+from flask import Request, current_app, g, request
 
 from service.api.problems import Problem
 from service.usecases.players import is_player_token
@@ -28,8 +28,9 @@ def services() -> Services:
     return found
 
 
-def bearer() -> str | None:
-    header = request.headers.get("Authorization", "")
+def bearer(asking: Request | None = None) -> str | None:
+    """The request's bearer token (``asking``: the request, when the caller holds it already)."""
+    header = (request if asking is None else asking).headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 

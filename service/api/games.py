@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, g, request
+from flask import Request, Response, g, request
+from flask.globals import request_ctx
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import INCLUDE, Schema, fields, validate
@@ -57,8 +58,9 @@ def etag(version: int) -> dict[str, str]:
     return {"ETag": f'"{version}"'}
 
 
-def expected_version() -> int:
-    value = request.headers.get("If-Match")
+def expected_version(asking: Request | None = None) -> int:
+    """The version in If-Match (``asking``: the request, when the caller holds it already)."""
+    value = (request if asking is None else asking).headers.get("If-Match")
     if value is None:
         raise Problem(
             428, "if_match_required", 'send If-Match with the version you decided on (the state\'s ETag), e.g. "12"'
@@ -69,8 +71,8 @@ def expected_version() -> int:
     return int(value)
 
 
-def idempotency_key() -> str | None:
-    key = request.headers.get("Idempotency-Key")
+def idempotency_key(asking: Request | None = None) -> str | None:
+    key = (request if asking is None else asking).headers.get("Idempotency-Key")
     if key is None:
         return None
     if not 1 <= len(key) <= 128 or not all("!" <= c <= "~" for c in key):
@@ -318,19 +320,20 @@ class GameActions(MethodView):
 def _act(command: dict[str, Any], game_id: str) -> Response:
     """The action, its command loaded by ``COMMAND_SCHEMA`` (``GameActions.post``)."""
     seat = seat_holder(game_id)
-    expected = expected_version()
+    asking, served = request_ctx.request, services()  # each read through Flask's proxies looks them up again
+    expected = expected_version(asking)
     # An action posted back as GET …/actions listed it carries its words: they are no part of the command.
     command = {key: value for key, value in command.items() if key != "text"}
     if len(canonical_json(command)) > MAX_COMMAND_BYTES:
         # The command is kept in the log for good (CommandAccepted): no ballast.
         raise Problem(422, "command_too_large", f"a command takes at most {MAX_COMMAND_BYTES} bytes of JSON")
-    key = idempotency_key()
+    key = idempotency_key(asking)
     if key is not None:
         replay = _begin_idempotent(game_id, seat, key, dict(command))
         if replay is not None:
             return replay
     try:
-        acted = services().games.act(
+        acted = served.games.act(
             game_id, seat, dict(command), expected_version=expected, idempotency_key=key,
             allowances=g.get("allowances"),  # the rate limits, judged by the append (service.api.app)
         )  # fmt: skip
@@ -343,7 +346,7 @@ def _act(command: dict[str, Any], game_id: str) -> Response:
             current_version=moved.current,
         ) from moved
     # Built by the service from its own records: not dumped through ActedSchema again (service.api.answers).
-    return json_answer(services().queries.acted(acted, seat), 200, etag(acted.version))
+    return json_answer(served.queries.acted(acted, seat), 200, etag(acted.version))
 
 
 def _begin_idempotent(game_id: str, seat: int, key: str, body: dict[str, Any]) -> Response | None:

@@ -19,7 +19,8 @@ import re
 from typing import Any
 
 import orjson
-from flask import Flask, Response, g, request
+from flask import Flask, Response, g
+from flask.globals import request_ctx
 from werkzeug.exceptions import ClientDisconnected
 
 from service.api.problems import problem_response
@@ -145,17 +146,18 @@ FORM_POSTS = ("/players/unsubscribe/",)
 def register(app: Flask) -> None:
     @app.before_request
     def check_body() -> Response | None:
-        if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
+        asking = request_ctx.request  # the request itself: each read of Flask's proxy looks it up again
+        if asking.method not in ("POST", "PUT", "PATCH", "DELETE"):
             return None
         try:
-            raw = request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH, chunked or not
+            raw = asking.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH, chunked or not
         except (TimeoutError, ClientDisconnected):  # the server's socket timeout on a body sent too slowly
             # No Connection header: an app may not send one (PEP 3333); the
             # server closes the connection itself, the rest of the body unread.
             return problem_response(408, "body_timeout", "the body did not arrive in time")
-        if not raw or request.path.startswith(FORM_POSTS):
+        if not raw or asking.path.startswith(FORM_POSTS):
             return None
-        if not request.is_json:
+        if not asking.is_json:
             return problem_response(415, "unsupported_media_type", "send the request body as application/json")
         try:
             g.json_body = check_json(raw)  # read by the actions' hot path (games.GameActions)
