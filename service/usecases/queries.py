@@ -130,8 +130,11 @@ class Queries:
         if not envelopes:
             return []
         telling = self.telling(game_id, envelopes[0].version - 1, now, before)
-        told = telling.tell(envelopes, seat)
-        self.marks.put(game_id, envelopes[-1].version, telling.record)
+        # Ending at ``now`` (an action's answer), the game after the last event is
+        # known: it is not folded again (settled, as ``record_at`` gives it).
+        ends_now = envelopes[-1].version == now.version
+        told = telling.tell(envelopes, seat, fold_last=not ends_now)
+        self.marks.put(game_id, envelopes[-1].version, now.state if ends_now else telling.record)
         return told
 
     def holder(self, game_id: str, token: str) -> Holder:

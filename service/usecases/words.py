@@ -71,19 +71,27 @@ class Telling:
         self.state_at = state_at
         self._last: Envelope | None = None
 
-    def tell(self, envelopes: Iterable[Envelope], seat: int | None) -> list[dict[str, Any]]:
-        """Each event as ``seat`` may see it, with its sentence as ``text``."""
-        return [told[seat] for told in self.each(envelopes, [seat])]
+    def tell(self, envelopes: Iterable[Envelope], seat: int | None, *, fold_last: bool = True) -> list[dict[str, Any]]:
+        """Each event as ``seat`` may see it, with its sentence as ``text``.
+
+        ``fold_last=False``: the record is left right before the last event, for a
+        caller that holds the game after it already (no words read that fold).
+        """
+        return [told[seat] for told in self.each(envelopes, [seat], fold_last=fold_last)]
 
     def each(
-        self, envelopes: Iterable[Envelope], seats: Iterable[int | None]
+        self, envelopes: Iterable[Envelope], seats: Iterable[int | None], *, fold_last: bool = True
     ) -> Iterator[dict[int | None, dict[str, Any]]]:
         """Each event as each of ``seats`` may see it, with its words, by seat (the record folded once)."""
         readers = list(seats)
+        told: Envelope | None = None
         for envelope in envelopes:
-            current = self._upcast(envelope)
-            yield {seat: self._told(envelope, current, seat) for seat in readers}
-            self._step(current)
+            if told is not None:
+                self._step(told)
+            told = self._upcast(envelope)
+            yield {seat: self._told(envelope, told, seat) for seat in readers}
+        if told is not None and fold_last:
+            self._step(told)
 
     def _told(self, envelope: Envelope, current: Envelope, seat: int | None) -> dict[str, Any]:
         body = visible(self.now, envelope, seat)
