@@ -15,11 +15,12 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from bots import LEVELS
 from domain import registry
+from domain.engine.records import replace
 from domain.game import SYSTEM, Event, Refusal
 from domain.rng import Rng
 from events.envelope import Envelope, NewEvent, now_utc
@@ -354,6 +355,7 @@ class Games:
         # a snapshot it brings due goes in the append's round trip.
         stamped_at = now_utc()
         last_version = loaded.version + len(batch)
+        # (replace without __init__, as the fold makes records: a plain frozen record copied field for field)
         after = settle(replace(record, state=state, seed=secret if over else record.seed), last_version, stamped_at)
         snapshot = self._snapshot_due(after, last_version, loaded.from_snapshot)
         # Whether the game notifies is read by the append itself when it can: one round trip, not three.
