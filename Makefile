@@ -17,7 +17,7 @@ PYTEST_ARGS ?=
 # browser's) stay on one worker (tests/conftest.py). XDIST= runs in one process.
 XDIST ?= -n $(shell echo $$(( $$(nproc) + 1 ))) --dist loadgroup
 
-.PHONY: run test test-fast browser screenshots worker openapi bench profile compiled pure engine lint lint-imports fuzz soak golden golden-legacy lock clean
+.PHONY: run test test-fast browser screenshots worker openapi bench profile profile-http compiled pure engine lint lint-imports fuzz soak golden golden-legacy lock clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Holotape needs Python 3.11 or newer")'
@@ -121,6 +121,12 @@ bench: $(STAMP) engine browser
 PROFILE_DIR ?= .profile
 profile: $(STAMP) engine
 	PROFILE_DIR=$(PROFILE_DIR) $(BIN)/python -m tests.bench.profile
+
+# Where an action over HTTP spends the API process's time (tests/bench/http_profile.py):
+# cProfile of the bench's own-game action called as gunicorn calls the app, its CPU, its
+# collections and the reference cycles it leaves, into $(PROFILE_DIR)/http-action.*. Ten seconds.
+profile-http: $(STAMP) engine
+	PROFILE_DIR=$(PROFILE_DIR) $(BIN)/python -m tests.bench.http_profile
 
 # 200 games played over HTTP at once with 500 open streams, for ten minutes;
 # prints errors, p99 latency and Redis memory per game (tests/soak.py). `make
