@@ -288,11 +288,13 @@ function wireTimeline() {
   const slider = $("timeline");
   let timer = null;
   slider.addEventListener("input", () => {
-    // Held until shown, so a refresh meanwhile (the stream) does not move the slider back.
-    table.sliding = Number(slider.value);
+    // Held until shown, so a refresh meanwhile (the stream, an earlier version's answer) does not move the
+    // slider back; and the version asked for is this input's own, whatever the table holds when it fires.
+    const wanted = Number(slider.value);
+    table.sliding = wanted;
     $("timeline-value").textContent = slider.value;
     clearTimeout(timer);
-    timer = setTimeout(() => showVersion(table.sliding).catch(showError), 120);
+    timer = setTimeout(() => showVersion(wanted).catch(showError), 120);
   });
   $("live").addEventListener("click", () => showVersion(null).catch(showError));
 }
@@ -316,7 +318,8 @@ async function showVersion(version) {
     table.at = version;
   }
   table.previousAt = from;
-  table.sliding = null;
+  // The slider is let go only if it still rests here: the reader may have moved it on while this was asked.
+  if (version === null || table.sliding === version) table.sliding = null;
   render();
 }
 
