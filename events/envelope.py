@@ -105,7 +105,8 @@ def seal(**fields: Any) -> Envelope:
         raise TypeError(f"an envelope's fields but its hash, not {sorted(fields)}")
     envelope = object.__new__(Envelope)
     envelope.__dict__.update(fields)
-    envelope.__dict__["hash"] = envelope.computed_hash()
+    # The given fields are content()'s, so they are hashed as given rather than gathered again.
+    envelope.__dict__["hash"] = hashlib.sha256(canonical_json(fields).encode()).hexdigest()
     return envelope
 
 

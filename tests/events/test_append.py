@@ -24,6 +24,20 @@ def test_versions_are_contiguous_from_one_and_chained(store: EventStore):
     assert store.head(g) == (3, events[-1].hash)
 
 
+def test_an_append_and_a_load_go_on_after_the_server_forgets_its_scripts(store: EventStore, raw):
+    """The store runs its scripts by their digest (EVALSHA); a server restarted, failed over or flushed has
+    not seen them, and the store then hands it the script and goes on, the write unchanged."""
+    g = store.new_game_id()
+    store.append(g, 0, [NewEvent("A", {"n": 1})])
+    for round_ in range(2):
+        raw.script_flush()  # on a cluster, every primary's
+        store.append(g, 1 + round_, [NewEvent("B", {"n": 2 + round_})])
+        raw.script_flush()
+        snapshot, after = store.newest_snapshot_and_after(g, None)
+        assert snapshot is None and [e.data["n"] for e in after] == list(range(1, 3 + round_))
+    assert store.verify(g).ok and store.version(g) == 3
+
+
 def test_the_versions_of_many_games_come_in_one_read_wherever_their_keys_live(store: EventStore):
     """On a cluster the games' heads sit in different slots, and so on different nodes: one pipeline still
     answers for all of them, in the order asked, with 0 for a game that has no events."""

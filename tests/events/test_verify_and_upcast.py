@@ -8,8 +8,8 @@ import uuid
 
 import pytest
 
-from events.encoding import decode_rows, flattened
-from events.envelope import GENESIS, Envelope, NewEvent, seal
+from events.encoding import decode_rows, flattened, render_micros, timestamp_micros
+from events.envelope import GENESIS, Envelope, NewEvent, now_utc, seal
 from events.schemas import SchemaError
 from events.store import EventStore, stream_key
 
@@ -157,6 +157,58 @@ def test_a_compact_entry_decodes_to_exactly_the_envelope_that_was_hashed(store: 
     written = result.envelopes[0]
     assert store.read(g, upcast=False) == [written]
     assert written.computed_hash() == written.hash and written.correlation_id == "c-1"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"faces": [1, 6], "note": "é ☢ 💀 \u0007 \"quoted\""},  # orjson's writer
+        {"bot": None, "faces": []},  # a null: the standard writer, as NaN would be
+        {"wide": 2**64 - 1, "narrow": -(2**63)},  # the widest integers that read back as integers
+        {1: {"two": 2}},  # a key that is no string: the standard writer, which words it as a string
+    ],
+    ids=["orjson", "null", "64-bit", "int-key"],
+)
+@pytest.mark.parametrize(
+    "stamped_at", [None, "2026-11-20T10:00:00.500000Z", "2026-11-20T10:00:00.5Z", "2026-11-20 10:00:00.500000Z"]
+)
+def test_every_entry_decodes_to_the_envelope_hashed_whichever_writer_and_timestamp_form(
+    store: EventStore, data, stamped_at
+):
+    """The compact entry's body goes through orjson's writer or the standard one (events.encoding._dumps), and its
+    timestamp as microseconds or, in a form those would not render back to, as itself: each way it reads back
+    as the envelope that was hashed."""
+    g = store.new_game_id()
+    written = store.append(g, 0, [NewEvent("Rolled", data), NewEvent("Rolled", data)], stamped_at=stamped_at).envelopes
+    read = store.read(g, upcast=False)
+    assert [e.data for e in read] == [json.loads(json.dumps(data))] * 2
+    assert read == list(written) or 1 in data  # an integer key reads back as the string the hash wrote
+    assert all(e.computed_hash() == e.hash for e in written) and store.verify(g).ok
+    if stamped_at is not None:
+        assert written[0].timestamp == stamped_at
+
+
+def test_an_event_holding_an_integer_wider_than_64_bits_is_refused_and_nothing_is_written(store: EventStore):
+    """orjson reads such an integer back as a float: the event would not read back as it was hashed."""
+    g = store.new_game_id()
+    for wide in (2**64, -(2**63) - 1):
+        with pytest.raises(ValueError, match="64 bits"):
+            store.append(g, 0, [NewEvent("Rolled", {"faces": [1, [wide]]})])
+    assert store.version(g) == 0
+
+
+def test_only_the_form_now_utc_writes_is_kept_as_microseconds():
+    assert timestamp_micros("1970-01-01T00:00:01.000002Z") == 1_000_002
+    assert timestamp_micros(now := now_utc()) is not None and render_micros(timestamp_micros(now)) == now
+    for other in (
+        "2026-11-20T10:00:00.5Z",
+        "2026-11-20 10:00:00.500000Z",
+        "2026-11-20T10:00:00.500000+00:00",
+        "2026-11-20T10:00:00.500000",
+        "2026-02-30T10:00:00.500000Z",
+        "٢٠٢٦-11-20T10:00:00.500000Z",
+    ):
+        assert timestamp_micros(other) is None, other
 
 
 def test_a_sealed_envelope_hashes_the_canonical_json_of_every_field_but_its_hash():
