@@ -10,6 +10,7 @@ only on the log up to it and on who reads it (DESIGN.md, invariant 8).
 
 from __future__ import annotations
 
+import functools
 import re
 
 #: How a game's names call the reader's own seat, until ``addressed`` words it.
@@ -53,6 +54,7 @@ def _second_verb(match: re.Match[str]) -> str:
     return f"and {base_form(word)}" if word in _SECOND_VERBS else match.group(0)
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of its text; a game's sentences repeat, and each answer words them
 def addressed(text: str) -> str:
     """``text`` with the reader's mark (``YOU``) worded in the second person."""
     if YOU not in text:
