@@ -18,6 +18,7 @@ Flask runs them in reverse), so the idempotency record keeps the plain answer.
 from __future__ import annotations
 
 from flask import Flask, Response
+from flask.globals import request_ctx
 from flask_compress import Compress
 
 #: What is worth compressing: the API's answers and the pages' text. Not the event stream (see above).
@@ -41,9 +42,26 @@ def register_compression(app: Flask) -> None:
     app.config.setdefault("COMPRESS_EVALUATE_CONDITIONAL_REQUEST", False)
     app.config["COMPRESS_REGISTER"] = False
     compress = Compress(app)
+    app.extensions["compress"] = compress
+    # What a client's Accept-Encoding must name for Flask-Compress to choose an algorithm: one configured, streamed
+    # or not, or "any". A client naming none of them (most API clients send none, or "identity") is answered
+    # without Flask-Compress's parsing and checks.
+    names = {"*"}
+    for setting in ("COMPRESS_ALGORITHM", "COMPRESS_ALGORITHM_STREAMING"):
+        configured = app.config[setting]
+        names.update(name.strip().lower() for name in (configured.split(",") if isinstance(configured, str) else configured))
 
     @app.after_request
     def compressed(response: Response) -> Response:
+        accepted = request_ctx.request.headers.get("Accept-Encoding", "").lower()
+        if not any(name in accepted for name in names):
+            # Nothing here would be compressed: Flask-Compress would only add Accept-Encoding to Vary, as here.
+            vary = response.headers.get("Vary")
+            if not vary:
+                response.headers["Vary"] = "Accept-Encoding"
+            elif "accept-encoding" not in vary.lower():
+                response.headers["Vary"] = f"{vary}, Accept-Encoding"
+            return response
         etag = response.headers.get("ETag")
         response = compress.after_request(response)
         if etag is not None:

@@ -13,6 +13,7 @@ clock, bots' budget); the game's setup sees only its own, plus ``players``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Mapping
@@ -48,7 +49,12 @@ def effective_seed(secret: str, mix: str | None, contributions: Mapping[int, str
     """
     if mix != WITH_CONTRIBUTIONS:
         return secret
-    mixed = {"secret": secret, "contributions": [[seat, contributions[seat]] for seat in sorted(contributions)]}
+    return _mixed(secret, tuple((seat, contributions[seat]) for seat in sorted(contributions)))
+
+
+@functools.lru_cache(maxsize=1024)  # every action of a game draws from it: worked out once per game and process
+def _mixed(secret: str, contributions: tuple[tuple[int, str], ...]) -> str:
+    mixed = {"secret": secret, "contributions": [list(pair) for pair in contributions]}
     return hashlib.sha256(canonical_json(mixed).encode()).hexdigest()
 
 

@@ -7,6 +7,8 @@ import json
 import re
 from html import unescape
 
+import pytest
+
 from domain import registry
 
 
@@ -72,6 +74,36 @@ def test_answers_are_compressed_for_a_client_that_accepts_it_and_the_etag_stays_
     page = client.get("/lobby", headers={"Accept-Encoding": "gzip"})
     assert page.headers["Content-Encoding"] == "gzip"
     assert gzip.decompress(page.get_data()).decode().startswith("<!doctype html>")
+
+
+@pytest.mark.parametrize("accepted", [None, "", "identity", "IDENTITY;q=1", "zstd", "compress, identity"])
+def test_a_client_accepting_no_encoding_of_ours_gets_what_flask_compress_itself_answers(client, accepted):
+    """service.api.compression answers a client whose Accept-Encoding names none of its algorithms without
+    Flask-Compress; the headers and the body must be those Flask-Compress's own hook gives the same answer."""
+    created = client.post("/games", json={"game": "counter", "seats": 1}).get_json()
+    headers = {} if accepted is None else {"Accept-Encoding": accepted}
+    for path in (f"/games/{created['game_id']}/state", "/lobby"):
+        answer = client.get(path, headers=headers)
+        others = [v.strip() for v in answer.headers.get("Vary", "").split(",") if v.strip() not in ("", "Accept-Encoding")]
+        with client.application.test_request_context(path, headers=headers):
+            bare = client.application.response_class(
+                answer.get_data(), status=answer.status_code, headers=[
+                    *((name, value) for name, value in answer.headers.items() if name not in ("Vary", "Content-Length")),
+                    *([("Vary", ", ".join(others))] if others else []),
+                ],
+            )  # fmt: skip
+            expected = client.application.extensions["compress"].after_request(bare)
+            assert expected.headers.get("Content-Encoding") is None, "Flask-Compress would compress: not such a client"
+        assert "Content-Encoding" not in answer.headers
+        assert answer.headers["Vary"] == expected.headers["Vary"] and "Accept-Encoding" in answer.headers["Vary"]
+        assert answer.get_data() == expected.get_data()
+
+
+def test_a_client_naming_any_encoding_or_only_deflate_still_gets_flask_compress(client):
+    """The names that make Flask-Compress choose: "*" (any), and deflate, which it streams files with."""
+    created = client.post("/games", json={"game": "counter", "seats": 1}).get_json()
+    assert client.get(f"/games/{created['game_id']}/state", headers={"Accept-Encoding": "*"}).headers["Content-Encoding"]
+    assert client.get("/web/play.js", headers={"Accept-Encoding": "Deflate"}).headers["Content-Encoding"] == "deflate"
 
 
 def test_the_event_stream_is_never_compressed(client):
