@@ -68,6 +68,8 @@ SKIPPED = {
     # a command, around the rules, which are compiled.
     "domain/engine/dispatch.py": "RulebookGame, whose class attributes each game sets",
     "domain/fallout/game.py": "FalloutGame, a RulebookGame setting its class attributes",
+    # The service's quick loads of commands and events: closures around marshmallow's fields, never in self-play.
+    "domain/schema_loads.py": "marshmallow schemas walked at run time, by the service only",
     # Content packs: read and checked once per process, never in play.
     "domain/zona/pack.py": "Zona's pack loader (also an internal mypyc error)",
     "domain/fallout/pack": "Fallout's pack loader and checks (also an internal mypyc error)",

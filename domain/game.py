@@ -29,6 +29,7 @@ from marshmallow import RAISE, Schema, ValidationError
 
 from domain.engine.shelf import Shelf
 from domain.rng import Rng
+from domain.schema_loads import validator
 
 #: The actor name for commands nobody at the table sends: the round end,
 #: a deadline, a worker carrying on after a decision.
@@ -281,7 +282,7 @@ class Game(ABC):
         schema = self.command_schemas.get(kind) if isinstance(kind, str) else None
         if schema is None:
             raise malformed("unknown_command", f"{self.name} has no command {kind!r}")
-        errors = strict_schema(schema).validate(dict(command))
+        errors = validator(strict_schema(schema))(dict(command))
         if errors:
             raise malformed("bad_command", f"{kind}: {errors}")
         return dict(command)

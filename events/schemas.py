@@ -21,6 +21,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError
 
 from domain.game import EventSchema
+from domain.schema_loads import loader
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -35,6 +36,11 @@ class EventType:
     version: int
     schema: Schema
     upcasters: dict[int, Upcaster] = field(default_factory=dict)  # from version -> next
+    #: ``schema.load``, quick for data already in its loaded form (``domain.schema_loads``).
+    load: Callable[[dict[str, Any]], dict[str, Any]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.load = loader(self.schema)
 
 
 class SchemaRegistry:
@@ -81,7 +87,7 @@ class SchemaRegistry:
         if known is None:
             return data
         try:
-            return known.schema.load(data)
+            return known.load(data)
         except ValidationError as err:
             raise SchemaError(f"{name}: {err.messages}") from err
 
