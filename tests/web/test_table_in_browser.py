@@ -460,6 +460,38 @@ def test_the_timeline_ends_where_the_reader_left_it_when_an_earlier_version_answ
     page.context.close()
 
 
+def test_a_move_whose_events_the_stream_brings_before_its_answer_costs_one_refresh(stack: Stack, browser: Browser):
+    """The server commits a move and its stream carries the events before the post's answer arrives (seen under
+    load): the page fetches the state those events left once, and does not fetch it again for the answer (it
+    did: two refreshes for one move). The answer is held here until the stream has had a second and a half."""
+    created = stack.call("POST", "/games", {"game": "counter", "seats": 2})
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    page = browser.new_context(bypass_csp=True).new_page()
+    page.goto(f"{stack.base}/play/{game_id}?token={token}")
+    redraw = page.locator('#actions button[data-type="redraw"]:not([disabled])')
+    expect(redraw).to_have_count(1, timeout=10_000)
+    before = shown_version(page)
+    page.wait_for_timeout(300)  # the stream's first message has come and gone
+
+    def answer_late(route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        answer = route.fetch()  # the move is made and on the stream
+        time.sleep(1.5)
+        route.fulfill(response=answer)
+
+    page.route(lambda url: url.endswith("/actions"), answer_late)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(f"{r.method} {r.url.split('?')[0].rsplit('/', 1)[-1]}"))
+    redraw.click()
+    page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10_000)
+    expect(redraw).to_have_count(1, timeout=10_000)  # the answer came, and the page offers the next move
+    page.wait_for_timeout(500)
+    assert asked.count("POST actions") == 1 and asked.count("GET state") == 1, asked
+    page.context.close()
+
+
 @pytest.mark.timeout(90)
 def test_a_seat_proposes_going_back_from_the_timeline_and_the_other_agrees_on_its_page(stack: Stack, browser: Browser):
     """Rewind and fork by agreement (docs/api.md, "Rewind and fork"): a seat looking at an earlier version on

@@ -242,17 +242,20 @@ function post(action) {
     });
     for (const event of answer.body.events) log.keep(event);
     say("");
+    return answer.body.version;
   });
 }
 
-/** One write of this seat at a time, then the game as it is now, and focus on its next decision. */
+/** One write of this seat at a time, then the game as it is now, and focus on its next decision.
+ * ``write`` answers the version it brought the game to, when its answer says. */
 async function posting(what, write) {
   if (table.posting) return;
   table.posting = true;
   table.keepFocus = true;
   renderActions();
+  let reached = null;
   try {
-    await write();
+    reached = (await write()) ?? null;
   } catch (error) {
     // 412: someone (a bot, the round end) moved the game on since the
     // actions were listed. Nothing was done: show the new state, decide again.
@@ -261,7 +264,11 @@ async function posting(what, write) {
   } finally {
     table.posting = false;
   }
-  await refresh();
+  // The stream may bring the write's events before its answer, and the page then fetches the state they
+  // left while the post is still out: fetching that version again would cost a second refresh for one move.
+  if (refreshing) await refreshing.catch(() => {});
+  if (reached === null || !table.live || table.live.version < reached) await refresh();
+  else render();
   focusFirstAction();
 }
 
