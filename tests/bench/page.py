@@ -4,8 +4,10 @@
 random bots played to 5,000 events in-process on its own Redis; Debian's
 Chromium (`make browser`) opens its page as a spectator, and every response
 until the network is quiet is weighed as sent (compressed where the server
-compresses: tests/web/weight.py). Target: at most 300 KB. The board's
-drawing time is printed beside it (the browser test holds it under a second).
+compresses: tests/web/weight.py). Targets: at most 300 KB, and the board
+drawn within a second of navigating (docs/web.md, "Weight"): a time, judged
+here on the median of the bench's runs rather than in a test, where a loaded
+CI machine once took 1,015 ms.
 """
 
 from __future__ import annotations
@@ -41,7 +43,10 @@ def main(report: Report) -> None:
             browser.close()
     report.add(
         f"the web game page on first load, a {EVENTS:,}-event game", weighed.bytes / 1000, "KB",
-        target="value <= 300", events=events, board_drawn_ms=weighed.drawn_ms, log_items_shown=len(weighed.versions),
+        target="value <= 300", events=events, log_items_shown=len(weighed.versions),
+    )  # fmt: skip
+    report.add(
+        f"the board drawn on opening a {EVENTS:,}-event game's page", weighed.drawn_ms, "ms", target="value <= 1000",
     )  # fmt: skip
 
 
