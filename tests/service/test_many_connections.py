@@ -1,5 +1,5 @@
 """Over a real server: a thousand open streams and a hundred slow clients do not
-keep /healthz or a game's action from answering within a second."""
+keep /healthz or a game's action from answering while they hold on."""
 
 from __future__ import annotations
 
@@ -14,6 +14,12 @@ STREAMS = 1000
 GAMES = 50
 SLOW_BODIES = 100
 SLOW_HEADERS = 50
+#: Seconds within which each answer must come. A server the slow clients starved would answer only once they are
+#: cut: headers after 5 s (``service.gunicorn_conf.keepalive``), bodies after 30. Under that, with room for a
+#: loaded 2-core CI machine, where this server's thousand streams, each polling Redis every second, once held
+#: /healthz 2.6 s while three test workers and a browser shared the cores (a second was the bound then; speed
+#: is the bench's to judge, not a test's).
+ANSWERS_WITHIN = 4.0
 
 
 @pytest.fixture
@@ -80,13 +86,13 @@ def test_open_streams_and_slow_clients_leave_the_api_answering(server):
         assert _streams_started(streams, timeout=60) == STREAMS
         for _ in range(3):
             took, status, _ = _timed(server, "GET", "/healthz")
-            assert status == 200 and took < 1.0, took
+            assert status == 200 and took < ANSWERS_WITHIN, took
             auth = {"Authorization": f"Bearer {token}"}
             version = server.request("GET", f"/games/{game}/state", headers=auth)[2]["version"]
             took, status, answer = _timed(
                 server, "POST", f"/games/{game}/actions", {"type": "add", "amount": 1}, {**auth, "If-Match": f'"{version}"'}
             )
-            assert status == 200 and took < 1.0, (took, answer)
+            assert status == 200 and took < ANSWERS_WITHIN, (took, answer)
     finally:
         for sock in held:
             sock.close()
