@@ -103,10 +103,13 @@ def _schema_check(schema: Schema, unknown: str | None) -> Check | None:
             raise _Refused
         loaded = {}
         for name, check, field, needed in entries:
-            if name in data:
-                loaded[name] = check(data[name]) if check is not None else _deserialized(field, data[name], name, data)
-            elif needed:
-                raise _Refused
+            if name not in data:
+                if needed:
+                    raise _Refused
+            elif check is not None:
+                loaded[name] = check(data[name])
+            elif (value := _deserialized(field, data[name], name, data)) is not missing:  # as the load leaves it out
+                loaded[name] = value
         return loaded
 
     return check_schema
