@@ -51,6 +51,7 @@ from events.log import (
 )
 from events.schemas import SchemaRegistry
 from events.snapshot_store import SAVE_FUNCTION, member, snapshots_key
+from events.wire import sender
 
 #: Feed partitions on a cluster unless told otherwise: a few per master of a
 #: small cluster, so games spread while a reader merges few streams.
@@ -183,6 +184,7 @@ class EventStore:
         self._append = client.register_script(_APPEND)
         self._newest_and_after = client.register_script(_NEWEST_AND_AFTER)
         self._flat = _flat_reader(client)
+        self._send = sender(client)
 
     def new_game_id(self) -> str:
         """An id for a new game, placed beside a feed partition (``events.feed``)."""
@@ -296,9 +298,10 @@ class EventStore:
     def _run(self, script: Script, keys: list[str], args: list[Any]) -> Any:
         """``script(keys=keys, args=args)`` in one EVALSHA without redis-py's ``Script`` and ``evalsha``
         around it (a tenth of an append's CPU: the keys and arguments copied twice, an import and a
-        check per call); on a server that has not seen the script yet, ``Script`` loads it and runs it."""
+        check per call), sent without its per-call hooks either (``events.wire``); on a server that has
+        not seen the script yet, ``Script`` loads it and runs it."""
         try:
-            return self.redis.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            return self._send("EVALSHA", script.sha, len(keys), *keys, *args)
         except NoScriptError:
             return script(keys=keys, args=args)
 
