@@ -4,7 +4,7 @@ An action costs one round trip, the append's script, and redis-py 8 wraps
 each call in work an action does not need: observability records (a
 duration, a connection count, a pool name looked up twice), a per-call
 closure and failure counter, a check for ``HIMPORT SET``, its own packer
-re-tupling every argument. That was about a third of an append's client
+re-tupling every argument. That was a fifth of an append's client
 instructions, and the append runs sixteen writers to a process under one
 interpreter lock.
 
@@ -12,9 +12,9 @@ interpreter lock.
 from the client's own pool (so its size, timeouts and health checks hold),
 the connection's ``Retry`` (a dropped connection is closed and the command
 sent again, as configured), the server's errors raised as redis-py raises
-them (``NoScriptError``, ``ResponseError``), a connection the server asked
-to move (``should_reconnect``) closed after use, and the connection back
-in the pool whatever happens. A cluster client routes each command by its
+them (``NoScriptError``, ``ResponseError``), and the connection back in
+the pool whatever happens (whose ``release`` closes one the server asked to
+move). A cluster client routes each command by its
 keys' slot, so for one ``send`` is its own ``execute_command``. Replies go
 through no response callback: use it only for commands whose raw reply the
 caller reads (``EVALSHA``).
@@ -42,8 +42,6 @@ def sender(client: redis.Redis | redis.RedisCluster) -> Send:
         try:
             return conn.retry.call_with_retry(lambda: _round_trip(conn, args), lambda _error: conn.disconnect())
         finally:
-            if conn.should_reconnect():
-                conn.disconnect()
             pool.release(conn)
 
     return send
