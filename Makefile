@@ -17,7 +17,7 @@ PYTEST_ARGS ?=
 # browser's) stay on one worker (tests/conftest.py). XDIST= runs in one process.
 XDIST ?= -n $(shell echo $$(( $$(nproc) + 1 ))) --dist loadgroup
 
-.PHONY: run test test-fast browser screenshots worker openapi bench profile profile-http profile-http-instructions compiled pure engine lint lint-imports fuzz soak golden golden-legacy lock clean
+.PHONY: run test test-fast browser screenshots worker openapi bench profile profile-http profile-instructions compiled pure engine lint lint-imports fuzz soak golden golden-legacy lock clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Holotape needs Python 3.11 or newer")'
@@ -128,10 +128,12 @@ profile: $(STAMP) engine
 profile-http: $(STAMP) engine
 	PROFILE_DIR=$(PROFILE_DIR) $(BIN)/python -m tests.bench.http_profile
 
-# The same action's instructions, counted by callgrind (tests/bench/http_instructions.py): a figure the
-# machine's load and pace do not move, to compare a change by. Needs valgrind; about a minute.
-profile-http-instructions: $(STAMP) engine
-	$(BIN)/python -m tests.bench.http_instructions
+# The instructions of that action, of an append and of the bare XADD beside it, counted by callgrind
+# (tests/bench/instructions.py; UNITS= to choose): figures the machine's load and pace do not move, to
+# compare a change by. Needs valgrind; about a minute a unit.
+UNITS ?=
+profile-instructions: $(STAMP) engine
+	$(BIN)/python -m tests.bench.instructions $(UNITS)
 
 # 200 games played over HTTP at once with 500 open streams, for ten minutes;
 # prints errors, p99 latency and Redis memory per game (tests/soak.py). `make

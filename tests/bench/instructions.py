@@ -1,0 +1,121 @@
+"""`make profile-instructions`: the CPU instructions one unit of the service's work costs, counted.
+
+This VM's pace moves by a third between hours and its timings by more between
+runs, so a change worth a few per cent cannot be seen in seconds. Callgrind
+(valgrind) counts the instructions the process executes, which do not move
+with the machine's load or pace: the same code gives the same count within a
+fraction of a per cent. Each unit is repeated between two toggles so that
+neither the start-up nor the warm-up is counted: once ``FEW`` times and once
+``MANY``, and the difference divided by ``MANY - FEW``, so what the toggles
+cost cancels out. Redis runs apart and is not counted. The units:
+
+- ``action``: ``http_profile``'s request (the bench's own-game ``redraw``
+  with ``If-Match``, the app called as gunicorn calls it, without gunicorn);
+- ``append``: the store's append of one event with the chain tip in hand,
+  as the bench's append figure makes it (``tests.bench.store``);
+- ``xadd``: that figure's baseline, a bare ``XADD`` of the event's JSON
+  through redis-py.
+
+``python -m tests.bench.instructions [unit ...]`` (all three by default);
+needs valgrind (Debian's package), about a minute a unit. Compare a count
+before and after a change; it is no time, and a change that waits rather
+than computes does not show in it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import redis
+
+from events.envelope import GENESIS
+from service import wiring
+from service.adapters.embedded_redis import EmbeddedRedis
+from tests.bench.http_profile import acting
+from tests.bench.store import MOVED
+
+FEW, MANY = 100, 300
+#: Warm-up repetitions before counting: scripts loaded, caches and pools filled.
+WARM = 200
+
+
+@contextmanager
+def appending() -> Iterator[Callable[[], None]]:
+    with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data, durable=False) as server:
+        store = wiring.event_store(redis.Redis.from_url(server.url))
+        game_id, version, tip = store.new_game_id(), 0, GENESIS
+
+        def append() -> None:
+            nonlocal version, tip
+            tip = store.append(game_id, version, [MOVED], prev_hash=tip).last_hash
+            version += 1
+
+        yield append
+
+
+@contextmanager
+def xadding() -> Iterator[Callable[[], None]]:
+    with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data, durable=False) as server:
+        client = redis.Redis.from_url(server.url)
+        yield lambda: client.xadd("bare:{x}", {"e": json.dumps(MOVED.data)})
+
+
+UNITS = {"action": acting, "append": appending, "xadd": xadding}
+
+
+def _toggle(on: bool) -> None:
+    """Start or stop callgrind's counting in this process (it runs under valgrind, told to count nothing yet)."""
+    subprocess.run(["callgrind_control", "-i", "on" if on else "off", str(os.getpid())], check=True, capture_output=True)
+
+
+def count(unit: str, times: int) -> None:
+    """Under callgrind: ``unit`` done ``times`` times, counted, after ``WARM`` uncounted."""
+    with UNITS[unit]() as do:
+        for _ in range(WARM):
+            do()
+        _toggle(True)
+        for _ in range(times):
+            do()
+        _toggle(False)
+
+
+def instructions(unit: str, times: int) -> int:
+    """The instructions ``count(unit, times)`` executes between its toggles, as callgrind totals them."""
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run(
+            [
+                "valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}/callgrind.%p",
+                sys.executable, "-m", "tests.bench.instructions", "--count", unit, str(times),
+            ],
+            check=True, capture_output=True, env={**os.environ, "PYTHONHASHSEED": "0"},
+        )  # fmt: skip
+        (written,) = Path(out).glob("callgrind.*")
+        totals = [line for line in written.read_text().splitlines() if line.startswith("totals:")]
+        return int(totals[0].split()[1])
+
+
+def main() -> None:
+    if len(sys.argv) == 4 and sys.argv[1] == "--count":
+        count(sys.argv[2], int(sys.argv[3]))
+        return
+    units = sys.argv[1:] or list(UNITS)
+    unknown = [u for u in units if u not in UNITS]
+    if unknown:
+        sys.exit(f"no unit {', '.join(unknown)}: choose from {', '.join(UNITS)}")
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        sys.exit("this needs valgrind (apt-get install valgrind)")
+    for unit in units:
+        few, many = instructions(unit, FEW), instructions(unit, MANY)
+        print(f"{unit}: {(many - few) / (MANY - FEW):,.0f} instructions ({MANY} {many:,}, {FEW} {few:,})")
+
+
+if __name__ == "__main__":
+    main()
