@@ -21,7 +21,7 @@ a List), a None, a missing field, an unknown one, a failed validator, a
 field or schema this module does not know (hooks, ``data_key``, a Float,
 ...). So the result, the error and its message are always marshmallow's;
 the check only skips the walk when the walk would change nothing
-(``tests/test_schema_loads.py`` holds the two to the same answer on every
+(``tests/domain/test_schema_loads.py`` holds the two to the same answer on every
 event of the golden logs and on generated data).
 """
 

@@ -14,10 +14,10 @@ the connection's ``Retry`` (a dropped connection is closed and the command
 sent again, as configured), the server's errors raised as redis-py raises
 them (``NoScriptError``, ``ResponseError``), and the connection back in
 the pool whatever happens (whose ``release`` closes one the server asked to
-move). A cluster client routes each command by its
-keys' slot, so for one ``send`` is its own ``execute_command``. Replies go
-through no response callback: use it only for commands whose raw reply the
-caller reads (``EVALSHA``).
+move). A cluster client routes each command by its keys' slot, so for one
+``send`` is its own ``execute_command``. Replies go through no response
+callback: use it only for commands whose raw reply the caller reads
+(``EVALSHA``).
 """
 
 from __future__ import annotations
