@@ -128,7 +128,7 @@ profile: $(STAMP) engine
 profile-http: $(STAMP) engine
 	PROFILE_DIR=$(PROFILE_DIR) $(BIN)/python -m tests.bench.http_profile
 
-# The instructions of that action, of an append and of the bare XADD beside it, counted by callgrind
+# The instructions of that action, of an append, of the bare XADD and of the bench's bare endpoint, counted by callgrind
 # (tests/bench/instructions.py; UNITS= to choose): figures the machine's load and pace do not move, to
 # compare a change by. Needs valgrind; about a minute a unit.
 UNITS ?=

@@ -54,13 +54,15 @@ CLIENTS = (1, 16, 64)
 GUNICORN = ["-c", "python:service.gunicorn_conf"]
 
 # The baseline: as little as a Flask endpoint can do and still write to Redis.
+# Its client is the app's extension "redis", so that a process can point it at a Redis of its own
+# (tests.bench.instructions counts it in-process).
 bare_app = Flask("bare")
-_bare_redis = redis.Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+bare_app.extensions["redis"] = redis.Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
 
 
 @bare_app.post("/xadd/<key>")
 def bare_xadd(key: str):
-    _bare_redis.xadd(f"bare:{{{key}}}", {"e": '{"type": "Moved"}'})
+    bare_app.extensions["redis"].xadd(f"bare:{{{key}}}", {"e": '{"type": "Moved"}'})
     return {"ok": True}
 
 

@@ -14,9 +14,12 @@ cost cancels out. Redis runs apart and is not counted. The units:
 - ``append``: the store's append of one event with the chain tip in hand,
   as the bench's append figure makes it (``tests.bench.store``);
 - ``xadd``: that figure's baseline, a bare ``XADD`` of the event's JSON
-  through redis-py.
+  through redis-py;
+- ``bare``: the HTTP figures' baseline, the bench's bare Flask endpoint
+  doing one ``XADD`` (``tests.bench.http``), called as ``action`` is. The
+  HTTP p99 at many clients follows the ratio of ``action`` to it.
 
-``python -m tests.bench.instructions [unit ...]`` (all three by default);
+``python -m tests.bench.instructions [unit ...]`` (all four by default);
 needs valgrind (Debian's package), about a minute a unit. Compare a count
 before and after a change; it is no time, and a change that waits rather
 than computes does not show in it.
@@ -39,7 +42,8 @@ import redis
 from events.envelope import GENESIS
 from service import wiring
 from service.adapters.embedded_redis import EmbeddedRedis
-from tests.bench.http_profile import acting
+from tests.bench.http import bare_app
+from tests.bench.http_profile import acting, call
 from tests.bench.store import MOVED
 
 FEW, MANY = 100, 300
@@ -68,7 +72,19 @@ def xadding() -> Iterator[Callable[[], None]]:
         yield lambda: client.xadd("bare:{x}", {"e": json.dumps(MOVED.data)})
 
 
-UNITS = {"action": acting, "append": appending, "xadd": xadding}
+@contextmanager
+def bare() -> Iterator[Callable[[], None]]:
+    with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data, durable=False) as server:
+        bare_app.extensions["redis"] = redis.Redis.from_url(server.url)
+
+        def post() -> None:
+            status, _, body = call(bare_app, "POST", "/xadd/k", b"", {})
+            assert status.startswith("200"), body
+
+        yield post
+
+
+UNITS = {"action": acting, "append": appending, "xadd": xadding, "bare": bare}
 
 
 def _toggle(on: bool) -> None:
