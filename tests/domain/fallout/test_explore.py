@@ -9,6 +9,7 @@ import pytest
 from domain.fallout.board import board_of
 from domain.fallout.game import FALLOUT
 from domain.game import RuleViolation
+from domain.rng import Rng
 from tests.domain.fallout.fixtures import add_enemy, play, quiet_game, survivor, types
 
 
@@ -61,5 +62,5 @@ def test_explore_action_needs_an_adjacent_face_down_tile() -> None:
     state = survivor(fixed_tiles(quiet_game(1)), 0, space="camp.b")
     for place, code in (("ne", "not_adjacent"), ("east", "not_face_down"), ("moon", "unknown_place")):
         with pytest.raises(RuleViolation) as err:
-            FALLOUT.decide(state, 0, {"type": "explore", "place": place}, None)
+            FALLOUT.decide(state, 0, {"type": "explore", "place": place}, Rng("refused"))
         assert err.value.code == code

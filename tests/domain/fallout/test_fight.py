@@ -9,6 +9,7 @@ import pytest
 from domain.fallout import enemies
 from domain.fallout.game import FALLOUT
 from domain.game import RuleViolation
+from domain.rng import Rng
 from tests.domain.fallout.fixtures import (
     BLANK,
     BODY,
@@ -97,7 +98,7 @@ def test_fight_action_needs_a_ranged_weapon_for_adjacent_enemies() -> None:
     state, rat = add_enemy(keeper_game(), "rat", "ruins.c")
     assert not [c for c in FALLOUT.legal_actions(state, 0) if c["type"] == "fight"]
     with pytest.raises(RuleViolation) as err:
-        FALLOUT.decide(state, 0, {"type": "fight", "enemy": rat}, None)
+        FALLOUT.decide(state, 0, {"type": "fight", "enemy": rat}, Rng("refused"))
     assert err.value.code == "enemy_out_of_reach"
 
 
@@ -154,7 +155,7 @@ def test_enemies_inactive_enemies_cannot_be_fought() -> None:
     state, rat = add_enemy(scout_game(), "rat", "camp.a", active=False)
     assert not [c for c in FALLOUT.legal_actions(state, 0) if c["type"] == "fight"]
     with pytest.raises(RuleViolation) as err:
-        FALLOUT.decide(state, 0, {"type": "fight", "enemy": rat}, None)
+        FALLOUT.decide(state, 0, {"type": "fight", "enemy": rat}, Rng("refused"))
     assert err.value.code == "enemy_inactive"
 
 

@@ -78,7 +78,7 @@ def test_killed_every_survivor_eliminated_ends_the_game() -> None:
     state, events = play(state, 0, {"type": "step", "to": "ruins.b"})
     assert FALLOUT.is_over(state) and state.result == "lost"
     with pytest.raises(RuleViolation) as err:
-        FALLOUT.decide(state, 0, {"type": "move"}, None)
+        FALLOUT.decide(state, 0, {"type": "move"}, Rng("refused"))
     assert err.value.code == "game_over"
 
 
@@ -169,7 +169,7 @@ def test_camp_action_forbidden_with_a_face_up_enemy() -> None:
     state, _ = add_enemy(state, "rat", "camp.a")
     assert {"type": "camp"} not in FALLOUT.legal_actions(state, 0)
     with pytest.raises(RuleViolation) as err:
-        FALLOUT.decide(state, 0, {"type": "camp"}, None)
+        FALLOUT.decide(state, 0, {"type": "camp"}, Rng("refused"))
     assert err.value.code == "enemy_in_space"
 
 

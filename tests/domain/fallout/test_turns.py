@@ -6,12 +6,13 @@ import pytest
 
 from domain.fallout.game import FALLOUT
 from domain.game import SYSTEM, Refusal, RuleViolation
+from domain.rng import Rng
 from tests.domain.fallout.fixtures import add_enemy, play, quiet_game, survivor, types
 
 
 def violation(state, seat, command) -> RuleViolation:
     with pytest.raises(RuleViolation) as err:
-        FALLOUT.decide(state, seat, command, None)
+        FALLOUT.decide(state, seat, command, Rng("refused"))
     return err.value
 
 
@@ -147,7 +148,7 @@ def test_actions_rejected_commands_change_nothing() -> None:
     before = FALLOUT.dump_state(state)
     for command in ({"type": "step", "to": "camp.b"}, {"type": "fight", "enemy": "e99"}, {"type": "keep_dice"}):
         with pytest.raises(RuleViolation):
-            FALLOUT.decide(state, 0, command, None)
+            FALLOUT.decide(state, 0, command, Rng("refused"))
     assert FALLOUT.dump_state(state) == before
 
 
