@@ -14,6 +14,7 @@ the game's own.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
 from importlib.resources.abc import Traversable
@@ -45,6 +46,13 @@ class Strict(Schema):
 
     class Meta:
         unknown = RAISE
+
+
+@functools.cache
+def _instance(schema: type[Schema]) -> Schema:
+    """One instance a schema class: a marshmallow schema loads item after item alike, and making one deep-copies
+    its declared fields and builds its nested schemas, most of what reading a pack cost."""
+    return schema()
 
 
 def duplicates(values: Iterable[Any]) -> list[Any]:
@@ -146,7 +154,7 @@ class PackReader:
 
     def item(self, data: Any, where: str, schema: type[Schema]) -> Any:
         try:
-            return schema().load(data)
+            return _instance(schema).load(data)
         except ValidationError as err:
             self.broke(data)
             for path, message in flatten(err.messages, data):
