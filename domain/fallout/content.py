@@ -31,9 +31,11 @@ def pack_named(pack_id: str) -> Pack:
     found = _PACKS.get(pack_id)
     if found is not None:
         return found
-    if pack_id == DEFAULT_PACK:
-        # The bundled pack is read on first use: importing the game reads no YAML.
-        register_pack(packs.load_pack())
+    if pack_id == DEFAULT_PACK or pack_id == SHELF.address(DEFAULT_PACK):
+        # The bundled pack is read on first use (importing the game reads no YAML), and once a process: by its
+        # name and by the address of its bytes as they are (what a new game records) alike.
+        _PACKS[pack_id] = packs.load_pack()
+        _BY_ID.pop(pack_id, None)
         return _PACKS[pack_id]
     try:
         folder = SHELF.open(pack_id)
