@@ -24,26 +24,53 @@ IN_PLACE: list[Any] = [None]
 
 #: The classes ``replace`` has met that are plain frozen records (data classes): checked once a class.
 _RECORDS: set[type] = set()
+#: The compiled (native) records ``replace`` has met, with their fields: the compiled build (mypyc_build.py)
+#: makes a record a C struct without an instance dict, so its fields are copied one by one.
+_NATIVE: dict[type, tuple[str, ...]] = {}
 
 
 def replace(obj: T, /, **changes: Any) -> T:
     """``dataclasses.replace`` for plain frozen records, without running ``__init__``."""
     cls = type(obj)
-    fields: dict[str, Any] = obj.__dict__
-    if obj is IN_PLACE[0] and changes.keys() <= fields.keys():
-        fields.update(changes)
-        return obj
-    # A fold replaces some fifty thousand records a second: the class is checked once, and a name the record
-    # lacks shows as a copy with a field too many (no set built of the names each time).
     if cls in _RECORDS:
+        fields: dict[str, Any] = obj.__dict__
+        if obj is IN_PLACE[0] and changes.keys() <= fields.keys():
+            fields.update(changes)
+            return obj
+        # A fold replaces some fifty thousand records a second: a name the record lacks shows as a copy with a
+        # field too many (no set built of the names each time).
         new = object.__new__(cls)
         state: dict[str, Any] = new.__dict__
         state.update(fields)
         state.update(changes)
         if len(state) == len(fields):
             return new
-    elif hasattr(cls, "__dataclass_fields__") and changes.keys() <= fields.keys():
-        _RECORDS.add(cls)
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]  # the standard error for a wrong name
+    names = _NATIVE.get(cls)
+    if names is not None:
+        # A frozen record refuses its own ``__setattr__``; object's sets the field (and mypyc calls it directly,
+        # where a reference to it kept aside is a generic call through a slot wrapper: 40% dearer a decision).
+        if obj is IN_PLACE[0]:
+            for name, value in changes.items():
+                object.__setattr__(obj, name, value)
+            return obj
+        made = cls.__new__(cls)
+        found = 0
+        for name in names:
+            if name in changes:
+                object.__setattr__(made, name, changes[name])
+                found += 1
+            else:
+                object.__setattr__(made, name, getattr(obj, name))
+        if found == len(changes):
+            return made
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]  # the standard error for a wrong name
+    if hasattr(cls, "__dataclass_fields__"):
+        native = getattr(cls, "__mypyc_attrs__", None)
+        if native is None:
+            _RECORDS.add(cls)
+        else:
+            _NATIVE[cls] = tuple(native)
         return replace(obj, **changes)
     return dataclasses.replace(obj, **changes)  # type: ignore[type-var]  # the standard error for a wrong name
 

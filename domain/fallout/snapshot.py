@@ -3,16 +3,20 @@
 The codec follows the state's own type hints, so a new field needs no code
 here: data classes become objects, tuples become lists and come back as
 tuples, and free-form dicts (decision choices, a test's ``then``) are kept as
-the JSON they already are.
+the JSON they already are. In the compiled build the hints are read from the
+records' source, since compiled records keep only bare classes.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import sys
 import types
 import typing
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import Any, Union
 
 from domain.fallout.state import GameState
@@ -48,7 +52,23 @@ def dump(obj: Any) -> Any:
 
 @cache
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    # A compiled record (the compiled build, mypyc_build.py) keeps bare classes as its annotations (``tuple``,
+    # not ``tuple[SurvivorState, ...]``).
+    return written_hints(cls) if hasattr(cls, "__mypyc_attrs__") else typing.get_type_hints(cls)
+
+
+def written_hints(cls: type) -> dict[str, Any]:
+    """A record's hints as its source writes them (the ``.py`` beside a compiled module), resolved in its module
+    as ``typing.get_type_hints`` resolves a Python class's."""
+    module = sys.modules[cls.__module__]
+    source = Path(module.__file__ or "").with_name(f"{cls.__module__.rpartition('.')[2]}.py")
+    (node,) = [n for n in ast.parse(source.read_text()).body if isinstance(n, ast.ClassDef) and n.name == cls.__name__]
+    written = {
+        line.target.id: ast.unparse(line.annotation)
+        for line in node.body
+        if isinstance(line, ast.AnnAssign) and isinstance(line.target, ast.Name)
+    }
+    return typing.get_type_hints(type(cls.__name__, (), {"__annotations__": written, "__module__": cls.__module__}))
 
 
 def load(tp: Any, data: Any) -> Any:
