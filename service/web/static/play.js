@@ -173,13 +173,19 @@ async function fetchState() {
   alert.update(state.body.seat !== null && !state.body.over && state.body.waiting_for.includes(state.body.seat));
 }
 
-// The log is drawn once per frame however many events a frame brings.
+// The log is drawn once per frame however many events a frame brings, and with it the panels that read it
+// (what happened since this seat's move; the proposal's, which links a fork): an event that the page's own
+// answer already counted brings no refresh (refreshSoon), so they must not wait for one.
 let logFrame = null;
 function logSoon() {
   if (logFrame === null) {
     logFrame = requestAnimationFrame(() => {
       logFrame = null;
       renderLog();
+      if (table.live) {
+        renderSince();
+        renderProposal();
+      }
     });
   }
 }
