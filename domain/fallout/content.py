@@ -34,16 +34,16 @@ def pack_named(pack_id: str) -> Pack:
     if pack_id == DEFAULT_PACK or pack_id == SHELF.address(DEFAULT_PACK):
         # The bundled pack is read on first use (importing the game reads no YAML), and once a process: by its
         # name and by the address of its bytes as they are (what a new game records) alike.
-        _PACKS[pack_id] = packs.load_pack()
-        _BY_ID.pop(pack_id, None)
-        return _PACKS[pack_id]
-    try:
-        folder = SHELF.open(pack_id)
-    except UnknownPack:
-        raise KeyError(f"no content pack {pack_id!r}") from None
-    _PACKS[pack_id] = packs.load_folder(folder, pack_id)
+        pack = packs.load_pack()
+    else:
+        try:
+            folder = SHELF.open(pack_id)
+        except UnknownPack:
+            raise KeyError(f"no content pack {pack_id!r}") from None
+        pack = packs.load_folder(folder, pack_id)
+    _PACKS[pack_id] = pack
     _BY_ID.pop(pack_id, None)
-    return _PACKS[pack_id]
+    return pack
 
 
 def pinned(pack_id: str) -> str:
