@@ -23,6 +23,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from domain.game import GameAI, Seat
 from domain.rng import Rng
 from domain.zona import determinize as hidden
@@ -287,6 +289,8 @@ def rivals(view: dict[str, Any], seat: Seat) -> float:
 _RIVALS: dict[tuple[Any, ...], tuple[Any, Any, Any, Any, float]] = {}
 
 
+# Compiled in the compiled build (mypyc_build.py), where the bots' tests still turn its knobs in Python subclasses.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ZonaAI(GameAI):
     #: Dropping an item, putting on or taking off an outfit: free steps that score nothing by themselves and
     #: that a search seeing no difference could repeat for ever. A bot still drops to make room for a gain
