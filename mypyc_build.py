@@ -37,9 +37,8 @@ PACKAGES = ("domain", "bots")
 SKIPPED = {
     # Classes that code outside the build subclasses (a deployment's own game, the tests' games and AIs):
     # Python cannot subclass a compiled class unless the class allows it (``allow_interpreted_subclasses``: the
-    # Rng does, for the tests' scripted dice, and ZonaAI, for the bots' tests' knobs; both are compiled).
+    # Rng does, for the tests' scripted dice, ZonaAI, for the bots' tests' knobs, and Effects; all are compiled).
     "domain/game.py": "Game, GameAI, RuleViolation: every game subclasses them",
-    "domain/engine/effects.py": "Effects: Zona's effects, left pure below, subclass it",
     # Subclasses of KeyError: mypyc cannot compile a class inheriting from most builtin types.
     "domain/registry.py": "UnknownGame(KeyError)",
     "domain/engine/shelf.py": "UnknownPack(KeyError)",
@@ -50,22 +49,14 @@ SKIPPED = {
     "domain/fallout/view_schema.py": "the view schema",
     "domain/zona/game.py": "the options and view schemas",
     "domain/engine/faces.py": "the card face's schema",
-    # A compiled dataclass keeps bare classes as its field annotations (``tuple``, not ``tuple[dict, ...]``),
-    # and the snapshot codec and the bots' sampled worlds rebuild a pending Decision from its hints: a
-    # list where a tuple belongs. (The equality test found it: greedy dealt no world.)
-    "domain/engine/decisions.py": "Decision, rebuilt from its type hints",
-    # Zona's one state record is written in place through its instance dict while a resolution folds
-    # (``domain.zona.resolution``); compiled, its fields would save 3-4% of a decision (README).
-    "domain/zona/state.py": "Zona's state record, written through its instance dict",
     # mypyc 2.4 crashes on them (an internal AssertionError), on code mypy accepts.
     "domain/fallout/turns.py": "reversed() over a value typed Any",
     "domain/zona/vocabulary.py": "an internal error",
-    "domain/zona/effects.py": "reversed() over the frames, typed Any (an internal error)",
     # The games' command dispatch: its class attributes (the refusals' rules, the lapsed-turn defaults) are
-    # set again by each game's subclass, which mypyc refuses as an incompatible redefinition; it runs once
-    # a command, around the rules, which are compiled.
-    "domain/engine/dispatch.py": "RulebookGame, whose class attributes each game sets",
-    "domain/fallout/game.py": "FalloutGame, a RulebookGame setting its class attributes",
+    # set again by each game's subclass, which mypyc refuses in a native class; and compiled as a Python class
+    # (``native_class=False``, as FalloutGame is in its compiled module) it would lose ``Generic`` from its bases, so that
+    # ``RulebookGame[State, Resolution]`` no longer subscripts. It runs once a command, around compiled rules.
+    "domain/engine/dispatch.py": "RulebookGame, a generic class whose class attributes each game sets",
     # The service's quick loads of commands and events: closures around marshmallow's fields, never in self-play.
     "domain/schema_loads.py": "marshmallow schemas walked at run time, by the service only",
     # Content packs: read and checked once per process, never in play.

@@ -23,15 +23,21 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Generic, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 R = TypeVar("R")
 #: A handler: ``(resolution, *what take gives)``; each game names its own shape.
 F = TypeVar("F", bound=Callable[..., None])
 
 
+# A Python class in the compiled build (mypyc_build.py), as mypyc cannot compile most builtin types' subclasses.
+@mypyc_attr(native_class=False)
 class EffectsError(Exception):
     """An effect kind registered twice, or one nobody handles."""
 
 
+# Compiled in the compiled build, where a game's own effects (the tests' too) may still subclass it in Python.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Effects(ABC, Generic[R]):
     def __init__(self, game: str):
         self.game = game

@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from domain.engine.records import clone as clone
 from domain.engine.records import replace as replace
 from domain.zona.drafts import Draft as Draft
@@ -43,6 +45,9 @@ MARKET_COLUMNS = 4
 MARKET_ROWS = ("junk", "equipment")
 
 
+# A Python class in the compiled build (mypyc_build.py), whose functions below are compiled: a resolution writes
+# its own record's fields through its instance dict (``domain.zona.resolution``).
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class State:
     """A game of Zona: a frozen record whose fields hold the locations (plain lists and dicts).
