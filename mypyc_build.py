@@ -52,11 +52,6 @@ SKIPPED = {
     # mypyc 2.4 crashes on them (an internal AssertionError), on code mypy accepts.
     "domain/fallout/turns.py": "reversed() over a value typed Any",
     "domain/zona/vocabulary.py": "an internal error",
-    # The games' command dispatch: its class attributes (the refusals' rules, the lapsed-turn defaults) are
-    # set again by each game's subclass, which mypyc refuses in a native class; and compiled as a Python class
-    # (``native_class=False``, as FalloutGame is in its compiled module) it would lose ``Generic`` from its bases, so that
-    # ``RulebookGame[State, Resolution]`` no longer subscripts. It runs once a command, around compiled rules.
-    "domain/engine/dispatch.py": "RulebookGame, a generic class whose class attributes each game sets",
     # The service's quick loads of commands and events: closures around marshmallow's fields, never in self-play.
     "domain/schema_loads.py": "marshmallow schemas walked at run time, by the service only",
     # Content packs: read and checked once per process, never in play.

@@ -28,7 +28,9 @@ otherwise for a decision of its own).
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from domain.engine.decisions import Decision, matching_choice
 from domain.engine.resolution import Resolution
@@ -40,18 +42,21 @@ S = TypeVar("S")
 R = TypeVar("R", bound=Resolution[Any])
 
 
+# Compiled in the compiled build (mypyc_build.py), where every game, built in or a deployment's own, subclasses it
+# in Python; its settings are class variables, which each game sets again.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RulebookGame(Game, Generic[S, R]):
     #: The game's one table of commands, answers and folds.
-    rulebook: Rulebook[S, R]
+    rulebook: ClassVar[Rulebook[Any, Any]]
     #: What a lapsed deadline answers, by command type in order of preference (``timeout_command``).
-    timeout_defaults: tuple[str, ...] = ()
+    timeout_defaults: ClassVar[tuple[str, ...]] = ()
     #: The refusals' words where games say them their own way.
-    unknown_command = "Unknown command {kind!r}."
+    unknown_command: ClassVar[str] = "Unknown command {kind!r}."
     #: The rule a command sent before the setup names.
-    setup_rule: str | None = None
+    setup_rule: ClassVar[str | None] = None
     #: A seat sending a command only the system sends: the words and the rule.
-    system_only = "Only the system sends that."
-    system_rule: str | None = None
+    system_only: ClassVar[str] = "Only the system sends that."
+    system_rule: ClassVar[str | None] = None
 
     # -- what each game says of its state ----------------------------------------
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mypy_extensions import mypyc_attr
-
 from domain.engine.decisions import Decision
 from domain.engine.dispatch import RulebookGame
 from domain.fallout import prompts, rounds, trade, words
@@ -45,8 +43,6 @@ TIMEOUT_DEFAULTS = ("end_turn", "keep_dice", "roll_dice", "done_shopping", "decl
 FALLOUT: FalloutGame
 
 
-# A Python class in the compiled build, as its base is (``domain.engine.dispatch``); its methods are compiled.
-@mypyc_attr(native_class=False)
 class FalloutGame(RulebookGame[GameState, Resolution]):
     name = "fallout"
     title = "Fallout: The Board Game — explore the wasteland, quest, and sway the factions, for one to four survivors."

@@ -25,6 +25,7 @@ from domain.engine.packs import PackReader
 from domain.engine.records import Draft
 from domain.engine.resolution import Resolution
 from domain.engine.rulebook import Rulebook
+from domain.fallout.snapshot import written_hints
 from domain.game import EventSchema, Game, GameAI, Outcome, Refusal, RuleViolation, SeatRange
 from domain.rng import Rng
 from tests.games.counter import COUNTER, Counter, CounterAI
@@ -47,7 +48,13 @@ DECLARED = ("name", "title", "seats", "state_format", "rules_version", "listed_o
 def _has(owner: object, name: str) -> bool:
     # Declared fields (a dataclass's, a Protocol's) are annotations, not attributes, on the class.
     kinds = owner.__mro__ if isinstance(owner, type) else type(owner).__mro__
-    return hasattr(owner, name) or any(name in inspect.get_annotations(kind) for kind in kinds)
+    return hasattr(owner, name) or any(name in _declared(kind) for kind in kinds)
+
+
+def _declared(kind: type) -> set[str]:
+    """The names ``kind``'s body annotates. A compiled class (the compiled build, mypyc_build.py) keeps no
+    annotations of its class variables: its source's are read."""
+    return set(written_hints(kind) if hasattr(kind, "__mypyc_attrs__") else inspect.get_annotations(kind))
 
 
 def _blocks() -> list[str]:
