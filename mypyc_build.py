@@ -37,7 +37,8 @@ PACKAGES = ("domain", "bots")
 SKIPPED = {
     # Classes that code outside the build subclasses (a deployment's own game, the tests' games and AIs):
     # Python cannot subclass a compiled class unless the class allows it (``allow_interpreted_subclasses``: the
-    # Rng does, for the tests' scripted dice, ZonaAI, for the bots' tests' knobs, and Effects; all are compiled).
+    # Rng does, for the tests' scripted dice, ZonaAI, for the bots' tests' knobs, Effects and RulebookGame, for every
+    # game's own; all are compiled).
     "domain/game.py": "Game, GameAI, RuleViolation: every game subclasses them",
     # Subclasses of KeyError: mypyc cannot compile a class inheriting from most builtin types.
     "domain/registry.py": "UnknownGame(KeyError)",

@@ -46,7 +46,7 @@ R = TypeVar("R", bound=Resolution[Any])
 # in Python; its settings are class variables, which each game sets again.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class RulebookGame(Game, Generic[S, R]):
-    #: The game's one table of commands, answers and folds.
+    #: The game's one table of commands, answers and folds (``Any``: a class variable cannot name ``S`` and ``R``).
     rulebook: ClassVar[Rulebook[Any, Any]]
     #: What a lapsed deadline answers, by command type in order of preference (``timeout_command``).
     timeout_defaults: ClassVar[tuple[str, ...]] = ()
