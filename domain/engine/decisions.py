@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.engine.records import compiled
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -41,7 +43,7 @@ def matching_choice(choices: Iterable[dict[str, Any]], command: Mapping[str, Any
 
 
 #: Whether ``Decision`` is compiled (the compiled build, mypyc_build.py): a native class, without an instance dict.
-_NATIVE = hasattr(Decision, "__mypyc_attrs__")
+_NATIVE = compiled(Decision)
 
 
 def requested(data: Mapping[str, Any]) -> Decision:

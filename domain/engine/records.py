@@ -29,6 +29,12 @@ _RECORDS: set[type] = set()
 _NATIVE: dict[type, tuple[str, ...]] = {}
 
 
+def compiled(cls: type) -> bool:
+    """Whether ``cls`` is a native class of the compiled build (mypyc_build.py): no instance dict, and bare
+    classes for annotations."""
+    return hasattr(cls, "__mypyc_attrs__")
+
+
 def replace(obj: T, /, **changes: Any) -> T:
     """``dataclasses.replace`` for plain frozen records, without running ``__init__``."""
     cls = type(obj)
@@ -66,11 +72,10 @@ def replace(obj: T, /, **changes: Any) -> T:
             return made
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]  # the standard error for a wrong name
     if hasattr(cls, "__dataclass_fields__"):
-        native = getattr(cls, "__mypyc_attrs__", None)
-        if native is None:
-            _RECORDS.add(cls)
+        if compiled(cls):
+            _NATIVE[cls] = tuple(cls.__mypyc_attrs__)  # type: ignore[attr-defined]  # a compiled class's fields
         else:
-            _NATIVE[cls] = tuple(native)
+            _RECORDS.add(cls)
         return replace(obj, **changes)
     return dataclasses.replace(obj, **changes)  # type: ignore[type-var]  # the standard error for a wrong name
 

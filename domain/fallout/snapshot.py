@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Union
 
+from domain.engine.records import compiled
 from domain.fallout.state import GameState
 
 _SCALARS = (str, int, float, bool, type(None))
@@ -54,7 +55,7 @@ def dump(obj: Any) -> Any:
 def _hints(cls: type) -> dict[str, Any]:
     # A compiled record (the compiled build, mypyc_build.py) keeps bare classes as its annotations (``tuple``,
     # not ``tuple[SurvivorState, ...]``).
-    return written_hints(cls) if hasattr(cls, "__mypyc_attrs__") else typing.get_type_hints(cls)
+    return written_hints(cls) if compiled(cls) else typing.get_type_hints(cls)
 
 
 def written_hints(cls: type) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from domain.engine.dispatch import RulebookGame
 from domain.engine.effects import Effects
 from domain.engine.frames import Frames
 from domain.engine.packs import PackReader
-from domain.engine.records import Draft
+from domain.engine.records import Draft, compiled
 from domain.engine.resolution import Resolution
 from domain.engine.rulebook import Rulebook
 from domain.fallout.snapshot import written_hints
@@ -54,7 +54,7 @@ def _has(owner: object, name: str) -> bool:
 def _declared(kind: type) -> set[str]:
     """The names ``kind``'s body annotates. A compiled class (the compiled build, mypyc_build.py) keeps no
     annotations of its class variables: its source's are read."""
-    return set(written_hints(kind) if hasattr(kind, "__mypyc_attrs__") else inspect.get_annotations(kind))
+    return set(written_hints(kind) if compiled(kind) else inspect.get_annotations(kind))
 
 
 def _blocks() -> list[str]:

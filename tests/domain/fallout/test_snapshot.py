@@ -14,13 +14,14 @@ import typing
 
 import pytest
 
+from domain.engine.records import compiled
 from domain.fallout import state
 from domain.fallout.snapshot import written_hints
 
 RECORDS = [v for v in vars(state).values() if isinstance(v, type) and dataclasses.is_dataclass(v) and v.__module__ == state.__name__]
 
 
-@pytest.mark.skipif(hasattr(state.GameState, "__mypyc_attrs__"), reason="compiled records keep bare annotations")
+@pytest.mark.skipif(compiled(state.GameState), reason="compiled records keep bare annotations")
 def test_every_state_record_reads_the_same_hints_from_its_source():
     assert len(RECORDS) >= 15
     for record in RECORDS:
