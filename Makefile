@@ -128,7 +128,8 @@ profile: $(STAMP) engine
 profile-http: $(STAMP) engine
 	PROFILE_DIR=$(PROFILE_DIR) $(BIN)/python -m tests.bench.http_profile
 
-# The instructions of that action, of an append, of the bare XADD and of the bench's bare endpoint, counted by callgrind
+# The instructions of that action, of an append, of the bare XADD, of the bench's bare endpoint and of a greedy
+# decision in each game at fixed positions, counted by callgrind
 # (tests/bench/instructions.py; UNITS= to choose): figures the machine's load and pace do not move, to
 # compare a change by. Needs valgrind; about a minute a unit.
 UNITS ?=

@@ -17,9 +17,15 @@ cost cancels out. Redis runs apart and is not counted. The units:
   through redis-py;
 - ``bare``: the HTTP figures' baseline, the bench's bare Flask endpoint
   doing one ``XADD`` (``tests.bench.http``), called as ``action`` is. The
-  HTTP p99 at many clients follows the ratio of ``action`` to it.
+  HTTP p99 at many clients follows the ratio of ``action`` to it;
+- ``greedy-fallout``, ``greedy-zona``: a greedy bot's decision at each of
+  ``POSITIONS`` fixed positions of seeded random two-seat games (options at
+  their defaults), in turn, each with its own fixed source: the same
+  positions whatever the bots do, so a change to the bots or the engine is
+  counted on the same work. Counted over one lap and over three, so the
+  difference is two whole laps.
 
-``python -m tests.bench.instructions [unit ...]`` (all four by default);
+``python -m tests.bench.instructions [unit ...]`` (every unit by default);
 needs valgrind (Debian's package), about a minute a unit. Compare a count
 before and after a change; it is no time, and a change that waits rather
 than computes does not show in it.
@@ -34,17 +40,23 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from typing import Any
 
 import redis
 
+from bots.policies import decide, make_bot
+from domain import registry
+from domain.game import SYSTEM
+from domain.rng import Rng
 from events.envelope import GENESIS
 from service import wiring
 from service.adapters.embedded_redis import EmbeddedRedis
 from tests.bench.http import bare_app
 from tests.bench.http_profile import acting, call
 from tests.bench.store import MOVED
+from tests.bots.play import random_play
 
 FEW, MANY = 100, 300
 #: Warm-up repetitions before counting: scripts loaded, caches and pools filled.
@@ -84,7 +96,43 @@ def bare() -> Iterator[Callable[[], None]]:
         yield post
 
 
-UNITS = {"action": acting, "append": appending, "xadd": xadding, "bare": bare}
+#: The positions a greedy unit decides at, and every how many commands of its random games one is taken.
+POSITIONS, EVERY = 20, 37
+
+
+def _greedy(game: str) -> Callable[[], AbstractContextManager[Callable[[], None]]]:
+    @contextmanager
+    def deciding() -> Iterator[Callable[[], None]]:
+        module = registry.game_module(game)
+        options = module.resolve_options({})
+        positions: list[tuple[Any, int]] = []
+        for g in range(POSITIONS):
+            for n, seat, state in random_play(module, options, 2, f"instructions-{g}", 400):
+                if seat != SYSTEM and n % EVERY == EVERY - 1 and len(module.legal_actions(state, seat)) > 1:
+                    positions.append((state, seat))
+            if len(positions) >= POSITIONS:
+                break
+        positions = positions[:POSITIONS]
+        bot, turn = make_bot("greedy"), 0
+
+        def choose() -> None:
+            nonlocal turn
+            state, seat = positions[turn % len(positions)]
+            decide(bot, module, state, module.legal_actions(state, seat), seat, Rng("instructions", str(turn % len(positions))))
+            turn += 1
+
+        yield choose
+
+    return deciding
+
+
+UNITS = {
+    "action": acting, "append": appending, "xadd": xadding, "bare": bare,
+    "greedy-fallout": _greedy("fallout"), "greedy-zona": _greedy("zona"),
+}
+#: (once, more, warm-up) repetitions where a unit's differ from ``FEW``, ``MANY`` and ``WARM``: one lap of the
+#: positions and three, after a few decisions.
+TIMES = {"greedy-fallout": (POSITIONS, 3 * POSITIONS, 3), "greedy-zona": (POSITIONS, 3 * POSITIONS, 3)}
 
 
 def _toggle(on: bool) -> None:
@@ -95,7 +143,7 @@ def _toggle(on: bool) -> None:
 def count(unit: str, times: int) -> None:
     """Under callgrind: ``unit`` done ``times`` times, counted, after ``WARM`` uncounted."""
     with UNITS[unit]() as do:
-        for _ in range(WARM):
+        for _ in range(TIMES.get(unit, (FEW, MANY, WARM))[2]):
             do()
         _toggle(True)
         for _ in range(times):
@@ -129,8 +177,9 @@ def main() -> None:
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         sys.exit("this needs valgrind (apt-get install valgrind)")
     for unit in units:
-        few, many = instructions(unit, FEW), instructions(unit, MANY)
-        print(f"{unit}: {(many - few) / (MANY - FEW):,.0f} instructions ({MANY} {many:,}, {FEW} {few:,})")
+        once, more, _ = TIMES.get(unit, (FEW, MANY, WARM))
+        few, many = instructions(unit, once), instructions(unit, more)
+        print(f"{unit}: {(many - few) / (more - once):,.0f} instructions ({more} {many:,}, {once} {few:,})")
 
 
 if __name__ == "__main__":
