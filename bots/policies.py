@@ -53,7 +53,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from domain.game import SYSTEM, Command, Game, GameAI
-from domain.rng import FirstDrawn, Rng
+from domain.rng import FirstDrawn, Imagined, Rng
 
 LEVELS = ("random", "greedy", "planner")
 #: The planner's default time per decision, of its thread's CPU (a game's AI may ask for more with ``planner_budget_ms``; the
@@ -73,8 +73,8 @@ class Bot(Protocol):
 
 
 def sub(rng: Rng, label: str) -> Rng:
-    """An independent source for one part of a decision."""
-    return Rng(rng.seed, f"{rng.label}/{label}")
+    """An independent source for one part of a decision's look-ahead (what the bot imagines: ``Imagined``)."""
+    return Imagined(rng.seed, f"{rng.label}/{label}")
 
 
 class UnknownBot(ValueError):

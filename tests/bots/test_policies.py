@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
+import struct
 import time
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -13,7 +16,7 @@ from bots import LEVELS, make_bot
 from bots.policies import PLANNER_BUDGET_MS, PlannerBot
 from domain.fallout.game import FALLOUT
 from domain.game import SYSTEM
-from domain.rng import Rng
+from domain.rng import FirstDrawn, Imagined, Rng
 from domain.zona.ai import ZONA_AI
 from domain.zona.game import ZONA
 from service.cli import main
@@ -107,11 +110,29 @@ def test_selfplay_plays_whole_games_and_reports_per_bot(capsys):
 def test_a_first_drawn_stream_fixes_its_first_draw_and_then_runs_as_the_plain_one():
     """The planner enumerates a command's first chance (``PlannerBot.expected``): ``FirstDrawn`` answers its
     first ``below(n)`` with the outcome asked for and records ``n``; every later draw is the plain stream's."""
-    from domain.rng import FirstDrawn
-
     for k in range(6):
         drawn = FirstDrawn("seed", "label", k + 6)
         assert drawn.span is None
         assert drawn.below(6) == k and drawn.span == 6
         plain = Rng("seed", "label")
         assert [drawn.below(10) for _ in range(5)] == [plain.below(10) for _ in range(5)]
+
+
+def test_what_a_bot_imagines_draws_eight_uniform_words_from_each_digest_of_the_plain_stream():
+    """A bot's look-ahead (every ``sub`` source: its sampled worlds, the commands it tries) draws from
+    ``Imagined``: the plain stream's SHA-256 digests cut into eight 32-bit words, each a draw, so a greedy
+    decision hashes an eighth as often. As reproducible and as uniform as ``Rng`` (a word past the largest
+    multiple of the bound is passed over); a bound wider than a word draws as ``Rng`` does."""
+    words = struct.unpack(">8I", hashlib.sha256(b"seed\x00look\x000").digest())
+    cut = Imagined("seed", "look")
+    assert [cut.below(1 << 32) for _ in range(8)] == list(words)
+    assert cut.counter == 1  # one digest for eight draws
+    cut.below(6)
+    assert cut.counter == 2
+    assert Imagined("seed", "look").below(1 << 40) == Rng("seed", "look").below(1 << 40)
+    a, b = Imagined("seed", "dice"), Imagined("seed", "dice")
+    faces = [a.below(6) for _ in range(6000)]
+    assert faces == [b.below(6) for _ in range(6000)]
+    assert all(880 < n < 1120 for n in Counter(faces).values()) and len(Counter(faces)) == 6
+    with pytest.raises(ValueError):
+        a.below(0)
