@@ -20,10 +20,12 @@ cost cancels out. Redis runs apart and is not counted. The units:
   HTTP p99 at many clients follows the ratio of ``action`` to it;
 - ``greedy-fallout``, ``greedy-zona``: a greedy bot's decision at each of
   ``POSITIONS`` fixed positions of seeded random two-seat games (options at
-  their defaults), in turn, each with its own fixed source: the same
-  positions whatever the bots do, so a change to the bots or the engine is
-  counted on the same work. Counted over one lap and over three, so the
-  difference is two whole laps.
+  their defaults), in turn: the same positions whatever the bots do, so a
+  change to the bots or the engine is counted on the same work. Each
+  decision has its own fixed source, the n-th of the run (not of its
+  position), so every lap deals new worlds, as self-play does: a lap that
+  met its worlds again would find their boards kept from the lap before.
+  Counted over one lap and over three, so the difference is two whole laps.
 
 ``python -m tests.bench.instructions [unit ...]`` (every unit by default);
 needs valgrind (Debian's package), about a minute a unit. Compare a count
@@ -118,7 +120,7 @@ def _greedy(game: str) -> Callable[[], AbstractContextManager[Callable[[], None]
         def choose() -> None:
             nonlocal turn
             state, seat = positions[turn % len(positions)]
-            decide(bot, module, state, module.legal_actions(state, seat), seat, Rng("instructions", str(turn % len(positions))))
+            decide(bot, module, state, module.legal_actions(state, seat), seat, Rng("instructions", str(turn)))
             turn += 1
 
         yield choose
