@@ -53,18 +53,18 @@ def _edges(tile: Tile) -> tuple[tuple[str, ...], ...]:
 
 class _TileParts:
     """What a board takes of one tile wherever it lies, worked out once per tile (a greedy bot's every
-    sampled world lays other tiles face down, so each builds a board): its spaces by id, and each space's
-    links inside the tile, in the order a board met them (its spaces, then the ends of its links)."""
+    sampled world lays other tiles face down, so each builds a board): its spaces by id, each space's
+    links inside the tile, and the spaces on each of its edges."""
 
     def __init__(self, tile: Tile):
         self.tile = tile
         self.ids = tuple(s.id for s in tile.spaces)
         self.spaces = tuple((s.id, s) for s in tile.spaces)
-        inside: dict[str, set[str]] = {sid: set() for sid in self.ids}
+        inside: dict[str, set[str]] = {}
         for a, b in tile.links:
             inside.setdefault(a, set()).add(b)
             inside.setdefault(b, set()).add(a)
-        self.inside = tuple(inside.items())
+        self.inside = {sid: tuple(linked) for sid, linked in inside.items()}
         self.edges = _edges(tile)
 
 
@@ -90,47 +90,54 @@ class Board:
         self.tile_spaces: dict[str, tuple[str, ...]] = {}
         # place -> edge direction -> neighbouring place (shared by every board of the scenario: read only)
         self.neighbours = _neighbours(scenario)
-        # (place, edge direction) -> the spaces touching that edge
-        self.edge_spaces: dict[tuple[str, int], tuple[str, ...]] = {}
-        links: dict[str, set[str]] = {}
-
+        # What each place's tile brings, by place: its spaces, their links inside it, the spaces on each edge.
+        self._parts: dict[str, _TileParts] = {}
         for place_id, tile_id in tile_at.items():
-            parts = _tile_parts(pack.tiles[tile_id])
+            parts = self._parts[place_id] = _tile_parts(pack.tiles[tile_id])
             self.tile_spaces[place_id] = parts.ids
             self.spaces.update(parts.spaces)
             self.place_of.update(dict.fromkeys(parts.ids, place_id))
-            for space_id, inside in parts.inside:
-                linked = links.get(space_id)
-                if linked is None:
-                    links[space_id] = set(inside)
-                else:
-                    linked.update(inside)
-            for d, touching in enumerate(parts.edges):
-                self.edge_spaces[(place_id, d)] = touching
-
-        for place_id, tile_id in tile_at.items():
-            tile = pack.tiles[tile_id]
-            for d, other in self.neighbours[place_id].items():
-                other_tile = tile_at.get(other)
-                if other_tile is None:
-                    continue
-                facing = pack.tiles[other_tile].edges[(d + 3) % 6]
-                for i, half in enumerate(tile.edges[d]):
-                    across = facing[1 - i]
-                    if half and across:
-                        links[half].add(across)
-                        links[across].add(half)
-
-        self.links = {s: tuple(sorted(n)) for s, n in links.items()}
+        # Each space's links, worked out when first asked (``linked``): a bot's every sampled world lays other
+        # tiles face down and builds a board of its own, and asks after the spaces of a few tiles only.
+        self._links: dict[str, tuple[str, ...]] = {}
         self._enemy_links: dict[frozenset[str], dict[str, tuple[str, ...]]] = {}
         self._distances: dict[tuple[frozenset[str], str], dict[str, int]] = {}
         self._explorable: dict[tuple[str, frozenset[str]], tuple[str, ...]] = {}
+
+    def edge_spaces(self, place: str, direction: int) -> tuple[str, ...]:
+        """The spaces of ``place``'s tile touching its edge ``direction``."""
+        return self._parts[place].edges[direction]
+
+    def linked(self, space: str) -> tuple[str, ...]:
+        """The spaces adjacent to ``space`` whatever is face up: linked inside its tile, or meeting it across an
+        edge (the edge convention in ``model.py``), sorted."""
+        found = self._links.get(space)
+        if found is None:
+            found = self._links[space] = self._linked(space)
+        return found
+
+    def _linked(self, space: str) -> tuple[str, ...]:
+        place = self.place_of.get(space)
+        if place is None:
+            return ()
+        parts = self._parts[place]
+        links = set(parts.inside.get(space, ()))
+        tile = parts.tile
+        for d, other in self.neighbours[place].items():
+            other_parts = self._parts.get(other)
+            if other_parts is None:
+                continue
+            facing = other_parts.tile.edges[(d + 3) % 6]
+            for i, half in enumerate(tile.edges[d]):
+                if half == space and facing[1 - i]:
+                    links.add(facing[1 - i])
+        return tuple(sorted(links))
 
     # -- survivors ---------------------------------------------------------
 
     def adjacent_spaces(self, space: str, faceup: frozenset[str]) -> tuple[str, ...]:
         """Spaces a survivor may step to: adjacent and on a face-up tile."""
-        return tuple(n for n in self.links.get(space, ()) if self.place_of[n] in faceup)
+        return tuple(n for n in self.linked(space) if self.place_of[n] in faceup)
 
     def explorable_places(self, space: str, faceup: frozenset[str]) -> tuple[str, ...]:
         """Face-down places whose edge the survivor's space touches (Explore Action)."""
@@ -149,7 +156,7 @@ class Board:
             return ()
         out = []
         for d, other in self.neighbours[place].items():
-            if other not in faceup and other in self.tile_at and space in self.edge_spaces[(place, d)]:
+            if other not in faceup and other in self.tile_at and space in self.edge_spaces(place, d):
                 out.append(other)
         return tuple(sorted(set(out)))
 
@@ -189,7 +196,7 @@ class Board:
                 if other not in self.tile_at:
                     continue
                 if other in faceup:
-                    touching = self.edge_spaces[(other, (d + 3) % 6)]
+                    touching = self.edge_spaces(other, (d + 3) % 6)
                 else:
                     touching = (face_down_node(other),)
                 for n in touching:
