@@ -34,10 +34,10 @@ rarely meets.
 
 from __future__ import annotations
 
-from dataclasses import fields
 from itertools import combinations
 from typing import Any
 
+from domain.engine.records import replace
 from domain.fallout.content import catalog
 from domain.fallout.encounter import read_aloud
 from domain.fallout.model import Pack
@@ -63,8 +63,6 @@ from domain.fallout.state import (
     Turn,
 )
 from domain.rng import Rng
-
-_SURVIVOR_FIELDS = frozenset(f.name for f in fields(SurvivorState))
 
 
 class _Pools:
@@ -94,8 +92,56 @@ def _pools(pack: Pack) -> _Pools:
     return found
 
 
+#: The places and enemies worlds were built of, by their fields. A bot deals two worlds a decision, and
+#: most of their places and enemies are those of the worlds before; a frozen record is dear to build in the
+#: compiled build (its ``__init__`` is the data class's own, in Python) and costs a lookup found here.
+_MADE: dict[tuple[Any, ...], Any] = {}
+MADE = 4096
+
+
+def _made(cls: type, *fields: Any) -> Any:
+    key = (cls, *fields)
+    found = _MADE.get(key)
+    if found is None:
+        if len(_MADE) >= MADE:
+            _MADE.clear()
+        found = _MADE[key] = cls(*fields)
+    return found
+
+
+#: Every field at its default: each world is this with its fields replaced, quicker than ``GameState(...)``
+#: in the compiled build, for the same reason.
+_BLANK = GameState()
+
+
+#: What worlds loaded from parts of their views, by the part's id and type: (the part, the record). A bot
+#: deals its two worlds of a decision from one view, and all but the hidden parts load alike: records never
+#: change, so the second world shares the first's. The part is held, so its id is not reused meanwhile.
+_LOADED: dict[tuple[int, type], tuple[Any, Any]] = {}
+LOADED = 64
+
+
 def _load(tp: type, data: Any) -> Any:
-    return None if data is None else load(tp, data)
+    if data is None:
+        return None
+    key = (id(data), tp)
+    found = _LOADED.get(key)
+    if found is not None and found[0] is data:
+        return found[1]
+    record = load(tp, data)
+    if len(_LOADED) >= LOADED:
+        del _LOADED[next(iter(_LOADED))]
+    _LOADED[key] = (data, record)
+    return record
+
+
+def _survivor(shown: dict[str, Any], hand: list[str] | None) -> SurvivorState:
+    """The survivor ``shown`` in a view, holding ``hand`` where the view hides its agendas."""
+    if hand is None:
+        return _load(SurvivorState, shown)  # the loader reads the record's fields and passes over the view's others
+    dealt = dict(shown)
+    dealt["agendas"] = hand
+    return load(SurvivorState, dealt)
 
 
 def _take(pool: list[str], count: int | list[str], rng: Rng) -> list[str]:
@@ -125,9 +171,9 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
     decks = view["decks"]
 
     # -- survivors and the cards they hold -------------------------------------
-    raw = [{k: v for k, v in s.items() if k in _SURVIVOR_FIELDS} for s in view["survivors"]]
+    shown = view["survivors"]
     held: set[str] = set()
-    for s in raw:
+    for s in shown:
         held.update(s["equipped"], s["inventory"], s["abilities"])
     gaining = tuple((g[0], g[1]) for g in view.get("gaining") or ())
     held.update(card for _, card in gaining)
@@ -135,7 +181,7 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
     # Agendas: the seat's own hand and revealed cards are known; deal the rest.
     in_play = [a.id for a in pack.agendas if a.players <= players]
     known: set[str] = set()
-    for s in raw:
+    for s in shown:
         if s["agendas"] is not None:
             known.update(s["agendas"])
         if s.get("loyalty"):
@@ -145,18 +191,13 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
         known.add(round_end["card"])
     pool = sorted(a for a in in_play if a not in known)
     hands: dict[int, list[str]] = {}
-    for entry, s in zip(view["survivors"], raw, strict=True):  # raw is made from the same list
+    for s in shown:
         if s["agendas"] is None:
-            count = entry["agenda_count"] - (1 if s.get("loyalty") else 0)
+            count = s["agenda_count"] - (1 if s.get("loyalty") else 0)
             hands[s["seat"]] = ([s["loyalty"]] if s.get("loyalty") else []) + _take(pool, count, rng)
     agenda_deck = tuple(_take(pool, decks["agenda"], rng))
     agenda_discard = tuple(_take(pool, decks["agenda_discard"], rng))
-    survivors = []
-    for s in raw:
-        data = dict(s)
-        if data["agendas"] is None:
-            data["agendas"] = hands[s["seat"]]
-        survivors.append(load(SurvivorState, data))
+    survivors = [_survivor(s, hands.get(s["seat"])) for s in shown]
 
     # -- the map: face-down tiles ----------------------------------------------
     laid = {p["tile"] for p in view["map"] if p["tile"] is not None}
@@ -170,7 +211,7 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
         if tile_id is None:
             unlaid = tiles_by_back.get(p["back"]) or []
             tile_id = unlaid.pop(rng.below(len(unlaid))) if unlaid else None
-        places.append(PlaceState(p["place"], tile_id, p["back"], p["faceup"]))
+        places.append(_made(PlaceState, p["place"], tile_id, p["back"], p["faceup"]))
 
     # -- enemies: faces of inactive ones, stacks, discards ----------------------
     seen_tokens = {e["token"] for e in view["enemies"] if e.get("token") is not None}
@@ -183,7 +224,7 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
             candidates = enemy_pool.get(e["type"]) or []
             token = candidates.pop(rng.below(len(candidates))) if candidates else ""
         drawn = attempt is not None and attempt.enemy == e["enemy"]
-        enemies.append(EnemyState(e["enemy"], e["type"], token, e["space"], e["active"], e.get("faction"), drawn))
+        enemies.append(_made(EnemyState, e["enemy"], e["type"], token, e["space"], e["active"], e.get("faction"), drawn))
     stacks = {t: tuple(_take(enemy_pool.setdefault(t, []), n, rng)) for t, n in decks["enemy_stacks"].items()}
     discards = {t: tuple(_take(enemy_pool.setdefault(t, []), n, rng)) for t, n in decks["enemy_discards"].items()}
     numbers = [int(e["enemy"][1:]) for e in view["enemies"] if e["enemy"][1:].isdigit()]
@@ -269,7 +310,8 @@ def determinize(view: dict[str, Any], seat: int, rng: Rng) -> GameState:
     if pending is not None and pending.kind == "respawn" and pending.seat in respawning:
         respawning = (pending.seat,) + tuple(s for s in respawning if s != pending.seat)
 
-    return GameState(
+    return replace(
+        _BLANK,
         pack=view["pack"],
         scenario=view["scenario"],
         players=players,
