@@ -204,8 +204,8 @@ SCORED_FIELDS = ("eliminated", "survivor", "xp", "perks", "equipped", "inventory
 
 def scored_parts(state: GameState, seat: int) -> dict[str, Any]:
     """The parts of ``seat``'s view that the bots' ``evaluate`` and ``free_choice`` read, each as the view
-    shows it: the phase, the winners, the pending decision and the seat's own survivor's scored fields
-    (the other seats' entries are None). A greedy bot scores some forty positions a decision, and the
+    shows it: the phase, the winners, whose decision is pending and its kind, and the seat's own survivor's
+    scored fields (the other seats' entries are None). A greedy bot scores some forty positions a decision, and the
     whole view (every survivor, the map, the decks) was half its time."""
     if state.phase == "new":
         return {"phase": "new"}
@@ -224,29 +224,16 @@ def scored_parts(state: GameState, seat: int) -> dict[str, Any]:
         survivors[seat] = entry
     return {
         "seat": seat, "phase": state.phase, "survivors": survivors, "winners": list(state.winners),
-        "pending": _scored_pending(state, seat),
+        "pending": _scored_pending(state),
     }
 
 
-#: ``_scored_pending``'s last answer: (the decision, the seat, whether the game was over, what it showed).
-_LAST_PENDING: list[tuple[Any, int, bool, Any]] = []
-
-
-def _scored_pending(state: GameState, seat: int) -> Any:
-    """``_pending`` for the scored parts, kept for the very decision it was dumped from (a decision is frozen,
-    and a state carries it along unchanged until it is answered): a greedy bot scores a dozen positions
-    waiting on one decision, and dumping its choices (a reroll lists nine) again for each was a third of
-    scoring them. The scored parts are read, never changed, so the dump is shared."""
+def _scored_pending(state: GameState) -> dict[str, Any] | None:
+    """The pending decision as the scored parts show it: whose it is and its kind, as the view shows them.
+    The bots read only whether one is pending, and dumping its choices (a reroll lists nine) was a twentieth
+    of a greedy decision: every command a search tries makes decisions of its own."""
     p = state.pending
-    if p is None:
-        return None
-    if _LAST_PENDING:
-        seen, seen_seat, seen_over, found = _LAST_PENDING[0]
-        if seen is p and seen_seat == seat and seen_over == state.over:
-            return found
-    found = _pending(state, seat)
-    _LAST_PENDING[:] = [(p, seat, state.over, found)]
-    return found
+    return None if p is None else {"seat": p.seat, "kind": p.kind}
 
 
 def redact(event: Event, seat: int | None) -> Event:

@@ -176,7 +176,8 @@ def test_replay_reproduces_the_game() -> None:
 
 def test_the_bots_score_the_parts_of_a_view_they_read_as_the_whole_view_shows_them() -> None:
     """The bots score a seat's scored parts (``FalloutAI.scoring_view``: quicker): each part is as the seat's
-    view shows it, and ``evaluate`` and ``free_choice`` read the same from it as from the whole view."""
+    view shows it (of the pending decision, whose it is and its kind), and ``evaluate`` and ``free_choice``
+    read the same from it as from the whole view."""
     checked = 0
     for seed, players in (("parts-a", 2), ("parts-b", 4)):
         for n, (state, _) in enumerate(random_game(seed, players=players, commands=400)):
@@ -186,8 +187,12 @@ def test_the_bots_score_the_parts_of_a_view_they_read_as_the_whole_view_shows_th
                 whole, quick = FALLOUT.view(state, seat), FALLOUT_AI.scoring_view(state, seat)
                 assert FALLOUT_AI.evaluate(quick, seat) == FALLOUT_AI.evaluate(whole, seat)
                 assert FALLOUT_AI.free_choice(quick, seat) == FALLOUT_AI.free_choice(whole, seat)
-                assert {k: v for k, v in quick.items() if k != "survivors"} == {
-                    k: whole[k] for k in quick if k != "survivors"}
+                assert {k: v for k, v in quick.items() if k not in ("survivors", "pending")} == {
+                    k: whole[k] for k in quick if k not in ("survivors", "pending")}
+                if quick.get("pending") is not None:  # whose decision and its kind, not its choices
+                    assert quick["pending"] == {k: whole["pending"][k] for k in ("seat", "kind")}
+                else:
+                    assert whole.get("pending") is None
                 if "survivors" in quick:
                     mine = quick["survivors"][seat]
                     assert mine == {k: whole["survivors"][seat][k] for k in mine}
