@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import marshal
+from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -27,6 +28,13 @@ _RECORDS: set[type] = set()
 #: The compiled (native) records ``replace`` has met, with their fields: the compiled build (mypyc_build.py)
 #: makes a record a C struct without an instance dict, so its fields are copied one by one.
 _NATIVE: dict[type, tuple[str, ...]] = {}
+#: The compiled records that copy themselves (``COPY``), with that copy and their fields' names.
+_COPIED: dict[type, tuple[Callable[[Any], Any], frozenset[str]]] = {}
+#: The method a record may define to copy itself in the compiled build, every field written by name
+#: (``made.field = self.field``): mypyc compiles that to a store in the struct, where copying by a name
+#: held in a variable looks each field up twice (some 300 instructions a field). Only ever called compiled:
+#: in plain Python a frozen record refuses such writes, and ``replace`` copies its instance dict instead.
+COPY = "copied"
 
 
 def compiled(cls: type) -> bool:
@@ -52,6 +60,12 @@ def replace(obj: T, /, **changes: Any) -> T:
         if len(state) == len(fields):
             return new
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]  # the standard error for a wrong name
+    copying = _COPIED.get(cls)
+    if copying is not None and obj is not IN_PLACE[0] and changes.keys() <= copying[1]:
+        made = copying[0](obj)
+        for name, value in changes.items():
+            object.__setattr__(made, name, value)
+        return made
     names = _NATIVE.get(cls)
     if names is not None:
         # A frozen record refuses its own ``__setattr__``; object's sets the field (and mypyc calls it directly,
@@ -74,6 +88,9 @@ def replace(obj: T, /, **changes: Any) -> T:
     if hasattr(cls, "__dataclass_fields__"):
         if compiled(cls):
             _NATIVE[cls] = tuple(cls.__mypyc_attrs__)  # type: ignore[attr-defined]  # a compiled class's fields
+            copy = getattr(cls, COPY, None)
+            if copy is not None:
+                _COPIED[cls] = (copy, frozenset(_NATIVE[cls]))
         else:
             _RECORDS.add(cls)
         return replace(obj, **changes)

@@ -96,6 +96,34 @@ class SurvivorState:
         key = trait_key(side)
         return any(trait_key(s) == key for _, s in self.traits)
 
+    def copied(self) -> SurvivorState:
+        """This record, copied field by field in the compiled build (``domain.engine.records.COPY``). Each
+        write is to a frozen field, which mypy refuses and plain Python too: only the compiled build calls
+        it. tests/domain/fallout/test_copied.py holds it to every field."""
+        made = SurvivorState.__new__(SurvivorState)
+        made.seat = self.seat  # type: ignore[misc]
+        made.survivor = self.survivor  # type: ignore[misc]
+        made.space = self.space  # type: ignore[misc]
+        made.hp = self.hp  # type: ignore[misc]
+        made.rads = self.rads  # type: ignore[misc]
+        made.xp = self.xp  # type: ignore[misc]
+        made.special = self.special  # type: ignore[misc]
+        made.traits = self.traits  # type: ignore[misc]
+        made.agendas = self.agendas  # type: ignore[misc]
+        made.caps = self.caps  # type: ignore[misc]
+        made.equipped = self.equipped  # type: ignore[misc]
+        made.inventory = self.inventory  # type: ignore[misc]
+        made.abilities = self.abilities  # type: ignore[misc]
+        made.exhausted = self.exhausted  # type: ignore[misc]
+        made.perks = self.perks  # type: ignore[misc]
+        made.eliminated = self.eliminated  # type: ignore[misc]
+        made.loyalty = self.loyalty  # type: ignore[misc]
+        made.xp_gained = self.xp_gained  # type: ignore[misc]
+        made.kills = self.kills  # type: ignore[misc]
+        made.quests_done = self.quests_done  # type: ignore[misc]
+        made.tiles_explored = self.tiles_explored  # type: ignore[misc]
+        return made
+
 
 def with_letter(special: tuple[tuple[str, str], ...], letter: str, token: str) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(special + ((letter, token),), key=lambda lt: SPECIAL.index(lt[0])))
@@ -372,6 +400,64 @@ class GameState:
         return self.clockwise(self.first_player)
 
     # -- updates (used by the folds only) ----------------------------------
+
+    def copied(self) -> GameState:
+        """This record, copied as ``SurvivorState.copied`` copies a survivor (compiled build only)."""
+        made = GameState.__new__(GameState)
+        made.pack = self.pack  # type: ignore[misc]
+        made.scenario = self.scenario  # type: ignore[misc]
+        made.players = self.players  # type: ignore[misc]
+        made.phase = self.phase  # type: ignore[misc]
+        made.result = self.result  # type: ignore[misc]
+        made.survivors = self.survivors  # type: ignore[misc]
+        made.first_player = self.first_player  # type: ignore[misc]
+        made.round = self.round  # type: ignore[misc]
+        made.turn = self.turn  # type: ignore[misc]
+        made.next_seat = self.next_seat  # type: ignore[misc]
+        made.round_end_due = self.round_end_due  # type: ignore[misc]
+        made.round_end = self.round_end  # type: ignore[misc]
+        made.places = self.places  # type: ignore[misc]
+        made.enemies = self.enemies  # type: ignore[misc]
+        made.next_enemy = self.next_enemy  # type: ignore[misc]
+        made.enemy_stacks = self.enemy_stacks  # type: ignore[misc]
+        made.enemy_discards = self.enemy_discards  # type: ignore[misc]
+        made.special_supply = self.special_supply  # type: ignore[misc]
+        made.agenda_deck = self.agenda_deck  # type: ignore[misc]
+        made.agenda_discard = self.agenda_discard  # type: ignore[misc]
+        made.perk_deck = self.perk_deck  # type: ignore[misc]
+        made.loot_deck = self.loot_deck  # type: ignore[misc]
+        made.loot_discard = self.loot_discard  # type: ignore[misc]
+        made.asset_deck = self.asset_deck  # type: ignore[misc]
+        made.asset_discard = self.asset_discard  # type: ignore[misc]
+        made.shop = self.shop  # type: ignore[misc]
+        made.power = self.power  # type: ignore[misc]
+        made.pending = self.pending  # type: ignore[misc]
+        made.roll = self.roll  # type: ignore[misc]
+        made.fight = self.fight  # type: ignore[misc]
+        made.attackers = self.attackers  # type: ignore[misc]
+        made.respawning = self.respawning  # type: ignore[misc]
+        made.replacing = self.replacing  # type: ignore[misc]
+        made.level_ups = self.level_ups  # type: ignore[misc]
+        made.leveling = self.leveling  # type: ignore[misc]
+        made.placing = self.placing  # type: ignore[misc]
+        made.encounter_decks = self.encounter_decks  # type: ignore[misc]
+        made.library_out = self.library_out  # type: ignore[misc]
+        made.trashed = self.trashed  # type: ignore[misc]
+        made.quests = self.quests  # type: ignore[misc]
+        made.markers = self.markers  # type: ignore[misc]
+        made.unique_deck = self.unique_deck  # type: ignore[misc]
+        made.unique_discard = self.unique_discard  # type: ignore[misc]
+        made.encounter = self.encounter  # type: ignore[misc]
+        made.questing = self.questing  # type: ignore[misc]
+        made.attempt = self.attempt  # type: ignore[misc]
+        made.resolving = self.resolving  # type: ignore[misc]
+        made.gaining = self.gaining  # type: ignore[misc]
+        made.shopping = self.shopping  # type: ignore[misc]
+        made.trade = self.trade  # type: ignore[misc]
+        made.triggered = self.triggered  # type: ignore[misc]
+        made.winners = self.winners  # type: ignore[misc]
+        return made
+
 
     def with_survivor(self, seat: int, **changes: Any) -> GameState:
         survivors = list(self.survivors)

@@ -1,0 +1,41 @@
+"""A state record that copies itself for the compiled build (``copied``, ``domain.engine.records.COPY``)
+writes every one of its fields, each once.
+
+Plain Python refuses those writes (the records are frozen), so only the
+compiled build calls ``copied``; there the equality test (tests/compiled)
+plays games whose every fold copies states through it. This test reads the
+method's source, so a field added to a record and not to its copy fails here
+in either build.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+
+from domain.engine.records import COPY
+from domain.fallout import state
+
+COPYING = [
+    v for v in vars(state).values()
+    if isinstance(v, type) and dataclasses.is_dataclass(v) and v.__module__ == state.__name__ and COPY in vars(v)
+]  # fmt: skip
+
+
+def _written(record: type) -> list[str]:
+    (node,) = [n for n in ast.parse(inspect.getsource(state)).body if isinstance(n, ast.ClassDef) and n.name == record.__name__]
+    (method,) = [n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == COPY]
+    return [
+        line.targets[0].attr
+        for line in method.body
+        if isinstance(line, ast.Assign) and isinstance(line.targets[0], ast.Attribute)
+        and isinstance(line.targets[0].value, ast.Name) and line.targets[0].value.id == "made"
+        and isinstance(line.value, ast.Attribute) and line.value.attr == line.targets[0].attr
+    ]  # fmt: skip
+
+
+def test_a_record_that_copies_itself_writes_each_of_its_fields_once():
+    assert {r.__name__ for r in COPYING} >= {"GameState", "SurvivorState"}
+    for record in COPYING:
+        assert _written(record) == [f.name for f in dataclasses.fields(record)], record.__name__
