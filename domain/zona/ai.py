@@ -32,7 +32,7 @@ from domain.zona import odds
 from domain.zona.board import board_for
 from domain.zona.pack import pack_named
 from domain.zona.state import MAX_FATIGUE, State
-from domain.zona.view import scoring_view
+from domain.zona.view import scoring_view, search_view
 
 #: The score of a won game, and of a lost one (far beyond any position).
 WON, LOST = 1000.0, -200.0
@@ -306,6 +306,9 @@ class ZonaAI(GameAI):
     #: its dice: at the service's 50 ms the planner dealt a world or two a decision and tied greedy over
     #: 200 games, and it needs several worlds to tell its candidates apart (docs/bots.md, "Zona").
     planner_budget_ms = 200
+
+    def search_view(self, state: State, seat: Seat) -> dict[str, Any]:
+        return search_view(state, seat)
 
     def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> State:
         return hidden.determinize(view, seat, rng)

@@ -49,11 +49,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     if state.phase == "new":
         return {"phase": "new"}
     pack = pack_named(state.pack)
-    over = state.over
-    stalkers = _stalkers(state, seat, pack, over)
-    pending = state.pending
-    shown = _body(state, seat, pack, over, stalkers, pending)
-    shown["table"] = _table(state, seat, over)
+    shown = _play(state, seat, pack)
     # The board names no item card: left out of the walk, it keeps a view quick enough for bots' searches.
     # The cards and the faces search the same text (the view so far): written once.
     text = json.dumps(shown)
@@ -64,6 +60,27 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     shown["cards"] = _catalog(pack, named)
     shown["board"] = clone(board_description(pack.name, state.side))
     shown["faces"] = faces.shown(shown, state.pack, every)
+    return shown
+
+
+def _play(state: State, seat: int | None, pack: Pack) -> dict[str, Any]:
+    """The view but for the cards it names, the board's description and the faces: the game as it stands."""
+    over = state.over
+    shown = _body(state, seat, pack, over, _stalkers(state, seat, pack, over), state.pending)
+    shown["table"] = _table(state, seat, over)
+    return shown
+
+
+def search_view(state: State, seat: int) -> dict[str, Any]:
+    """``view(state, seat)`` less what only people read: the cards it names, the faces, and of the board's
+    description the spaces inside a facility only (a bot's scoring reads them). A searching bot is handed it
+    (``domain.zona.ai``): writing the whole view's text for its names and faces was a thirteenth of a greedy
+    decision, and neither dealing worlds nor scoring reads them."""
+    if state.phase == "new":
+        return {"phase": "new"}
+    pack = pack_named(state.pack)
+    shown = _play(state, seat, pack)
+    shown["board"] = {"facility_spaces": board_for(pack.name, state.side).facility_spaces}
     return shown
 
 

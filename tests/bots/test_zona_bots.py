@@ -82,6 +82,30 @@ def test_the_scoring_view_scores_as_the_whole_view_does():
     assert checked > 30
 
 
+def test_a_searching_bot_is_handed_the_view_without_cards_and_faces_and_deals_and_chooses_as_from_the_whole():
+    """The bots' search view (``ZonaAI.search_view``, what ``bots.policies.decide`` hands a greedy or planner
+    bot) is the seat's view less the cards it names and its faces, with of the board's description the spaces
+    inside a facility; the worlds dealt from it and a greedy bot's choice are those of the whole view."""
+    greedy, checked = make_bot("greedy"), 0
+    for players, seed in ((1, "search-solo"), (3, "search-three")):
+        for n, (seat, state) in enumerate(_positions(players, seed, 300)):
+            if n % 9 or seat not in ZONA.waiting_for(state):
+                continue
+            whole, searched = ZONA.view(state, seat), ZONA_AI.search_view(state, seat)
+            assert searched == {
+                **{k: v for k, v in whole.items() if k not in ("cards", "faces", "board")},
+                "board": {"facility_spaces": whole["board"]["facility_spaces"]},
+            }
+            dealt = [ZONA.dump_state(ZONA_AI.determinize(v, seat, Rng(seed, str(n)))) for v in (whole, searched)]
+            assert dealt[0] == dealt[1]
+            actions = ZONA.legal_actions(state, seat)
+            if len(actions) > 1:
+                chosen = [greedy.choose(ZONA, v, actions, seat, Rng(seed, f"c{n}")) for v in (whole, searched)]
+                assert chosen[0] == chosen[1]
+            checked += 1
+    assert checked >= 10
+
+
 def _owed_decisions(players: int, seed: str):
     """Positions where a seat owes an answer with more than one choice."""
     for _, state in _positions(players, seed, 600):
