@@ -67,9 +67,7 @@ def play_game(
         state = module.decide_and_fold(state, seat, command, Rng.for_position(seed, version))[1]
         version += 1
     outcome = module.outcome(state)
-    final = module.view(state, None)
-    ai = module.ai
-    standing = [ai.standing(final, s) if ai is not None else 0.0 for s in range(len(levels))]
+    standing = final_standing(module, state, len(levels))
     top = max(standing)
     return GameResult(
         levels=list(levels),
@@ -83,3 +81,22 @@ def play_game(
         ending=outcome.ending,
         roles=list(outcome.roles),
     )
+
+
+def final_standing(module: Game, state: Any, seats: int) -> list[float]:
+    """Each seat's ``standing`` where the game stopped, as the public view shows it.
+
+    Once a game is over each seat's scoring view (``GameAI.scoring_view``) gives the public view's
+    standing (``tests/bots/test_policies.py`` holds the two equal in both games) at a fraction of its cost:
+    Zona's whole view, its cards catalogued and its board described, was a twentieth of a random game. A
+    game stopped short is read from the public view.
+    """
+    ai = module.ai
+    if ai is None:
+        return [0.0] * seats
+    if module.is_over(state):
+        shown = [view for view in (ai.scoring_view(state, s) for s in range(seats)) if view is not None]
+        if len(shown) == seats:
+            return [ai.standing(view, s) for s, view in enumerate(shown)]
+    final = module.view(state, None)
+    return [ai.standing(final, s) for s in range(seats)]

@@ -14,6 +14,7 @@ import pytest
 
 from bots import LEVELS, make_bot
 from bots.policies import PLANNER_BUDGET_MS, PlannerBot
+from bots.selfplay import final_standing
 from domain.fallout.game import FALLOUT
 from domain.game import SYSTEM
 from domain.rng import FirstDrawn, Imagined, Rng
@@ -105,6 +106,30 @@ def test_selfplay_plays_whole_games_and_reports_per_bot(capsys):
                  "--load", "tests.domain.fallout.fixtures", "--option", "pack=mini", "--option", "scenario=test"]) == 0
     out = capsys.readouterr()
     assert "win rate" in out.out and "decisions/s" in out.out and "2/2 games" in out.err
+
+
+@pytest.mark.parametrize(("module", "options"), [(FALLOUT, MINI_OPTIONS), (ZONA, {})], ids=["fallout", "zona"])
+def test_self_play_reads_the_end_of_a_game_from_each_seats_scoring_view_as_from_the_public_view(module, options):
+    """``final_standing``: once a game is over each seat's scoring view gives its standing as the public
+    view does, so self-play ranks its leaders on the cheaper one; a game stopped short keeps the public view."""
+    ai = module.ai
+    ended = 0
+    for players in (2, 3):
+        for g in range(4):
+            seed = f"end-{players}-{g}"
+            positions = list(random_play(module, options, players, seed, 3000))
+            _, seat, state = positions[-1]
+            command = module.system_command(state) or Rng(f"{seed}-pick").choice(module.legal_actions(state, seat))
+            state = module.decide_and_fold(state, seat, command, Rng(seed, f"v{len(positions) - 1}"))[1]
+            if not module.is_over(state):
+                continue
+            ended += 1
+            public = module.view(state, None)
+            assert final_standing(module, state, players) == [ai.standing(public, s) for s in range(players)]
+    assert ended >= 4
+    _, _, short = list(random_play(module, options, 2, "end-short", 30))[-1]
+    public = module.view(short, None)
+    assert final_standing(module, short, 2) == [ai.standing(public, s) for s in range(2)]
 
 
 def test_a_first_drawn_stream_fixes_its_first_draw_and_then_runs_as_the_plain_one():
