@@ -179,6 +179,14 @@ class Draft(records.Draft[Any]):
         container.append(value)
         self.copied.add((name, len(container) - 1))
 
+    def lend(self, name: str, value: Any) -> None:
+        """``value`` (an event's data, which keeps it) goes at the end of the list ``name`` still shared, not the
+        draft's own: the first fold to write it copies it (``part``). Most frames are pushed and popped unwritten,
+        and copying each as it was pushed was a tenth of a random game."""
+        if name in self.copied:  # the whole field is the draft's own, every part in it written in place
+            value = PARTS[name](value)
+        self.container(name).append(value)
+
     def shrink(self, name: str, length: int) -> None:
         """The list ``name`` keeps its first ``length`` parts (those after are dropped, and with them any
         record that the draft owned them: a part added later at that place is a new one)."""

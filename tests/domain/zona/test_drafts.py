@@ -17,6 +17,7 @@ from domain.game import SYSTEM
 from domain.rng import Rng
 from domain.zona.drafts import FLAT, PARTS
 from domain.zona.game import ZONA
+from domain.zona.resolution import WRITERS
 from domain.zona.state import FIELDS
 from tests.compiled.plays import set_up
 
@@ -67,3 +68,38 @@ def test_drafts_copy_what_the_state_holds_and_never_write_a_state_they_started_f
             assert [getattr(state, name) for name in FIELDS] == before, f"{seed} v{version} wrote its state"
             state = after
         assert module is ZONA and state.over
+
+
+def test_no_fold_ever_changes_an_events_data(monkeypatch):
+    """The folds keep parts of an event's data as they are, shared (a pushed frame until a fold writes it, a
+    decision's choices): the log is forever, so nothing after may change them. Whole games of random play at 2
+    and 4 seats on both packs; each event's data is copied as its fold meets it and compared at the game's end."""
+    met: list[tuple[str, Any, Any]] = []
+
+    def watching(name: str, write: Any) -> Any:
+        def fold(d: Any, data: dict[str, Any]) -> None:
+            met.append((name, data, marshal.loads(marshal.dumps(data))))  # a deep copy
+            write(d, data)
+
+        return fold
+
+    for name, write in list(WRITERS.items()):
+        monkeypatch.setitem(WRITERS, name, watching(name, write))
+    kinds: set[str] = set()
+    for players, seed, options in ((2, "shared-a", {}), (4, "shared-b", {}), (3, "shared-c", {"pack": "test"})):
+        met.clear()
+        module, _, state = set_up("zona", ["random"] * players, seed, options)
+        for version in range(1, 3000):
+            if module.is_over(state):
+                break
+            command = module.system_command(state)
+            seat: int | str = SYSTEM
+            if command is None:
+                seat = module.waiting_for(state)[0]
+                command = Rng(seed, f"pick-{version}").choice(module.legal_actions(state, seat))
+            state = module.decide_and_fold(state, seat, command, Rng.for_position(seed, version))[1]
+        assert state.over and len(met) > 500
+        changed = [(name, then, data) for name, data, then in met if data != then]
+        assert changed == [], f"{seed}: {changed[:3]}"
+        kinds.update(name for name, _, _ in met)
+    assert {"FramePushed", "FrameUpdated", "DecisionRequested", "DieRerolled"} <= kinds
