@@ -29,7 +29,7 @@ Which fields and parts the draft has made its own is recorded in
 ``copied``: a field's name, ``name/`` for its container, the pair
 ``(name, key)`` for a part (a pair, not a string: a fold marks or looks up
 a part some five times a decision, and formatting the key cost more). Every part a fold reads to change goes through ``part`` (or ``d[name]``);
-``read`` is for reading only. ``tests/zona/test_drafts.py`` checks the
+``read`` is for reading only. ``tests/domain/zona/test_drafts.py`` checks the
 shapes on whole games, so a field that starts holding something deeper
 fails there rather than being shared.
 """
@@ -117,7 +117,7 @@ class Draft(records.Draft[Any]):
             return value
         copy = PARTS.get(name)
         if copy is None:
-            value = FLAT.get(name, clone)(value)
+            value = FLAT.get(name, fresh)(value)
         else:
             if _CONTAINER[name] not in self.copied:
                 value = list(value) if type(value) is list else dict(value)
@@ -178,6 +178,13 @@ class Draft(records.Draft[Any]):
         container = self.container(name)
         container.append(value)
         self.copied.add((name, len(container) - 1))
+
+    def lend_all(self, values: dict[str, Any]) -> None:
+        """Each field becomes its value in ``values`` (a ``GameSetUp``'s state, which the event keeps), and all
+        stay shared: the draft owns nothing after, so the first fold to write a field or a part copies it."""
+        for name, value in values.items():
+            self._put(name, value)
+        self.copied.clear()
 
     def lend(self, name: str, value: Any) -> None:
         """``value`` (an event's data, which keeps it) goes at the end of the list ``name`` still shared, not the

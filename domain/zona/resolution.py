@@ -62,6 +62,9 @@ class ZonaResolution(Resolution[State]):
         self.owned: set[Any] = set()
         #: The record this resolution made on its first fold and alone holds, written in place after.
         self.draft: InPlace | None = None
+        #: The pack the state names (``pack``), and its name.
+        self._pack: Pack | None = None
+        self._pack_name = ""
 
     def emit(self, type_: str, **data: Any) -> State:
         """Emit an event and fold it at once, into this resolution's own record (``InPlace``): the state it
@@ -96,7 +99,12 @@ class ZonaResolution(Resolution[State]):
 
     @property
     def pack(self) -> Pack:
-        return pack_named(self.state.pack)
+        # Rule code asks for the pack some fifteen times a command; its name is set once, by the setup.
+        name, pack = self.state.pack, self._pack
+        if pack is None or name != self._pack_name:
+            pack = self._pack = pack_named(name)
+            self._pack_name = name
+        return pack
 
     @property
     def board(self) -> Board:
