@@ -99,7 +99,7 @@ class SurvivorState:
     def copied(self) -> SurvivorState:
         """This record, copied field by field in the compiled build (``domain.engine.records.COPY``). Each
         write is to a frozen field, which mypy refuses and plain Python too: only the compiled build calls
-        it. tests/domain/fallout/test_copied.py holds it to every field."""
+        it. tests/domain/test_copied.py holds it to every field."""
         made = SurvivorState.__new__(SurvivorState)
         made.seat = self.seat  # type: ignore[misc]
         made.survivor = self.survivor  # type: ignore[misc]

@@ -40,15 +40,11 @@ class InPlace(Draft):
     caller's state shares the rest) and written in place after.
     """
 
-    def __init__(self, record: State, owned: set[Any]):
-        super().__init__(record, owned)
-        self.fields: dict[str, Any] = vars(record)
-
     def _get(self, name: str) -> Any:
-        return self.fields[name]
+        return getattr(self.base, name)
 
     def _put(self, name: str, value: Any) -> None:
-        self.fields[name] = value
+        object.__setattr__(self.base, name, value)  # past the frozen record's guard: no one else holds it yet
 
     @property
     def new(self) -> State:

@@ -27,8 +27,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from mypy_extensions import mypyc_attr
-
 from domain.engine.records import clone as clone
 from domain.engine.records import replace as replace
 from domain.zona.drafts import Draft as Draft
@@ -45,9 +43,6 @@ MARKET_COLUMNS = 4
 MARKET_ROWS = ("junk", "equipment")
 
 
-# A Python class in the compiled build (mypyc_build.py), whose functions below are compiled: a resolution writes
-# its own record's fields through its instance dict (``domain.zona.resolution``).
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class State:
     """A game of Zona: a frozen record whose fields hold the locations (plain lists and dicts).
@@ -93,6 +88,49 @@ class State:
     used_characters: list[Any] = field(default_factory=list)
     winner: Any = None
     lost: Any = None
+
+    def copied(self) -> State:
+        """This record, copied field by field in the compiled build (``domain.engine.records.COPY``): each field
+        written by name is a store in the struct. Plain Python refuses these writes (the record is frozen) and
+        never calls it; ``tests/domain/test_copied.py`` holds it to every field."""
+        made = State.__new__(State)
+        made.phase = self.phase  # type: ignore[misc]
+        made.over = self.over  # type: ignore[misc]
+        made.pack = self.pack  # type: ignore[misc]
+        made.side = self.side  # type: ignore[misc]
+        made.players = self.players  # type: ignore[misc]
+        made.options = self.options  # type: ignore[misc]
+        made.round = self.round  # type: ignore[misc]
+        made.voice = self.voice  # type: ignore[misc]
+        made.turn = self.turn  # type: ignore[misc]
+        made.turns_taken = self.turns_taken  # type: ignore[misc]
+        made.stalkers = self.stalkers  # type: ignore[misc]
+        made.draft = self.draft  # type: ignore[misc]
+        made.decks = self.decks  # type: ignore[misc]
+        made.discards = self.discards  # type: ignore[misc]
+        made.box = self.box  # type: ignore[misc]
+        made.hand = self.hand  # type: ignore[misc]
+        made.in_play = self.in_play  # type: ignore[misc]
+        made.reading = self.reading  # type: ignore[misc]
+        made.removed = self.removed  # type: ignore[misc]
+        made.timed_slot = self.timed_slot  # type: ignore[misc]
+        made.dispenser = self.dispenser  # type: ignore[misc]
+        made.threats = self.threats  # type: ignore[misc]
+        made.facility_of = self.facility_of  # type: ignore[misc]
+        made.locks = self.locks  # type: ignore[misc]
+        made.finds = self.finds  # type: ignore[misc]
+        made.looted = self.looted  # type: ignore[misc]
+        made.market = self.market  # type: ignore[misc]
+        made.emission = self.emission  # type: ignore[misc]
+        made.timed = self.timed  # type: ignore[misc]
+        made.wear = self.wear  # type: ignore[misc]
+        made.deactivated = self.deactivated  # type: ignore[misc]
+        made.frames = self.frames  # type: ignore[misc]
+        made.pending = self.pending  # type: ignore[misc]
+        made.used_characters = self.used_characters  # type: ignore[misc]
+        made.winner = self.winner  # type: ignore[misc]
+        made.lost = self.lost  # type: ignore[misc]
+        return made
 
 
 

@@ -15,16 +15,18 @@ import dataclasses
 import inspect
 
 from domain.engine.records import COPY
-from domain.fallout import state
+from domain.fallout import state as fallout_state
+from domain.zona import state as zona_state
 
 COPYING = [
-    v for v in vars(state).values()
-    if isinstance(v, type) and dataclasses.is_dataclass(v) and v.__module__ == state.__name__ and COPY in vars(v)
+    v for module in (fallout_state, zona_state) for v in vars(module).values()
+    if isinstance(v, type) and dataclasses.is_dataclass(v) and v.__module__ == module.__name__ and COPY in vars(v)
 ]  # fmt: skip
 
 
 def _written(record: type) -> list[str]:
-    (node,) = [n for n in ast.parse(inspect.getsource(state)).body if isinstance(n, ast.ClassDef) and n.name == record.__name__]
+    source = inspect.getsource(inspect.getmodule(record))  # type: ignore[arg-type]
+    (node,) = [n for n in ast.parse(source).body if isinstance(n, ast.ClassDef) and n.name == record.__name__]
     (method,) = [n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == COPY]
     return [
         line.targets[0].attr
@@ -36,6 +38,7 @@ def _written(record: type) -> list[str]:
 
 
 def test_a_record_that_copies_itself_writes_each_of_its_fields_once():
-    assert {r.__name__ for r in COPYING} >= {"GameState", "SurvivorState"}
+    assert {f"{r.__module__}.{r.__name__}" for r in COPYING} >= {
+        "domain.fallout.state.GameState", "domain.fallout.state.SurvivorState", "domain.zona.state.State"}
     for record in COPYING:
         assert _written(record) == [f.name for f in dataclasses.fields(record)], record.__name__
