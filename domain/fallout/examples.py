@@ -8,7 +8,6 @@ and a test validates them against the schemas.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from domain.game import Game
@@ -67,25 +66,3 @@ EVENTS: list[tuple[str, dict[str, Any]]] = [
     ("TriggerLapsed", {"seat": 1, "quest": "q_high_tide_at_tollbridge", "objective": 1}),
     ("UniqueGained", {"seat": 0, "card": "floodlock_harpoon", "asked": "floodlock_harpoon"}),
 ]
-
-
-class Examples(Mapping[str, Any]):
-    """``{"options", "view", "actions", "prompt", "events"}``, played the first time one is read."""
-
-    def __init__(self, play: Callable[[], dict[str, Any]]) -> None:
-        self._play = play
-        self._played: dict[str, Any] | None = None
-
-    def _examples(self) -> dict[str, Any]:
-        if self._played is None:
-            self._played = self._play()
-        return self._played
-
-    def __getitem__(self, key: str) -> Any:
-        return self._examples()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._examples())
-
-    def __len__(self) -> int:
-        return len(self._examples())

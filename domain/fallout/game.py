@@ -16,12 +16,13 @@ from typing import Any
 
 from domain.engine.decisions import Decision
 from domain.engine.dispatch import RulebookGame
+from domain.engine.examples import Examples
 from domain.fallout import prompts, rounds, trade, words
 from domain.fallout import setup as setup_rules
 from domain.fallout.advance import advance
 from domain.fallout.ai import FALLOUT_AI
 from domain.fallout.content import SHELF
-from domain.fallout.examples import Examples, play_example
+from domain.fallout.examples import play_example
 from domain.fallout.legal import legal_actions
 from domain.fallout.options import OptionsSchema, resolve_options
 from domain.fallout.refusals import REFUSALS

@@ -6,8 +6,9 @@ import pytest
 
 from domain.game import RuleViolation
 from domain.rng import Rng
-from domain.zona.game import SIDE_CHOICES, ZONA
+from domain.zona.game import ZONA
 from domain.zona.pack import SHELF, PackError, load, pack_named, read_directory
+from domain.zona.schemas import SIDE_CHOICES
 from domain.zona.state import BACKPACK_SLOTS
 from tests.domain.zona.fixtures import PACK, fold, new_game, send
 
