@@ -44,11 +44,20 @@ class InPlace(Draft):
         return getattr(self.base, name)
 
     def _put(self, name: str, value: Any) -> None:
-        object.__setattr__(self.base, name, value)  # past the frozen record's guard: no one else holds it yet
+        _write(self.base, name, value)
 
     @property
     def new(self) -> State:
         return self.base
+
+
+def _write(record: State, name: str, value: Any) -> None:
+    """Field ``name`` of ``record`` becomes ``value``, past the frozen record's guard (no one else holds it yet).
+
+    A function, not a method of ``InPlace``: in a function mypyc makes ``object.__setattr__`` the generic set,
+    where a method of a class with a Python base (``Draft`` has ``Generic``) calls it through ``object``'s type,
+    some 1,400 instructions a write."""
+    object.__setattr__(record, name, value)
 
 
 class ZonaResolution(Resolution[State]):
