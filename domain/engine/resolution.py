@@ -17,13 +17,26 @@ took before: the one it took may be the record the emit wrote.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from domain.engine import records
 from domain.game import Event
 from domain.rng import Rng
 
 S = TypeVar("S")
+
+#: ``object.__new__``, held: named in a method, the compiled build looks it up on ``object``'s type at each call.
+_NEW: Final = object.__new__
+
+
+def made_event(type_: str, data: dict[str, Any]) -> Event:
+    """``Event(type_, data)`` without the frozen data class's ``__init__`` (a guarded setattr per field): every
+    step of every resolution emits, ten events a command and a hundred commands a greedy decision."""
+    event: Event = _NEW(Event)
+    fields = event.__dict__
+    fields["type"] = type_
+    fields["data"] = data
+    return event
 
 
 class Resolution(Generic[S]):
@@ -36,12 +49,7 @@ class Resolution(Generic[S]):
         self.own: Any = None
 
     def emit(self, type_: str, **data: Any) -> S:
-        # ``Event(type_, data)`` without the frozen data class's ``__init__`` (a guarded setattr per field):
-        # every step of every resolution emits, three events a command.
-        event = object.__new__(Event)
-        fields = event.__dict__
-        fields["type"] = type_
-        fields["data"] = data
+        event = made_event(type_, data)
         state = self.state
         if state is self.own:
             writable = records.IN_PLACE

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.engine.frames import Frames
-from domain.engine.resolution import Resolution
+from domain.engine.resolution import Resolution, made_event
 from domain.engine.rulebook import Rulebook
 from domain.game import Event
 from domain.rng import Rng
@@ -75,12 +75,7 @@ class ZonaResolution(Resolution[State]):
         """Emit an event and fold it at once, into this resolution's own record (``InPlace``): the state it
         started from is never written, and the events fold on it to the same state one by one
         (``evolve``), which a replay does."""
-        # ``Event(type_, data)`` without the frozen data class's ``__init__`` (a guarded setattr per field), as the
-        # engine's ``Resolution.emit`` makes it: ten events a command, a hundred commands a greedy decision.
-        event = object.__new__(Event)
-        fields = event.__dict__
-        fields["type"] = type_
-        fields["data"] = data
+        event = made_event(type_, data)
         write = WRITERS.get(type_)
         if write is None:
             folded = RULES.evolve(self.state, event)
