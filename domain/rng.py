@@ -22,9 +22,9 @@ from mypy_extensions import mypyc_attr
 
 T = TypeVar("T")
 
-_SPAN = 1 << 256
+_SPAN: Final = 1 << 256
 #: The rejection limit of each bound ``below`` has met (the largest multiple of it within 256 bits).
-_LIMITS: dict[int, int] = {}
+_LIMITS: Final[dict[int, int]] = {}
 
 
 # Compiled in the compiled build (mypyc_build.py), where the tests still script dice with a Python subclass.

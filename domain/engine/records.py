@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import marshal
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -20,21 +20,21 @@ T = TypeVar("T")
 #: (``domain.engine.resolution``): a record that resolution's own earlier folds made, that no one else holds
 #: yet, so copying its fifty-odd fields for every fold after its first bought nothing. Any other record is
 #: copied as ever; a slot, not a flag, so a record another resolution (or thread) holds is never the one.
-IN_PLACE: list[Any] = [None]
+IN_PLACE: Final[list[Any]] = [None]
 
 
 #: The classes ``replace`` has met that are plain frozen records (data classes): checked once a class.
-_RECORDS: set[type] = set()
+_RECORDS: Final[set[type]] = set()
 #: The compiled (native) records ``replace`` has met, with their fields: the compiled build (mypyc_build.py)
 #: makes a record a C struct without an instance dict, so its fields are copied one by one.
-_NATIVE: dict[type, tuple[str, ...]] = {}
+_NATIVE: Final[dict[type, tuple[str, ...]]] = {}
 #: The compiled records that copy themselves (``COPY``), with that copy and their fields' names.
-_COPIED: dict[type, tuple[Callable[[Any], Any], frozenset[str]]] = {}
+_COPIED: Final[dict[type, tuple[Callable[[Any], Any], frozenset[str]]]] = {}
 #: The method a record may define to copy itself in the compiled build, every field written by name
 #: (``made.field = self.field``): mypyc compiles that to a store in the struct, where copying by a name
 #: held in a variable looks each field up twice (some 300 instructions a field). Only ever called compiled:
 #: in plain Python a frozen record refuses such writes, and ``replace`` copies its instance dict instead.
-COPY = "copied"
+COPY: Final = "copied"
 
 
 def compiled(cls: type) -> bool:

@@ -25,14 +25,16 @@ from domain.rng import Rng
 
 S = TypeVar("S")
 
-#: ``object.__new__``, held: named in a method, the compiled build looks it up on ``object``'s type at each call.
+#: ``object.__new__`` and the event's class, held: the compiled build reads a ``Final`` once, where it looks a name up
+#: at each call (``object.__new__`` on ``object``'s type, an imported class in the module's namespace).
 _NEW: Final = object.__new__
+_EVENT: Final = Event
 
 
 def made_event(type_: str, data: dict[str, Any]) -> Event:
     """``Event(type_, data)`` without the frozen data class's ``__init__`` (a guarded setattr per field): every
     step of every resolution emits, ten events a command and a hundred commands a greedy decision."""
-    event: Event = _NEW(Event)
+    event: Event = _NEW(_EVENT)
     fields = event.__dict__
     fields["type"] = type_
     fields["data"] = data

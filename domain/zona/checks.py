@@ -12,7 +12,7 @@ frame below.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from marshmallow import fields
 
@@ -22,7 +22,7 @@ from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import MAX_FATIGUE, State, owned_items
 
 RULE = 'Zona §"WYKONYWANIE TESTÓW"'
-DICE = 3
+DICE: Final = 3
 
 
 def start(res: ZonaResolution, seat: int, attribute: str, difficulty: int, against: str | None = None,

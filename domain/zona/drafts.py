@@ -37,13 +37,13 @@ fails there rather than being shared.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from domain.engine import records
 from domain.engine.records import clone
 
 #: Fields whose values hold only strings, numbers, booleans or None: a shallow copy copies them whole.
-FLAT: dict[str, Callable[[Any], Any]] = {
+FLAT: Final[dict[str, Callable[[Any], Any]]] = {
     **dict.fromkeys(("turns_taken", "box", "hand", "in_play", "reading", "removed", "timed_slot", "looted",
                      "deactivated", "used_characters"), list),
     "wear": dict, "facility_of": dict,
@@ -92,14 +92,14 @@ def _stalker(stalker: dict[str, Any]) -> dict[str, Any]:
 #: copied: a deck, a pile, a row or a queue is a list of strings, a lock a mapping of scalars, a stalker
 #: scalars and such lists; a frame as ``fresh`` copies event data (most are scalars and lists of them, a level
 #: down; one that nests deeper, whole), where marshal's round trip copied every frame whole.
-PARTS: dict[str, Callable[[Any], Any]] = {
+PARTS: Final[dict[str, Callable[[Any], Any]]] = {
     **dict.fromkeys(("decks", "discards", "dispenser", "finds", "threats", "market", "draft"), list),
     "locks": dict, "stalkers": _stalker, "frames": fresh,
 }
 
 
 #: Each field's container mark (``name/``), made once rather than at each look.
-_CONTAINER: dict[str, str] = {name: name + "/" for name in (*PARTS, *FLAT)}
+_CONTAINER: Final[dict[str, str]] = {name: name + "/" for name in (*PARTS, *FLAT)}
 
 
 class Draft(records.Draft[Any]):

@@ -24,7 +24,7 @@ and an event card's unchosen outcomes must not be (the read-aloud split).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from domain.engine.effects import Effects
 from domain.zona.model import Pack
@@ -62,7 +62,7 @@ class ZonaEffects(Effects[ZonaResolution]):
         return e, (seat, e, at)
 
 
-EFFECTS = ZonaEffects("zona")
+EFFECTS: Final = ZonaEffects("zona")
 #: Every effect keyword's handler, registered by the module that defines it.
 HANDLERS = EFFECTS.handlers
 #: Register the handler of the effect keywords ``names``.

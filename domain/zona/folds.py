@@ -9,7 +9,7 @@ state is never touched and a resolution can fold its own events in place (``reso
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from marshmallow import fields
 
@@ -84,7 +84,7 @@ def _shuffled(d: Draft, data: dict[str, Any]) -> None:
 
 # -- a stalker's own numbers change ----------------------------------------------
 
-STALKER_FIELDS = ("area", "damage", "fatigue", "reputation", "roubles", "injuries", "ability_used", "dead",
+STALKER_FIELDS: Final = ("area", "damage", "fatigue", "reputation", "roubles", "injuries", "ability_used", "dead",
                   "must_leave", "entered_by_move")
 _STALKER_SHAPE: dict[str, fields.Field] = {
     "seat": Int(required=True), "area": Str(allow_none=True), "damage": Int(), "fatigue": Int(), "reputation": Str(),

@@ -13,7 +13,7 @@ last turn, and in solo the automated Voice of the Zone decides inside
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from marshmallow import Schema
 
@@ -33,11 +33,11 @@ from domain.zona.state import State, dump, initial_state, load
 from domain.zona.view import redact, view
 
 #: The turn actions, each with the code of its refusal when the seat is not offered it now.
-_CANNOT = {
+_CANNOT: Final = {
     "move": "cannot_move", "search": "cannot_search", "rest": "cannot_rest", "pass": "cannot_pass",
     "area_action": "cannot_area_action", "open_facility": "cannot_open_facility",
 }  # fmt: skip
-TURN_ACTIONS = frozenset(_CANNOT)
+TURN_ACTIONS: Final = frozenset(_CANNOT)
 FREE = frozenset({"put_on", "take_off", "drop", "use_item"})
 
 
@@ -179,7 +179,7 @@ class ZonaGame(RulebookGame[State, ZonaResolution]):
         return load(data)
 
 
-_RULE = {
+_RULE: Final = {
     "move": 'Zona §"RUCH"', "search": 'Zona §"POSZUKIWANIE"', "rest": 'Zona §"ODPOCZYNEK"', "pass": 'Zona §"PAS"',
     "area_action": 'Zona §"WYKONYWANIE AKCJI OBSZARÓW"', "open_facility": 'Zona §"OTWARCIE TAJNEGO OBIEKTU"',
 }

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import Any
+from typing import Any, Final
 
 from domain.zona.pack import pack_named
 
 #: Where a way through a paragraph ends: the next paragraph, the mission failed, the secret (or the win).
-NEXT, FAILED, SECRET = "next", "failed", "secret"
+NEXT: Final = "next"
+FAILED: Final = "failed"
+SECRET: Final = "secret"
 
 
 @functools.cache

@@ -18,7 +18,7 @@ it is defined, as the table holds commands and folds.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from domain.engine.frames import Frames
 from domain.engine.resolution import Resolution, made_event
@@ -136,12 +136,12 @@ class ZonaResolution(Resolution[State]):
         self.request(seat, kind, choices, **context)
 
 
-RULES: Rulebook[State, ZonaResolution] = Rulebook("zona")
+RULES: Final[Rulebook[State, ZonaResolution]] = Rulebook("zona")
 #: Every frame kind's step (``domain.engine.frames``), registered by the rule module that defines it.
-FRAMES: Frames[ZonaResolution] = Frames("zona")
+FRAMES: Final[Frames[ZonaResolution]] = Frames("zona")
 
 #: Each event's writer (through a ``Draft``), for ``ZonaResolution.emit``; ``folds.py`` registers them.
-WRITERS: dict[str, Callable[[Draft, dict[str, Any]], None]] = {}
+WRITERS: Final[dict[str, Callable[[Draft, dict[str, Any]], None]]] = {}
 
 
 def evolve(state: State, event: Event) -> State:

@@ -25,7 +25,7 @@ Locations (``kind:key``):
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 from domain.engine.records import clone as clone
 from domain.engine.records import replace as replace
@@ -35,8 +35,8 @@ from domain.zona.drafts import move as move
 
 Frame = dict[str, Any]
 
-MAX_FATIGUE = 5
-MIN_FATIGUE = 0
+MAX_FATIGUE: Final = 5
+MIN_FATIGUE: Final = 0
 MAX_INJURIES = 3
 BACKPACK_SLOTS = 5
 MARKET_COLUMNS = 4
