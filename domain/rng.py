@@ -23,6 +23,11 @@ from mypy_extensions import mypyc_attr
 T = TypeVar("T")
 
 _SPAN: Final = 1 << 256
+#: The functions every draw calls, held: named at each call, the compiled build looks each up on its module or type.
+_SHA256: Final = hashlib.sha256
+_FROM_BYTES: Final = int.from_bytes
+#: The longest prefix whose counter (up to seven digits) still ends in SHA-256's first block (55 bytes and its padding).
+_ONE_BLOCK: Final = 48
 #: The rejection limit of each bound ``below`` has met (the largest multiple of it within 256 bits).
 _LIMITS: Final[dict[int, int]] = {}
 
@@ -37,7 +42,10 @@ class Rng:
         # What every draw hashes before its counter: built once, not per draw (a bot's decision draws
         # hundreds of times).
         self._prefix = self.seed + b"\x00" + label.encode() + b"\x00"
-        #: The prefix hashed, made on the second draw (many sources draw once or never): each later draw
+        #: A prefix that leaves its counter in SHA-256's first 64-byte block is hashed whole at every draw: one
+        #: compression either way, and one call where copying the hashed prefix takes three.
+        self._short = len(self._prefix) <= _ONE_BLOCK
+        #: A longer prefix hashed, made on the second draw (many sources draw once or never): each later draw
         #: copies it and hashes its counter only, a third quicker than hashing the prefix again.
         self._hashed: Any = None
 
@@ -47,17 +55,19 @@ class Rng:
         return cls(seed, f"v{version}")
 
     def _next(self) -> int:
-        return int.from_bytes(self._digest(), "big")
+        return _FROM_BYTES(self._digest(), "big")
 
     def _digest(self) -> bytes:
         """The next counter's digest."""
         counter = self.counter
         self.counter = counter + 1
+        if self._short:
+            return _SHA256(self._prefix + b"%d" % counter).digest()  # the counter in decimal, as str(counter) spells it
         hashed = self._hashed
         if hashed is None:
             if counter == 0:  # the first draw: most sources draw once, and hashing the prefix apart would cost more
-                return hashlib.sha256(self._prefix + b"0").digest()
-            hashed = self._hashed = hashlib.sha256(self._prefix)
+                return _SHA256(self._prefix + b"0").digest()
+            hashed = self._hashed = _SHA256(self._prefix)
         draw = hashed.copy()
         draw.update(b"%d" % counter)  # the counter in decimal, as str(counter) spells it
         return draw.digest()
