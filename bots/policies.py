@@ -50,7 +50,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from domain.game import SYSTEM, Command, Game, GameAI
 from domain.rng import FirstDrawn, Imagined, Rng
@@ -129,9 +129,9 @@ def _apply(module: Game, state: Any, seat: int | str, command: Command, rng: Rng
 #: The scoring views looked at last, by (the state's id, the seat): (the state, the AI, the view). A search
 #: looks at one position twice (a follow-up's best answer scored, then asked whether the seat chooses
 #: freely there; a settled position asked, then scored): a state never changes, so its view is looked up.
-_LOOKED: dict[tuple[int, int], tuple[Any, GameAI, dict[str, Any]]] = {}
+_LOOKED: Final[dict[tuple[int, int], tuple[Any, GameAI, dict[str, Any]]]] = {}
 #: How many views ``_LOOKED`` keeps (a follow-up's best is among its last ``FOLLOW_UP_WIDTH`` looked at).
-LOOKED = 16
+LOOKED: Final = 16
 
 
 def _look(ai: GameAI, module: Game, state: Any, seat: int) -> dict[str, Any]:

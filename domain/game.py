@@ -23,7 +23,7 @@ import enum
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from marshmallow import RAISE, Schema, ValidationError
 
@@ -33,7 +33,7 @@ from domain.schema_loads import validator
 
 #: The actor name for commands nobody at the table sends: the round end,
 #: a deadline, a worker carrying on after a decision.
-SYSTEM = "system"
+SYSTEM: Final = "system"
 #: Each command or options schema made once, refusing unknown fields (``Game.check_command``,
 #: ``Game.resolve_options``): a schema's making costs more than loading with it.
 _STRICT: dict[type[Schema], Schema] = {}

@@ -45,6 +45,12 @@ def compiled(cls: type) -> bool:
 
 def replace(obj: T, /, **changes: Any) -> T:
     """``dataclasses.replace`` for plain frozen records, without running ``__init__``."""
+    return replaced(obj, changes)
+
+
+def replaced(obj: T, changes: dict[str, Any]) -> T:
+    """``replace(obj, **changes)`` for changes already in a dict, which it only reads: the compiled build calls this
+    directly, where a call spelled ``replace(obj, **changes)`` goes through Python's calling convention."""
     cls = type(obj)
     if cls in _RECORDS:
         fields: dict[str, Any] = obj.__dict__
@@ -94,7 +100,7 @@ def replace(obj: T, /, **changes: Any) -> T:
                 _COPIED[cls] = (copy, frozenset(_NATIVE[cls]))
         else:
             _RECORDS.add(cls)
-        return replace(obj, **changes)
+        return replaced(obj, changes)
     return dataclasses.replace(obj, **changes)  # type: ignore[type-var]  # the standard error for a wrong name
 
 
@@ -141,4 +147,4 @@ class Draft(Generic[T]):
 
     @property
     def new(self) -> T:
-        return replace(self.base, **self.changes) if self.changes else self.base
+        return replaced(self.base, self.changes) if self.changes else self.base

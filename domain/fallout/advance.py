@@ -20,6 +20,8 @@ step is this ordered chain.
 
 from __future__ import annotations
 
+from typing import Final
+
 from domain.engine.frames import settle
 from domain.fallout import (
     encounter,
@@ -44,7 +46,7 @@ from domain.fallout.rulebook import Resolution
 from domain.fallout.state import GameState
 from domain.game import SYSTEM
 
-MAX_STEPS = 10_000
+MAX_STEPS: Final = 10_000
 
 
 def free_to_do(state: GameState, seat: int) -> bool:

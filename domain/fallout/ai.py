@@ -7,7 +7,7 @@ what a lapsed turn sends live in ``domain.fallout.determinize``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from domain.fallout import determinize as hidden
 from domain.fallout.model import SPECIAL
@@ -17,7 +17,8 @@ from domain.game import GameAI, Seat
 from domain.rng import Rng
 
 #: The score of a won game, and of a lost one (far beyond any position).
-WON, LOST = 1000.0, -100.0
+WON: Final = 1000.0
+LOST: Final = -100.0
 
 
 def standing(view: dict[str, Any], seat: Seat) -> float:
@@ -51,7 +52,7 @@ def evaluate(view: dict[str, Any], seat: Seat) -> float:
 
 
 #: ``FalloutAI.scoring_view``'s last answer: (the state, the seat, the scored parts); read, never changed.
-_LAST_SCORED: list[tuple[GameState, Seat, dict[str, Any]]] = []
+_LAST_SCORED: Final[list[tuple[GameState, Seat, dict[str, Any]]]] = []
 
 
 class FalloutAI(GameAI):

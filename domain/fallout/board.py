@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from domain.fallout.content import pack_named
 from domain.fallout.model import DIRECTIONS, Pack, Scenario, Space, Tile
@@ -258,7 +258,7 @@ class Board:
         return tuple(sorted(t for d, t in reachable if d == best))
 
 
-_BOARDS: dict[tuple, Board] = {}
+_BOARDS: Final[dict[tuple, Board]] = {}
 #: The enemies' graphs and distances by the shape of the board they were worked out on (``Board._shape``),
 #: with the pack and scenario they were read from: (pack, scenario, graph or distances).
 _ENEMY_GRAPHS: dict[tuple, tuple[Pack, Scenario, dict[str, tuple[str, ...]]]] = {}
@@ -268,7 +268,7 @@ _DISTANCES: dict[tuple, tuple[Pack, Scenario, dict[str, int]]] = {}
 #: The last board looked up, by the very tuple of places it was built for: the
 #: places change only when a tile is explored, and a state carries its tuple
 #: along unchanged, so most lookups stop here.
-_LAST: list[tuple[Any, str, str, Board]] = []
+_LAST: Final[list[tuple[Any, str, str, Board]]] = []
 
 
 def board_of(state: GameState) -> Board:

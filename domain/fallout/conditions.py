@@ -8,7 +8,7 @@ survivor; this module answers them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from domain.fallout import effects as fx
 from domain.fallout.board import board_of
@@ -133,7 +133,7 @@ def _at_marker(state: GameState, seat: int, c: fx.AtMarker, quest: str | None) -
     return owner is not None and (owner, space) in state.markers
 
 
-_HOLDS: dict[type, Callable[[GameState, int, Any, str | None], bool]] = {
+_HOLDS: Final[dict[type, Callable[[GameState, int, Any, str | None], bool]]] = {
     fx.AllOf: _all_of, fx.AnyOf: _any_of, fx.Not: _not, fx.HasTrait: _has_trait, fx.HasSpecial: _has_special,
     fx.HasCaps: _has_caps, fx.HasItem: _has_item, fx.HasKind: _has_kind, fx.Measured: _measured, fx.Loyal: _loyal,
     fx.Ahead: _ahead, fx.InSpace: _in_space, fx.AtEncounter: _at_encounter, fx.OnTerrain: _on_terrain,

@@ -9,6 +9,8 @@ the bundled folder as it is now. Packs load lazily; tests register their own.
 
 from __future__ import annotations
 
+from typing import Final
+
 from domain.engine.shelf import Shelf, UnknownPack
 from domain.fallout import pack as packs
 from domain.fallout.model import Pack
@@ -73,7 +75,7 @@ class Catalog:
 _CATALOGS: dict[int, Catalog] = {}
 #: Each pack id's catalog: the rules look one up some ten times a decision. A pack registered again
 #: under its id (``register_pack``) drops its entry.
-_BY_ID: dict[str, Catalog] = {}
+_BY_ID: Final[dict[str, Catalog]] = {}
 
 
 def catalog(pack_id: str) -> Catalog:

@@ -35,7 +35,7 @@ rarely meets.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from domain.engine.records import replace
 from domain.fallout.content import catalog
@@ -117,7 +117,7 @@ _BLANK = GameState()
 #: What worlds loaded from parts of their views, by the part's id and type: (the part, the record). A bot
 #: deals its two worlds of a decision from one view, and all but the hidden parts load alike: records never
 #: change, so the second world shares the first's. The part is held, so its id is not reused meanwhile.
-_LOADED: dict[tuple[int, type], tuple[Any, Any]] = {}
+_LOADED: Final[dict[tuple[int, type], tuple[Any, Any]]] = {}
 LOADED = 64
 
 

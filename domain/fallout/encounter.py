@@ -26,7 +26,7 @@ from domain.fallout.board import board_of
 from domain.fallout.content import catalog
 from domain.fallout.model import EncounterCard, EncounterOption
 from domain.fallout.rulebook import RULES, Resolution
-from domain.fallout.state import Decision, Encounter, GameState, replace
+from domain.fallout.state import Decision, Encounter, GameState, replace, replaced
 from domain.game import RuleViolation
 
 RULE = "Encounter Action"
@@ -225,4 +225,4 @@ def _ended(state: GameState, data: dict) -> GameState:
     if not enc.trashed:
         kind = enc.kind
         changes["encounter_decks"] = {**state.encounter_decks, kind: state.encounter_decks.get(kind, ()) + (enc.card,)}
-    return replace(state, **changes)
+    return replaced(state, changes)

@@ -18,7 +18,7 @@ from domain.fallout import results
 from domain.fallout.content import catalog
 from domain.fallout.model import EnemyToken
 from domain.fallout.rulebook import RULES, Resolution
-from domain.fallout.state import Decision, EnemyState, GameState, Resolving, replace
+from domain.fallout.state import Decision, EnemyState, GameState, Resolving, replace, replaced
 
 RULE = "Enemies"
 
@@ -169,7 +169,7 @@ def _placed(state: GameState, data: dict) -> GameState:
     if re is not None and re.types and re.acting is not None and not data["active"]:
         if shown_by(re.types[0], t, data.get("faction")):
             changes["round_end"] = replace(re, placed=re.placed + (data["enemy"],))
-    return replace(state, **changes)
+    return replaced(state, changes)
 
 
 @RULES.fold("EnemyNotReplaced", {"type": string(), "space": string()})

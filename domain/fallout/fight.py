@@ -19,7 +19,7 @@ from domain.fallout.board import board_of
 from domain.fallout.content import catalog
 from domain.fallout.model import Card
 from domain.fallout.rulebook import RULES, Resolution
-from domain.fallout.state import Attackers, Decision, Fight, GameState, clamp_hp, clamp_rads, replace
+from domain.fallout.state import Attackers, Decision, Fight, GameState, clamp_hp, clamp_rads, replace, replaced
 from domain.game import RuleViolation
 
 RULE = "Fight"
@@ -278,7 +278,7 @@ def _started(state: GameState, data: dict) -> GameState:
     re = state.round_end
     if re is not None and re.acting is not None and data["enemy"] in re.acting:
         changes["round_end"] = replace(re, acting=tuple(e for e in re.acting if e != data["enemy"]))
-    return replace(state, **changes)
+    return replaced(state, changes)
 
 
 @RULES.fold(

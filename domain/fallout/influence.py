@@ -13,6 +13,8 @@ influence (the excess advance counted) win; otherwise everyone loses.
 
 from __future__ import annotations
 
+from typing import Final
+
 from domain.fallout import conditions
 from domain.fallout import effects as fx
 from domain.fallout.content import catalog
@@ -69,7 +71,7 @@ def _same_parts(seen: tuple, state: GameState) -> bool:
 
 #: Each seat's influence, by the very parts of the state it was counted on (``_parts``): ``winners`` counts
 #: every seat after each step, and a bot's scoring asks again of the position the step settled on.
-_LAST_OF: list[tuple[tuple, dict[int, int]]] = []
+_LAST_OF: Final[list[tuple[tuple, dict[int, int]]]] = []
 
 
 def of(state: GameState, seat: int) -> int:
@@ -88,7 +90,7 @@ def of(state: GameState, seat: int) -> int:
 #: markers, the map; the pack and scenario by name): a step that changes one survivor changes the others'
 #: counts only through where it stands, which an agenda asks only with a ``WithSurvivor`` condition, and a
 #: seat holding one is never kept here. Values: (those parts, pack, scenario, the count).
-_BY_SEAT: dict[int, tuple[tuple, str, str, int]] = {}
+_BY_SEAT: Final[dict[int, tuple[tuple, str, str, int]]] = {}
 #: Whether an agenda card's influence asks where the other survivors stand, by (pack, card).
 _READS_OTHERS: dict[tuple[str, str], bool] = {}
 
@@ -141,7 +143,7 @@ def _count_of(state: GameState, seat: int) -> int:
 #: The last ``winners`` answer, by the very parts of the state influence reads (the survivors, the
 #: power track, the markers, the map): the engine asks after every step, and most steps (an enemy
 #: moving, a die kept) change none of them, so the same tuples come back.
-_LAST_WINNERS: list[tuple[tuple, list[int]]] = []
+_LAST_WINNERS: Final[list[tuple[tuple, list[int]]]] = []
 
 
 def winners(state: GameState) -> list[int]:

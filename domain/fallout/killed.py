@@ -15,7 +15,7 @@ from domain.engine.shapes import boolean, integer, integers, string, strings
 from domain.fallout import effects as fx
 from domain.fallout import items, results
 from domain.fallout.rulebook import RULES, Resolution
-from domain.fallout.state import MAX_HP, Decision, GameState, replace
+from domain.fallout.state import MAX_HP, Decision, GameState, replace, replaced
 
 RULE = "Killed"
 
@@ -125,7 +125,7 @@ def _killed(state: GameState, data: dict) -> GameState:
         board["turn"] = replace(state.turn, ending=True)
     if data["eliminated"]:
         board["level_ups"] = tuple(s for s in state.level_ups if s != seat)
-    return replace(state, **board)
+    return replaced(state, board)
 
 
 @RULES.fold("SurvivorRespawned", {"seat": integer(), "space": string()})

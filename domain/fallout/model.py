@@ -18,9 +18,10 @@ counter-clockwise round the other).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
-SPECIAL = ("S", "P", "E", "C", "I", "A", "L")
-ENEMY_TYPES = ("critter", "human", "robot", "monster", "super_mutant")
+SPECIAL: Final = ("S", "P", "E", "C", "I", "A", "L")
+ENEMY_TYPES: Final = ("critter", "human", "robot", "monster", "super_mutant")
 AREAS = ("head", "body", "arms", "legs")
 ABILITIES = ("aggressive", "armor", "loot", "radiation", "ranged", "retreat")
 TERRAIN = ("difficult", "irradiated")
@@ -31,7 +32,7 @@ TILE_BACKS = ("start", "dangerous", "deadly")
 #: their own (``Pack.tiles``) whose ``back`` is this.
 DOUBLE_SIDED = "double_sided"
 SIDES = ("a", "b")
-FACTIONS = ("star", "spade")
+FACTIONS: Final = ("star", "spade")
 # Fight: "before a fight" abilities are used before the dice are rolled;
 # "during a fight" ones at any step (in this engine: while the dice are on the table).
 TIMINGS = ("before_fight", "during_fight")

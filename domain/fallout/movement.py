@@ -16,7 +16,7 @@ from domain.engine.shapes import integer, string, strings
 from domain.fallout import enemies, killed, loyalty, turns
 from domain.fallout.board import board_of
 from domain.fallout.rulebook import RULES, Resolution
-from domain.fallout.state import MOVEMENT_POINTS, Attackers, GameState, clamp_rads, replace
+from domain.fallout.state import MOVEMENT_POINTS, Attackers, GameState, clamp_rads, replace, replaced
 from domain.game import RuleViolation, malformed
 
 RULE_MOVE = "Move Action"
@@ -101,4 +101,4 @@ def _moved(state: GameState, data: dict) -> GameState:
         changes["turn"] = replace(state.turn, movement=max(0, state.turn.movement - data["cost"]))
     if data["attackers"]:
         changes["attackers"] = Attackers(seat, tuple(data["attackers"]), "aggressive")
-    return replace(state, **changes)
+    return replaced(state, changes)

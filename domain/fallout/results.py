@@ -26,7 +26,7 @@ from domain.engine.effects import Effects
 from domain.engine.shapes import anything, integer, mixed, string
 from domain.fallout import effects as fx
 from domain.fallout.rulebook import RULES, Resolution
-from domain.fallout.state import MAX_HP, GameState, Resolving, clamp_hp, clamp_rads, replace
+from domain.fallout.state import MAX_HP, GameState, Resolving, clamp_hp, clamp_rads, replace, replaced
 
 RULE = "Results"
 
@@ -241,7 +241,7 @@ def _trashed(state: GameState, data: dict) -> GameState:
     )
     if state.encounter is not None and state.encounter.card == card:
         changes["encounter"] = replace(state.encounter, trashed=True)
-    return replace(state, **changes)
+    return replaced(state, changes)
 
 
 @RULES.fold("MarkerPlaced", {"quest": string(), "space": string()})

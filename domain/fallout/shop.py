@@ -18,7 +18,7 @@ from domain.fallout import conditions, items, results
 from domain.fallout import effects as fx
 from domain.fallout.content import catalog
 from domain.fallout.rulebook import RULES, Resolution
-from domain.fallout.state import SHOP_SIZE, Decision, GameState, Shopping, replace
+from domain.fallout.state import SHOP_SIZE, Decision, GameState, Shopping, replace, replaced
 
 RULE = "Shopping"
 RULE_SHOP = "Shop"
@@ -128,7 +128,7 @@ def _opened(state: GameState, data: dict) -> GameState:
     changes: dict[str, Any] = {"shopping": Shopping(data["seat"], data["interactions"])}
     if card is not None:
         changes.update(shop=(card,) + state.shop, asset_deck=tuple(c for c in state.asset_deck if c != card))
-    return replace(state, **changes)
+    return replaced(state, changes)
 
 
 def _spent(state: GameState) -> GameState:

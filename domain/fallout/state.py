@@ -14,10 +14,10 @@ that can be snapshotted, viewed and resumed by whoever answers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from domain.engine.decisions import Decision
-from domain.engine.records import replace
+from domain.engine.records import replace, replaced
 from domain.fallout.model import SPECIAL
 
 MAX_HP = 16
@@ -30,7 +30,7 @@ SHOP_SIZE = 4
 #: Cards a survivor may hold beyond what is equipped (Inventory), and agenda cards in hand (Agenda Cards).
 INVENTORY_SIZE = 3
 MAX_AGENDAS = 4
-WELL_RESTED = "well_rested"
+WELL_RESTED: Final = "well_rested"
 
 #: The node an enemy occupies while it stands on a face-down tile.
 FACE_DOWN = "place:"
@@ -461,13 +461,13 @@ class GameState:
 
     def with_survivor(self, seat: int, **changes: Any) -> GameState:
         survivors = list(self.survivors)
-        survivors[seat] = replace(survivors[seat], **changes)
+        survivors[seat] = replaced(survivors[seat], changes)
         return replace(self, survivors=tuple(survivors))
 
     def with_enemy(self, enemy_id: str, **changes: Any) -> GameState:
         return replace(
             self,
-            enemies=tuple(replace(e, **changes) if e.id == enemy_id else e for e in self.enemies),
+            enemies=tuple(replaced(e, changes) if e.id == enemy_id else e for e in self.enemies),
         )
 
     def without_enemy(self, enemy_id: str) -> GameState:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -35,7 +35,8 @@ from domain.zona.state import MAX_FATIGUE, State
 from domain.zona.view import scoring_view, search_view
 
 #: The score of a won game, and of a lost one (far beyond any position).
-WON, LOST = 1000.0, -200.0
+WON: Final = 1000.0
+LOST: Final = -200.0
 
 #: Pending decisions' defaults when a deadline lapses (and a bot's own follow-ups when it looks ahead),
 #: in order of preference: end the turn, keep the roll, keep what is gained, stop trading, stay put.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from domain.fallout.effects.amounts import Amount, parse_amount
 from domain.fallout.effects.reading import EffectError, count, one_of, text
@@ -183,13 +183,13 @@ Result = (
     LoseItem | GainMovement | Unexhaust | MoveSurvivor | PlaceEnemy | KillEnemy | FightEnemy
 )
 
-_BARE_RESULTS: dict[str, type[Trash | RemoveMarker | Unexhaust]] = {"trash": Trash, "remove_marker": RemoveMarker, "unexhaust": Unexhaust}
-_AMOUNT_RESULTS: dict[str, type[GainXP | GainCaps | LoseCaps | Shop | SufferDamage | SufferRads | RecoverHP | RemoveRads]] = {
+_BARE_RESULTS: Final[dict[str, type[Trash | RemoveMarker | Unexhaust]]] = {"trash": Trash, "remove_marker": RemoveMarker, "unexhaust": Unexhaust}
+_AMOUNT_RESULTS: Final[dict[str, type[GainXP | GainCaps | LoseCaps | Shop | SufferDamage | SufferRads | RecoverHP | RemoveRads]]] = {
     "xp": GainXP, "caps": GainCaps, "lose_caps": LoseCaps, "shop": Shop,
     "damage": SufferDamage, "rads": SufferRads, "recover": RecoverHP, "remove_rads": RemoveRads,
 }
 _DRAWS = ("loot", "asset", "agenda")
-_FACTION_SIGNS = {"★": "star", "♠": "spade"}
+_FACTION_SIGNS: Final = {"★": "star", "♠": "spade"}
 
 RESULT_KEYS = (
     "add", "stage", "become", "lose_trait", "xp", "caps", "lose_caps", "loot", "asset", "agenda",
