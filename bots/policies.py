@@ -158,7 +158,7 @@ def _free_choice(ai: GameAI, module: Game, state: Any, seat: int) -> bool:
 
 
 #: A follow-up decision with more choices than this is weighed on a sample of them (the default always in).
-FOLLOW_UP_WIDTH = 8
+FOLLOW_UP_WIDTH: Final = 8
 
 
 Answer = Callable[[GameAI, Game, Any, int, Rng], "tuple[Command, Any] | None"]

@@ -154,7 +154,7 @@ def _steps_to(pack_name: str, side: str, here: str, threats: dict[str, Any]) -> 
     return steps
 
 
-_STEPS: dict[tuple[int, str, str, str], tuple[dict[str, Any], dict[str, int]]] = {}
+_STEPS: Final[dict[tuple[int, str, str, str], tuple[dict[str, Any], dict[str, int]]]] = {}
 
 
 @functools.cache
@@ -166,7 +166,7 @@ def _steps_in(pack_name: str, side: str, here: str) -> dict[str, int]:
 
 
 #: The last map of facilities to decks read (``table.facility_of``, held) and the decks by area it gives.
-_DECKS_AT: list[Any] = [None, {}]
+_DECKS_AT: Final[list[Any]] = [None, {}]
 
 
 def _decks_at(facility_of: dict[str, str]) -> dict[str, str]:
@@ -179,7 +179,7 @@ def _decks_at(facility_of: dict[str, str]) -> dict[str, str]:
 
 
 #: A facility's odds when the view does not say which deck it holds: about the base pack's middling odds.
-ODDS = 0.4
+ODDS: Final = 0.4
 
 
 def _threatened(threats: dict[str, Any], area: str, here: str) -> int:
@@ -212,7 +212,7 @@ def _aptitude(view: dict[str, Any], stalker: dict[str, Any]) -> float:
     return worth
 
 
-_APTITUDE: dict[tuple[int, int], tuple[dict[str, float], dict[str, str], float]] = {}
+_APTITUDE: Final[dict[tuple[int, int], tuple[dict[str, float], dict[str, str], float]]] = {}
 
 
 def _hindrance(view: dict[str, Any], me: dict[str, Any]) -> Callable[[dict[str, Any], str], int]:
@@ -237,7 +237,7 @@ def _hindrance(view: dict[str, Any], me: dict[str, Any]) -> Callable[[dict[str, 
 
 
 #: How much the best other stalker's progress (its secrets and its way on) takes off a seat's score.
-RIVAL = 0.25
+RIVAL: Final = 0.25
 
 
 def evaluate(view: dict[str, Any], seat: Seat) -> float:
@@ -287,7 +287,7 @@ def rivals(view: dict[str, Any], seat: Seat) -> float:
 
 
 #: Rivals' ways (``rivals``) by the objects they were worked out from: (stalker, facilities, threats, map, way).
-_RIVALS: dict[tuple[Any, ...], tuple[Any, Any, Any, Any, float]] = {}
+_RIVALS: Final[dict[tuple[Any, ...], tuple[Any, Any, Any, Any, float]]] = {}
 
 
 # Compiled in the compiled build (mypyc_build.py), where the bots' tests still turn its knobs in Python subclasses.

@@ -8,7 +8,7 @@ repair, and the abilities that camp or sell (§"ZDOLNOŚĆ").
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from marshmallow import fields
 
@@ -19,8 +19,8 @@ from domain.zona.state import MARKET_COLUMNS, MARKET_ROWS, Draft, State, owned_i
 
 RULE_MARKET = 'Zona §"TARGOWISKO"'
 RULE_CAMP = 'Zona §"OBOZOWANIE"'
-HEAL_PRICE = 200
-REPAIR_PRICE = 100
+HEAL_PRICE: Final = 200
+REPAIR_PRICE: Final = 100
 
 
 def columns_open(reputation: str) -> int:

@@ -8,14 +8,14 @@ dicts (the vocabulary ``effects.py`` interprets), checked at load.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 ATTRIBUTES = ("alertness", "agility", "intellect", "willpower")
 DAMAGE_TYPES = ("radiation", "disturbance", "wound")
 REPUTATIONS = ("bad", "neutral", "good")
 #: Where an area lies; only green, yellow and red areas are open ground.
 SECTORS = ("green", "yellow", "red", "bunker", "facility", "sarcophagus")
-OPEN_GROUND = ("green", "yellow", "red")
+OPEN_GROUND: Final = ("green", "yellow", "red")
 THREAT_KINDS = ("mutant", "anomaly")
 COLOURS = ("green", "yellow")
 #: The four dispenser slots, each a queue.

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from typing import Any
+from typing import Any, Final
 
 from domain.game import Event
 from domain.zona import faces
@@ -109,9 +109,9 @@ def scoring_view(state: State, seat: int) -> dict[str, Any]:
 #: ``facility_of``, whether its finds are shown, the view). A fold copies a stalker it writes (``drafts``), so
 #: a stalker no event touched is the same object in the next state, and a search's thousands of positions
 #: mostly differ in one stalker: the others' views are looked up. Only read (the scoring view is the AI's).
-_SCORED: dict[int, tuple[dict[str, Any], dict[str, Any], bool, dict[str, Any]]] = {}
+_SCORED: Final[dict[int, tuple[dict[str, Any], dict[str, Any], bool, dict[str, Any]]]] = {}
 #: How many stalkers' views ``_SCORED`` keeps before it starts again.
-SCORED = 512
+SCORED: Final = 512
 
 
 def _scored_stalker(state: State, s: dict[str, Any], seat: int, pack: Pack, over: bool) -> dict[str, Any]:
@@ -133,11 +133,11 @@ def _scored_stalker(state: State, s: dict[str, Any], seat: int, pack: Pack, over
 #: their ids are not reused; a fold copies a part it writes, so an unchanged part is the same object): most of a
 #: search's positions differ from the last one looked at by dice, a trade or a stalker's step, not by these.
 #: Shared between views, so only read (the scoring view is the AI's, which reads).
-_FACILITIES: dict[tuple[int, ...], tuple[Any, ...]] = {}
-_DECKS: dict[int, tuple[Any, dict[str, int]]] = {}
-_THREATS: dict[tuple[int, str], tuple[Any, dict[str, Any]]] = {}
+_FACILITIES: Final[dict[tuple[int, ...], tuple[Any, ...]]] = {}
+_DECKS: Final[dict[int, tuple[Any, dict[str, int]]]] = {}
+_THREATS: Final[dict[tuple[int, str], tuple[Any, dict[str, Any]]]] = {}
 #: How many of each the caches keep before they start again.
-KEPT = 64
+KEPT: Final = 64
 
 
 def _scored_facilities(state: State, name: str) -> dict[str, Any]:
@@ -353,7 +353,7 @@ def _redact_state(data: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 
 #: Decisions whose choices only the deciding seat may see.
-PRIVATE = frozenset({"choose_stalker", "find"})
+PRIVATE: Final = frozenset({"choose_stalker", "find"})
 
 
 def _owner(data: dict[str, Any]) -> Any:
