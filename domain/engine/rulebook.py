@@ -184,11 +184,12 @@ class Rulebook(Generic[S, R]):
 
     def evolve(self, state: S, event: Event) -> S:
         """The state after ``event``; an event type this version does not know changes nothing."""
-        fold = self.folds.get(event.type)
+        kind, data = event.type, event.data  # an Event is a Python class: each read is a generic look-up, compiled
+        fold = self.folds.get(kind)
         if fold is not None:
-            state = fold(state, event.data)
-        for watch in self.watches.get(event.type, ()):
-            state = watch(state, event.data)
+            state = fold(state, data)
+        for watch in self.watches.get(kind, ()):
+            state = watch(state, data)
         return state
 
     def event_schemas(self) -> list[EventSchema]:

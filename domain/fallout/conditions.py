@@ -16,7 +16,7 @@ from domain.fallout.content import catalog
 from domain.fallout.state import GameState
 
 #: The pack's conditions, each parsed once (see ``fx.Memo``).
-_parsed = fx.Memo(fx.parse_condition)
+_parsed: Final = fx.Memo(fx.parse_condition)
 
 
 def measure(state: GameState, seat: int, name: str) -> int:

@@ -23,7 +23,7 @@ from domain.fallout.state import GameState
 
 RULE = "Influence"
 #: Influence is counted after every step: each card's entries are parsed once.
-_parsed_influence = fx.Memo(fx.parse_influence)
+_parsed_influence: Final = fx.Memo(fx.parse_influence)
 NEEDED = {1: 11, 2: 10, 3: 9, 4: 8}
 
 
@@ -131,7 +131,7 @@ def _count_of(state: GameState, seat: int) -> int:
     for a in s.agendas:
         total += 1
         for raw in agendas[a].influence:
-            entry = _parsed_influence(raw)
+            entry: fx.Influence = _parsed_influence(raw)  # typed: its fields are read from the struct, compiled
             if entry.per is not None:
                 gain = entry.gain * (count(state, seat, entry.per) // entry.every)
             else:

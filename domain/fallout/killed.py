@@ -112,7 +112,7 @@ def _killed(state: GameState, data: dict) -> GameState:
         )
     else:
         board["respawning"] = state.respawning + (seat,)
-    state = state.with_survivor(seat, **changes)
+    state = state.with_survivor_changed(seat, changes)
     # The discarded cards go to their decks' discard piles (items.to_pile).
     for card in survivor.inventory + (survivor.equipped if data["eliminated"] else ()):
         state = items.to_pile(state, card)

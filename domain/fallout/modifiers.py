@@ -12,7 +12,7 @@ fight its modifiers (``FightBoosted``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from domain.engine.shapes import boolean, integer, string
 from domain.fallout import conditions
@@ -24,7 +24,7 @@ from domain.fallout.state import GameState, replace
 
 RULE = "Fight"
 #: Each card's passive modifiers parsed once (see ``fx.Memo``).
-_passive = fx.Memo(fx.parse_modifiers)
+_passive: Final = fx.Memo(fx.parse_modifiers)
 BEFORE, DURING = fx.TIMINGS
 
 

@@ -460,6 +460,11 @@ class GameState:
 
 
     def with_survivor(self, seat: int, **changes: Any) -> GameState:
+        return self.with_survivor_changed(seat, changes)
+
+    def with_survivor_changed(self, seat: int, changes: dict[str, Any]) -> GameState:
+        """``with_survivor`` for changes already in a dict (which it only reads): the compiled build calls it
+        directly, where ``with_survivor(seat, **changes)`` goes through Python's calling convention."""
         survivors = list(self.survivors)
         survivors[seat] = replaced(survivors[seat], changes)
         return replace(self, survivors=tuple(survivors))

@@ -16,7 +16,7 @@ def _add(state: GameState, seat: int | None, field: str, amount: int = 1) -> Gam
     if seat is None or not 0 <= seat < len(state.survivors):
         return state
     s = state.survivor(seat)
-    return state.with_survivor(seat, **{field: getattr(s, field) + amount})
+    return state.with_survivor_changed(seat, {field: getattr(s, field) + amount})
 
 
 @RULES.watch("XPGained")
