@@ -14,7 +14,7 @@ right; a quest not trashed stays staged and can be completed again.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from domain.engine.shapes import boolean, integer, string
 from domain.fallout import conditions, loyalty, results, tasks
@@ -126,6 +126,10 @@ def _completed(state: GameState, data: dict) -> GameState:
     return state
 
 
+#: Each objective's trigger parsed once (the pack's, read at every enemy killed, space entered, card drawn).
+_parsed_trigger: Final = fx.Memo(fx.parse_trigger)
+
+
 def _trigger(state: GameState, seat: int | None, matches: Any) -> GameState:
     if seat is None or not state.quests:
         return state
@@ -133,7 +137,7 @@ def _trigger(state: GameState, seat: int | None, matches: Any) -> GameState:
     found = []
     for q in state.quests:
         for i, o in enumerate(quests[q].objectives):
-            if o.trigger is not None and matches(fx.parse_trigger(o.trigger)):
+            if o.trigger is not None and matches(_parsed_trigger(o.trigger)):
                 found.append((seat, q, i))
     return replace(state, triggered=state.triggered + tuple(found)) if found else state
 

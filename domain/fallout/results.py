@@ -20,7 +20,7 @@ reach.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, get_args
+from typing import Any, Final, TypeVar, get_args
 
 from domain.engine.effects import Effects
 from domain.engine.shapes import anything, integer, mixed, string
@@ -52,12 +52,16 @@ class Results(Effects[Resolution]):
             return None
         raw = top.results[0]
         res.emit("ResultResolving", result=raw)
-        result = fx.parse_result(raw)
+        result = _parsed_result(raw)
         return result, (top, result)
 
 
+#: Each result parsed once (a card's results are the pack's, read again at every use; parsed, they are frozen).
+_parsed_result: Final = fx.Memo(fx.parse_result)
+
+
 #: What every kind of result does, registered by the module that owns it (``about_game``, ``about_survivor``).
-RESULTS = Results("fallout")
+RESULTS: Final = Results("fallout")
 
 
 def about_game(*kinds: type) -> Callable[[G], G]:
