@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from domain.engine.records import built
 from domain.engine.shapes import boolean, integer, string, strings
 from domain.fallout import effects as fx
 from domain.fallout import results
@@ -156,9 +157,10 @@ def _without_token(stack: tuple[str, ...], token: str) -> tuple[str, ...]:
 def _placed(state: GameState, data: dict) -> GameState:
     t = data["type"]
     stacks = {**state.enemy_stacks, t: _without_token(state.enemy_stacks.get(t, ()), data["token"])}
-    enemy = EnemyState(
-        data["enemy"], t, data["token"], data["space"], data["active"], data.get("faction"), bool(data.get("drawn"))
-    )
+    enemy = built(EnemyState, {
+        "id": data["enemy"], "type": t, "token": data["token"], "space": data["space"], "active": data["active"],
+        "faction": data.get("faction"), "drawn": bool(data.get("drawn")),
+    })  # fmt: skip
     digits = int("".join(ch for ch in data["enemy"] if ch.isdigit()) or 0)
     changes: dict[str, Any] = dict(
         enemies=state.enemies + (enemy,), enemy_stacks=stacks, next_enemy=max(state.next_enemy, digits + 1)

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any, Final, TypeVar, get_args
 
 from domain.engine.effects import Effects
+from domain.engine.records import built
 from domain.engine.shapes import anything, integer, mixed, string
 from domain.fallout import effects as fx
 from domain.fallout.rulebook import RULES, Resolution
@@ -190,7 +191,8 @@ def _gain_movement(res: Resolution, seat: int, level: int, r: fx.GainMovement) -
     },
 )
 def _queued(state: GameState, data: dict) -> GameState:
-    entry = Resolving(data["seat"], data["source"], data["origin"], data["level"], tuple(data["results"]))
+    entry = built(Resolving, {"seat": data["seat"], "source": data["source"], "origin": data["origin"],
+                              "level": data["level"], "results": tuple(data["results"])})
     return replace(state, resolving=state.resolving + (entry,))
 
 

@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Union
 
-from domain.engine.records import compiled
+from domain.engine.records import built, compiled
 from domain.fallout.state import GameState
 
 _SCALARS = (str, int, float, bool, type(None))
@@ -102,7 +102,7 @@ def _make_loader(tp: Any) -> Callable[[Any], Any]:
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         record: type = tp
         fields = {k: _loader(hint) for k, hint in _hints(record).items()}
-        return lambda data: record(**{k: fields[k](v) for k, v in data.items() if k in fields})
+        return lambda data: built(record, {k: fields[k](v) for k, v in data.items() if k in fields})
     if origin is tuple:
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:

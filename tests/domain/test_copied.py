@@ -5,7 +5,8 @@ Plain Python refuses those writes (the records are frozen), so only the
 compiled build calls ``copied``; there the equality test (tests/compiled)
 plays games whose every fold copies states through it. This test reads the
 method's source, so a field added to a record and not to its copy fails here
-in either build.
+in either build. A record ``records.built`` makes without its ``__init__``
+equals the one its constructor makes.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import ast
 import dataclasses
 import inspect
 
-from domain.engine.records import COPY
+import pytest
+
+from domain.engine.records import COPY, built
 from domain.fallout import state as fallout_state
 from domain.zona import state as zona_state
 
@@ -42,3 +45,18 @@ def test_a_record_that_copies_itself_writes_each_of_its_fields_once():
         "domain.fallout.state.GameState", "domain.fallout.state.SurvivorState", "domain.zona.state.State"}
     for record in COPYING:
         assert _written(record) == [f.name for f in dataclasses.fields(record)], record.__name__
+
+
+def test_a_record_built_without_its_init_equals_the_one_its_constructor_makes():
+    """``records.built``: ``cls(**values)`` without the data class's ``__init__``, defaults and factories alike."""
+    enemy = {"id": "e7", "type": "robot", "token": "r3", "space": "harbor.crane", "active": True}
+    assert built(fallout_state.EnemyState, enemy) == fallout_state.EnemyState(**enemy)
+    assert built(fallout_state.EnemyState, {**enemy, "faction": "star", "drawn": True}).drawn is True
+    resolving = {"seat": 0, "source": "card", "origin": "quest", "level": 1, "results": ("trash",)}
+    assert built(fallout_state.Resolving, resolving) == fallout_state.Resolving(**resolving)
+    assert built(zona_state.State, {"phase": "setup"}) == zona_state.State(phase="setup")
+    assert built(zona_state.State, {}).stalkers is not zona_state.State().stalkers  # a factory called per record
+    with pytest.raises(TypeError):
+        built(fallout_state.EnemyState, {"id": "e1"})  # the constructor's own error: fields missing
+    with pytest.raises(TypeError):
+        built(fallout_state.EnemyState, {**enemy, "colour": "red"})  # and for a field it does not have
