@@ -13,7 +13,9 @@ draft copies less, and only what it can prove is not shared:
 - a field that holds parts (each deck, each stalker, each frame: ``PARTS``)
   is copied one part at a time: ``part(name, key)`` copies the container
   shallowly (``container``) and then only that part, as ``PARTS`` says;
-  ``put`` and ``add`` store a part the caller made and alone holds;
+  ``put`` and ``add`` store a part the caller made and alone holds,
+  ``lend`` and ``lend_all`` what an event's data keeps, shared until a
+  fold writes it;
 - ``d[name]`` still hands out the whole field as the draft's own (every part
   copied that was not yet), for folds that walk it.
 
