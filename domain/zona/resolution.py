@@ -63,8 +63,6 @@ def _write(record: State, name: str, value: Any) -> None:
 class ZonaResolution(Resolution[State]):
     def __init__(self, state: State, rng: Rng):
         super().__init__(state, rng, evolve)
-        #: The state's top-level parts this resolution's folds copied: the caller's state never shares them.
-        self.owned: set[Any] = set()
         #: The record this resolution made on its first fold and alone holds, written in place after.
         self.draft: InPlace | None = None
         #: The pack the state names (``pack``), and its name.
@@ -81,19 +79,19 @@ class ZonaResolution(Resolution[State]):
             folded = RULES.evolve(self.state, event)
             if folded is not self.state:  # a fold of its own made a new record, no one else holds
                 self.state = folded
-                self.draft = InPlace(folded, self.owned)
+                self.draft = InPlace(folded)
         else:
             draft = self.draft
             if draft is None:
                 self.state = replace(self.state)
-                draft = self.draft = InPlace(self.state, self.owned)
+                draft = self.draft = InPlace(self.state)
             write(draft, data)
             watches = RULES.watches.get(type_)
             if watches:
                 # A watch makes a new record (sharing the parts it does not write); it becomes the one held.
                 for watch in watches:
                     self.state = watch(self.state, data)
-                self.draft = InPlace(self.state, self.owned)
+                self.draft = InPlace(self.state)
         self.events.append(event)
         return self.state
 
