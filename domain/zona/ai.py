@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 from collections import deque
-from collections.abc import Callable
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -114,7 +113,6 @@ def _way(view: dict[str, Any], stalker: dict[str, Any]) -> float:
     decks = _decks_at(table.get("facility_of") or {})
     chances = odds.chances(pack_name, stalker)
     steps_in = _steps_to(pack_name, view["side"], here, threats)
-    hindrance: Callable[[dict[str, Any], str], int] | None = None
     best = 0.0
     for f, info in view["facilities"].items():
         if f in secrets or info["looted"]:
@@ -124,9 +122,7 @@ def _way(view: dict[str, Any], stalker: dict[str, Any]) -> float:
             value = 12.0 + 30.0 * chance
         else:
             steps = steps_in.get(f, 20)
-            if hindrance is None:
-                hindrance = _hindrance(view, stalker)
-            value = max(0.0, 20.0 - 4.0 * (steps + 1 + hindrance(info, f))) * (0.5 + 1.25 * chance)
+            value = max(0.0, 20.0 - 4.0 * (steps + 1 + _hindrance(view, stalker, info, f))) * (0.5 + 1.25 * chance)
         if value > best:
             best = value
     return score + best
@@ -215,25 +211,32 @@ def _aptitude(view: dict[str, Any], stalker: dict[str, Any]) -> float:
 _APTITUDE: Final[dict[tuple[int, int], tuple[dict[str, float], dict[str, str], float]]] = {}
 
 
-def _hindrance(view: dict[str, Any], me: dict[str, Any]) -> Callable[[dict[str, Any], str], int]:
+def _hindrance(view: dict[str, Any], me: dict[str, Any], info: dict[str, Any], facility: str) -> int:
     """Steps' worth of trouble getting into a facility (its view, its area) besides walking there: a lock the
-    stalker cannot pay yet, or no room inside (Zona §"OTWARCIE TAJNEGO OBIEKTU"). What it reads of the
-    stalker is read once for all the facilities ``_way`` weighs."""
-    roubles, trophies, fatigue, damage, stamina = (
-        me["roubles"], len(me["trophies"]), me["fatigue"], me["damage"], me["stamina"])
-
-    def steps(info: dict[str, Any], facility: str) -> int:
-        if info["open"]:
-            inside = sum(1 for s in view["stalkers"] if s["area"] == facility and not s["dead"])
-            return 2 if inside >= view["board"]["facility_spaces"] else 0
-        lock = info["lock"]
-        # Roubles to earn (a step a 200), trophies to take (two steps each), rests to take, wounds to heal.
-        short = -(-max(0, lock["roubles"] - roubles) // 200) + 2 * max(0, lock["trophies"] - trophies)
-        short += max(0, fatigue + lock["fatigue"] - MAX_FATIGUE)
-        short += 2 if damage + sum(lock["damage"].values()) > stamina else 0
-        return min(short, 4)
-
-    return steps
+    stalker cannot pay yet, or no room inside (Zona §"OTWARCIE TAJNEGO OBIEKTU")."""
+    if info["open"]:
+        inside = 0
+        for s in view["stalkers"]:
+            if s["area"] == facility and not s["dead"]:
+                inside += 1
+        spaces: int = view["board"]["facility_spaces"]
+        return 2 if inside >= spaces else 0
+    lock = info["lock"]
+    # Typed, so the sums below are machine integers in the compiled build.
+    price: int = lock["roubles"]
+    trophies: int = lock["trophies"]
+    tiring: int = lock["fatigue"]
+    roubles: int = me["roubles"]
+    fatigue: int = me["fatigue"]
+    wounds: int = me["damage"]
+    stamina: int = me["stamina"]
+    for n in lock["damage"].values():
+        wounds += n
+    # Roubles to earn (a step a 200), trophies to take (two steps each), rests to take, wounds to heal.
+    short = -(-max(0, price - roubles) // 200) + 2 * max(0, trophies - len(me["trophies"]))
+    short += max(0, fatigue + tiring - MAX_FATIGUE)
+    short += 2 if wounds > stamina else 0
+    return min(short, 4)
 
 
 #: How much the best other stalker's progress (its secrets and its way on) takes off a seat's score.
