@@ -226,7 +226,10 @@ def _rolled(d: Draft, data: dict[str, Any]) -> None:
 @_fold("DieRerolled", {"seat": Int(required=True), "die": Int(required=True), "face": Str(required=True),
                        "by": Str(required=True)})
 def _rerolled(d: Draft, data: dict[str, Any]) -> None:
-    d.part("frames", -1)["dice"][data["die"]] = data["face"]
+    frame = d.part("frames", -1)
+    dice = frame["dice"][:]  # the frame's own copy is shallow (``drafts.PARTS``): its dice are shared
+    dice[data["die"]] = data["face"]
+    frame["dice"] = dice
 
 
 @_fold("DecisionRequested", {"seat": Int(required=True), "kind": Str(required=True),
