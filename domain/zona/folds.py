@@ -207,7 +207,7 @@ def _pushed(d: Draft, data: dict[str, Any]) -> None:
 
 @_fold("FrameUpdated", {"changes": Raw(required=True), "depth": Int()})
 def _updated(d: Draft, data: dict[str, Any]) -> None:
-    d.part("frames", -1 - data.get("depth", 0)).update(fresh(data["changes"]))
+    d.part("frames", -1 - data.get("depth", 0)).update(data["changes"])  # shared: no fold changes one in place
 
 
 @_fold("FramePopped", {"result": Raw(allow_none=True), "count": Int()})
