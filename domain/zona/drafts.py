@@ -55,7 +55,7 @@ FLAT: Final[dict[str, Callable[[Any], Any]]] = {
 def fresh(value: Any) -> Any:
     """``clone(value)`` for an event's data a fold keeps: a string, number or None as it is (nothing can
     change one), a mapping of those and of lists of those copied a level down, anything else deep (``clone``).
-    Most of what the folds keep is such a value or mapping (a frame, a choice), and a deep copy of it was a
+    Most of what the folds keep is such a value or mapping (a result, a decision's context), and a deep copy of it was a
     tenth of a random game's time."""
     kind = type(value)
     if kind is str or kind is int or value is None or kind is bool or kind is float:
