@@ -92,9 +92,9 @@ def _stalker(stalker: dict[str, Any]) -> dict[str, Any]:
 
 #: Fields that hold parts a fold writes one at a time (a list by index, a dict by key), and how one part is
 #: copied: a deck, a pile, a row or a queue is a list of strings, a lock a mapping of scalars, a stalker
-#: scalars and such lists; a frame shallowly. The folds write a frame's entries whole (an update's values, a
-#: result, the dice rolled: each a copy the fold made) and change no list or mapping inside one in place (a
-#: rerolled die copies the dice), so its values stay shared with the state and the event they came from:
+#: scalars and such lists; a frame shallowly. The folds write a frame's entries whole (an update's values as
+#: its event has them, a result and the dice rolled as copies) and change no list or mapping inside one in place
+#: (a rerolled die copies the dice), so its values stay shared with the state and the events they came from:
 #: copying them a level down (``fresh``) was most of a frame's first write, some 5,000 instructions.
 PARTS: Final[dict[str, Callable[[Any], Any]]] = {
     **dict.fromkeys(("decks", "discards", "dispenser", "finds", "threats", "market", "draft"), list),
