@@ -156,11 +156,12 @@ def step_test(res: ZonaResolution, frame: dict[str, Any]) -> None:
         res.update(step="adjust")
         res.emit("DiceRolled", seat=frame["seat"], dice=rolled)
         return
-    choices = options(res, frame)
-    if choices and frame["step"] == "adjust":
-        res.ask(frame["seat"], "test_options", choices, attribute=frame["attribute"],
-                difficulty=frame["difficulty"], dice=frame["dice"], total=total(res, frame))
-        return
+    if frame["step"] == "adjust":  # once accepted ("done") nothing is left to offer, so nothing is listed
+        choices = options(res, frame)
+        if choices:
+            res.ask(frame["seat"], "test_options", choices, attribute=frame["attribute"],
+                    difficulty=frame["difficulty"], dice=frame["dice"], total=total(res, frame))
+            return
     value = total(res, frame)
     passed = value >= frame["difficulty"]
     res.emit("TestResolved", seat=frame["seat"], attribute=frame["attribute"], total=value,

@@ -85,20 +85,18 @@ def _plain(values: list[Any]) -> bool:
     return True
 
 
-def _stalker(stalker: dict[str, Any]) -> dict[str, Any]:
-    """A stalker's copy: its numbers and words as they are, each list of cards, tokens or injuries copied."""
-    return {k: v[:] if type(v) is list else v for k, v in stalker.items()}
-
-
 #: Fields that hold parts a fold writes one at a time (a list by index, a dict by key), and how one part is
-#: copied: a deck, a pile, a row or a queue is a list of strings, a lock a mapping of scalars, a stalker
-#: scalars and such lists; a frame shallowly. The folds write a frame's entries whole (an update's values as
-#: its event has them, a result and the dice rolled as copies) and change no list or mapping inside one in place
-#: (a rerolled die copies the dice), so its values stay shared with the state and the events they came from:
-#: copying them a level down (``fresh``) was most of a frame's first write, some 5,000 instructions.
+#: copied: a deck, a pile, a row or a queue is a list of strings, a lock a mapping of scalars; a stalker and a
+#: frame shallowly. The folds write a frame's entries whole (an update's values as its event has them, a result
+#: and the dice rolled as copies) and change no list or mapping inside one in place (a rerolled die copies the
+#: dice), so its values stay shared with the state and the events they came from: copying them a level down
+#: (``fresh``) was most of a frame's first write, some 5,000 instructions. A stalker's numbers and words are
+#: written whole too (``folds._stalker_set``); of its lists (cards, tokens, injuries, each of scalars) only the
+#: one a card moves in or out of is copied, when it moves (``_container``): copying all seven at a stalker's
+#: first write was a fortieth of a greedy decision.
 PARTS: Final[dict[str, Callable[[Any], Any]]] = {
     **dict.fromkeys(("decks", "discards", "dispenser", "finds", "threats", "market", "draft"), list),
-    "locks": dict, "stalkers": _stalker, "frames": dict,
+    "locks": dict, "stalkers": dict, "frames": dict,
 }
 
 
@@ -220,7 +218,10 @@ def _container(d: Draft, location: str) -> tuple[list[Any], int | None, bool]:
         row, _, slot = key.partition(":")
         return d.part("market", row), int(slot), False
     if kind in ("backpack", "worn", "small", "sixth", "trophies", "secrets"):
-        return d.part("stalkers", int(key))[kind], None, True
+        # The stalker is the draft's own, its lists maybe still shared (``PARTS``): the one that changes is copied.
+        stalker = d.part("stalkers", int(key))
+        items = stalker[kind] = stalker[kind][:]
+        return items, None, True
     if kind == "finds":
         return d.part("finds", key), None, True
     if kind in ("dispenser", "dispenser_top"):
