@@ -79,13 +79,17 @@ def standing(view: dict[str, Any], seat: Seat) -> float:
     left = stamina - me["damage"]
     body = 2.5 * left - (8.0 if left <= 1 else 0.0) - 7.0 * len(me["injuries"])
     body -= 2.0 * me["fatigue"] + (4.0 if me["fatigue"] >= MAX_FATIGUE else 0.0)
-    kept = [c for kind in ("backpack", "worn", "small", "sixth") for c in me[kind]]
-    body += 3.0 * len(kept) + 2.5 * len(me["trophies"]) + me["roubles"] / 100.0
-    body += {"good": 3.0, "neutral": 0.0, "bad": -3.0}.get(me["reputation"], 0.0)
+    kept: int = len(me["backpack"]) + len(me["worn"]) + len(me["small"]) + len(me["sixth"])
+    body += 3.0 * kept + 2.5 * len(me["trophies"]) + me["roubles"] / 100.0
+    body += REPUTATION.get(me["reputation"], 0.0)
     score += care * body
     if me["dead"]:
         score -= 40.0
     return score
+
+
+#: What a stalker's reputation is worth (``standing``).
+REPUTATION: Final = {"good": 3.0, "neutral": 0.0, "bad": -3.0}
 
 
 def _way(view: dict[str, Any], stalker: dict[str, Any]) -> float:
