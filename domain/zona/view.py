@@ -87,7 +87,8 @@ def search_view(state: State, seat: int) -> dict[str, Any]:
 def scoring_view(state: State, seat: int) -> dict[str, Any]:
     """The parts of ``view(state, seat)`` a bot's scoring reads (``domain.zona.ai``: ``standing``, ``evaluate``,
     ``free_choice``), each as the view has it, at a fraction of its cost: no market, cards or board
-    description, of the table only the pack. A bot scores thousands of positions a decision."""
+    description, of the table only the pack, of the pending decision whose it is and its kind. A bot scores
+    thousands of positions a decision."""
     if state.phase == "new":
         return {"phase": "new"}
     pack = pack_named(state.pack)
@@ -99,7 +100,7 @@ def scoring_view(state: State, seat: int) -> dict[str, Any]:
         "facilities": _scored_facilities(state, name),
         "decks": _scored_decks(state.decks),
         "threats": _scored_threats(state.threats, name),
-        "pending": _pending(state.pending, seat, over),
+        "pending": _scored_pending(state.pending),
         "table": {"pack": state.pack},
         "board": {"facility_spaces": board_for(pack.name, state.side).facility_spaces},
     }
@@ -249,6 +250,13 @@ def _facilities(state: State, pack: Pack) -> dict[str, Any]:
     return {area: {"lock": _lock(pack, lock["lock"]), "open": lock["open"], "looted": area in state.looted,
                    "finds": len(state.finds[area]), "deck": len(state.decks[area])}
             for area, lock in state.locks.items()}
+
+
+def _scored_pending(pending: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The pending decision as the scoring view shows it: whose it is and its kind, as the view shows them. The
+    AI reads no more (``free_choice``, ``chance_decision``), and masking its choices and context was a
+    ninetieth of a greedy decision: every command a search tries asks a decision of its own."""
+    return None if pending is None else {"seat": pending["seat"], "kind": pending["kind"]}
 
 
 def _pending(pending: dict[str, Any] | None, seat: int | None, over: bool) -> dict[str, Any] | None:

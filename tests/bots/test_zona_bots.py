@@ -66,7 +66,8 @@ def test_without_whole_round_playouts_the_planner_stops_at_the_next_seats_turn()
 
 
 def test_the_scoring_view_scores_as_the_whole_view_does():
-    """The bots score from ``scoring_view`` (quicker); it must read exactly as the seat's view does."""
+    """The bots score from ``scoring_view`` (quicker); it must read exactly as the seat's view does, each part
+    as the view shows it (of the pending decision, whose it is and its kind)."""
     checked = 0
     for players, seed in ((1, "look-solo"), (3, "look-three")):
         for n, (_, state) in enumerate(_positions(players, seed, 300)):
@@ -76,8 +77,12 @@ def test_the_scoring_view_scores_as_the_whole_view_does():
                 whole, quick = ZONA.view(state, seat), ZONA_AI.scoring_view(state, seat)
                 assert ZONA_AI.evaluate(quick, seat) == ZONA_AI.evaluate(whole, seat)
                 assert ZONA_AI.free_choice(quick, seat) == ZONA_AI.free_choice(whole, seat)
-                assert {k: whole[k] for k in quick if k not in ("table", "board")} == {
-                    k: v for k, v in quick.items() if k not in ("table", "board")}
+                assert {k: whole[k] for k in quick if k not in ("table", "board", "pending")} == {
+                    k: v for k, v in quick.items() if k not in ("table", "board", "pending")}
+                if quick["pending"] is not None:  # whose decision and its kind, not its choices
+                    assert quick["pending"] == {k: whole["pending"][k] for k in ("seat", "kind")}
+                else:
+                    assert whole["pending"] is None
                 checked += 1
     assert checked > 30
 
