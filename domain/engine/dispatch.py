@@ -125,7 +125,7 @@ class RulebookGame(Game, Generic[S, R]):
                 raise RuleViolation(
                     "not_a_choice", f"That is not one of the choices for {decision.kind}.", rule=answer.rule
                 )
-            res.emit("DecisionMade", seat=seat, kind=decision.kind, command=dict(choice))
+            res.emitted("DecisionMade", {"seat": seat, "kind": decision.kind, "command": dict(choice)})
             answer.handler(res, dict(choice), decision)
             self.carry_on(res, seat)
             return res

@@ -51,6 +51,12 @@ class Resolution(Generic[S]):
         self.own: Any = None
 
     def emit(self, type_: str, **data: Any) -> S:
+        return self.emitted(type_, data)
+
+    def emitted(self, type_: str, data: dict[str, Any]) -> S:
+        """``emit`` with the event's data made already, a dict no one else holds: the kit's and a game's helpers
+        hand theirs on (spread into keywords it was gathered into a new dict again, the arguments parsed twice
+        at some eight events a decision)."""
         event = made_event(type_, data)
         state = self.state
         if state is self.own:
@@ -70,4 +76,8 @@ class Resolution(Generic[S]):
 
     def request(self, seat: int, kind: str, choices: list[dict[str, Any]], **context: Any) -> None:
         """Stop and wait for ``seat`` to pick one of ``choices`` (Decisions are explicit)."""
-        self.emit("DecisionRequested", seat=seat, kind=kind, choices=choices, context=context)
+        self.requested(seat, kind, choices, context)
+
+    def requested(self, seat: int, kind: str, choices: list[dict[str, Any]], context: dict[str, Any]) -> None:
+        """``request`` with its context made already (a dict no one else holds)."""
+        self.emitted("DecisionRequested", {"seat": seat, "kind": kind, "choices": choices, "context": context})

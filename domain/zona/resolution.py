@@ -69,7 +69,7 @@ class ZonaResolution(Resolution[State]):
         self._pack: Pack | None = None
         self._pack_name = ""
 
-    def emit(self, type_: str, **data: Any) -> State:
+    def emitted(self, type_: str, data: dict[str, Any]) -> State:
         """Emit an event and fold it at once, into this resolution's own record (``InPlace``): the state it
         started from is never written, and the events fold on it to the same state one by one
         (``evolve``), which a replay does."""
@@ -116,29 +116,29 @@ class ZonaResolution(Resolution[State]):
         return self.state.frames[-1]
 
     def push(self, kind: str, **data: Any) -> None:
-        self.emit("FramePushed", frame={"kind": kind, **data})
+        self.emitted("FramePushed", {"frame": {"kind": kind, **data}})
 
     def update(self, depth: int = 0, **changes: Any) -> None:
-        self.emit("FrameUpdated", changes=changes, depth=depth)
+        self.emitted("FrameUpdated", {"changes": changes, "depth": depth})
 
     def pop(self, result: Any = None, count: int = 1) -> None:
-        self.emit("FramePopped", result=result, count=count)
+        self.emitted("FramePopped", {"result": result, "count": count})
 
     def move(self, event: str, thing: str, source: str, target: str, seat: int | None = None) -> None:
-        self.emit(event, thing=thing, source=source, target=target, seat=seat)
+        self.emitted(event, {"thing": thing, "source": source, "target": target, "seat": seat})
 
     def set(self, event: str, seat: int, **fields: Any) -> None:
-        self.emit(event, seat=seat, **fields)
+        self.emitted(event, {"seat": seat, **fields})
 
     def ask(self, seat: int, kind: str, choices: list[dict[str, Any]], **context: Any) -> None:
-        self.request(seat, kind, choices, **context)
+        self.requested(seat, kind, choices, context)
 
 
 RULES: Final[Rulebook[State, ZonaResolution]] = Rulebook("zona")
 #: Every frame kind's step (``domain.engine.frames``), registered by the rule module that defines it.
 FRAMES: Final[Frames[ZonaResolution]] = Frames("zona")
 
-#: Each event's writer (through a ``Draft``), for ``ZonaResolution.emit``; ``folds.py`` registers them.
+#: Each event's writer (through a ``Draft``), for ``ZonaResolution.emitted``; ``folds.py`` registers them.
 WRITERS: Final[dict[str, Callable[[Draft, dict[str, Any]], None]]] = {}
 
 
