@@ -123,7 +123,7 @@ class RandomBot:
 
 
 def _apply(module: Game, state: Any, seat: int | str, command: Command, rng: Rng) -> Any:
-    return module.decide_and_fold(state, seat, command, rng)[1]
+    return module.after(state, seat, command, rng)
 
 
 #: The scoring views looked at last, by (the state's id, the seat): (the state, the AI, the view). A search

@@ -318,6 +318,11 @@ class Game(ABC):
             state = self.evolve(state, event)
         return events, state
 
+    def after(self, state: Any, seat: Seat | str, command: Command, rng: Rng) -> Any:
+        """The state ``command`` leads to (``decide_and_fold``'s), its events folded but not handed back: what a
+        bot's look-ahead plays, thousands of commands a decision, none of whose events is kept."""
+        return self.decide_and_fold(state, seat, command, rng)[1]
+
     @abstractmethod
     def legal_actions(self, state: Any, seat: Seat) -> list[Command]:
         """Every command ``seat`` may send now, each complete as ``decide`` takes it."""

@@ -95,8 +95,9 @@ class RulebookGame(Game, Generic[S, R]):
 
     # -- the dispatch ------------------------------------------------------------
 
-    def resolve(self, state: S, seat: Seat | str, command: Command, rng: Rng) -> R:
-        """The resolution of ``command`` from ``seat`` (its events and the state they fold to)."""
+    def resolve(self, state: S, seat: Seat | str, command: Command, rng: Rng, recorded: bool = True) -> R:
+        """The resolution of ``command`` from ``seat`` (its events, unless not ``recorded``, and the state they
+        fold to)."""
         rules = self.rulebook
         kind = command.get("type") if isinstance(command, dict) else None
         if not isinstance(kind, str) or kind not in rules.commands:
@@ -106,6 +107,7 @@ class RulebookGame(Game, Generic[S, R]):
         if self.over(state):
             raise RuleViolation("game_over", "The game is over.")
         res = self.resolution(state, rng)
+        res.recorded = recorded
         if seat == SYSTEM:
             self.system(res, kind)
             return res
@@ -143,6 +145,9 @@ class RulebookGame(Game, Generic[S, R]):
         # The resolution folded every event as it emitted it.
         res = self.resolve(state, seat, command, rng)
         return res.events, res.state
+
+    def after(self, state: S, seat: Seat | str, command: Command, rng: Rng) -> S:
+        return self.resolve(state, seat, command, rng, recorded=False).state
 
     def evolve(self, state: S, event: Event) -> S:
         return self.rulebook.evolve(state, event)

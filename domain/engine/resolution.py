@@ -49,6 +49,9 @@ class Resolution(Generic[S]):
         self.events: list[Event] = []
         #: The record this resolution's folds made, which no one else holds yet: later folds write it in place.
         self.own: Any = None
+        #: Whether ``events`` keeps what is emitted: not for a look-ahead, which wants the state alone
+        #: (``RulebookGame.after``), so a game that folds through writers of the data makes no event object.
+        self.recorded = True
 
     def emit(self, type_: str, **data: Any) -> S:
         return self.emitted(type_, data)
@@ -71,7 +74,8 @@ class Resolution(Generic[S]):
             folded = self.state = self.evolve(state, event)
             if folded is not state:
                 self.own = folded
-        self.events.append(event)
+        if self.recorded:
+            self.events.append(event)
         return self.state
 
     def request(self, seat: int, kind: str, choices: list[dict[str, Any]], **context: Any) -> None:

@@ -73,9 +73,9 @@ class ZonaResolution(Resolution[State]):
         """Emit an event and fold it at once, into this resolution's own record (``InPlace``): the state it
         started from is never written, and the events fold on it to the same state one by one
         (``evolve``), which a replay does."""
-        event = made_event(type_, data)
         write = WRITERS.get(type_)
         if write is None:
+            event = made_event(type_, data)
             folded = RULES.evolve(self.state, event)
             if folded is not self.state:  # a fold of its own made a new record, no one else holds
                 self.state = folded
@@ -92,7 +92,11 @@ class ZonaResolution(Resolution[State]):
                 for watch in watches:
                     self.state = watch(self.state, data)
                 self.draft = InPlace(self.state)
-        self.events.append(event)
+            if self.recorded:  # a look-ahead's resolution makes no event object (``Resolution.recorded``)
+                self.events.append(made_event(type_, data))
+            return self.state
+        if self.recorded:
+            self.events.append(event)
         return self.state
 
     @property

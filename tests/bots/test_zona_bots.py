@@ -247,11 +247,11 @@ def test_the_planner_weighs_confronting_a_threat_over_every_face_of_the_first_di
     seen: list[str] = []
 
     class _Counting(ZonaGame):
-        def decide_and_fold(self, at: Any, who: Any, command: Any, rng: Rng) -> Any:
-            result = ZONA.decide_and_fold(at, who, command, rng)
+        def after(self, at: Any, who: Any, command: Any, rng: Rng) -> Any:  # what the look-ahead plays
+            events, folded = ZONA.decide_and_fold(at, who, command, rng)
             if at is state and command == confront:  # the confrontation weighed, not a follow-up's
-                seen.append(next(e for e in result[0] if e.type == "DiceRolled").data["dice"][0])
-            return result
+                seen.append(next(e for e in events if e.type == "DiceRolled").data["dice"][0])
+            return folded
 
     value = PlannerBot(rollouts=1).expected(ZONA_AI, _Counting(), state, seat, confront, Rng("confront"))
     assert sorted(seen) == sorted(state.options["die_faces"])
@@ -271,11 +271,11 @@ def test_the_planner_weighs_a_reroll_over_every_face_the_die_can_show():
     seen: list[str] = []
 
     class _Counting(ZonaGame):
-        def decide_and_fold(self, at: Any, who: Any, command: Any, rng: Rng) -> Any:
-            result = ZONA.decide_and_fold(at, who, command, rng)
+        def after(self, at: Any, who: Any, command: Any, rng: Rng) -> Any:  # what the look-ahead plays
+            events, folded = ZONA.decide_and_fold(at, who, command, rng)
             if at is state and command == reroll:  # the reroll weighed, not a follow-up's
-                seen.append(next(e for e in result[0] if e.type == "DieRerolled").data["face"])
-            return result
+                seen.append(next(e for e in events if e.type == "DieRerolled").data["face"])
+            return folded
 
     value = PlannerBot(rollouts=1).expected(ZONA_AI, _Counting(), state, seat, reroll, Rng("reroll"))
     assert sorted(seen) == sorted(state.options["die_faces"])

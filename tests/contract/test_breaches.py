@@ -155,6 +155,13 @@ class Grumpy(Counter):
         return super().decide_and_fold(state, seat, command, rng)
 
 
+class Shortsighted(Counter):
+    """Its look-ahead (``after``) leaves the command unplayed: its bots would search a game nobody plays."""
+
+    def after(self, state, seat, command, rng):
+        return state
+
+
 class Unsung(Counter):
     """Declares an event type that it never emits and gives no example of: nobody has seen its words."""
 
@@ -176,6 +183,7 @@ BREACHES: list[tuple[type[Game], Callable[..., None]]] = [
     (TupleSnapshots, rule_checks.test_snapshots_round_trip_through_json),
     (ForgetfulFold, rule_checks.test_folding_the_stored_log_gives_the_live_state),
     (ForgetfulFold, rule_checks.test_decide_and_fold_agrees_with_decide_and_its_fold),
+    (Shortsighted, rule_checks.test_after_gives_the_state_decide_and_fold_gives),
     (Cheering, surface_checks.test_every_emitted_event_is_declared_and_fits_its_schema),
     (BlindAI, ai_checks.test_a_determinized_view_is_the_view_it_came_from),
     (Taciturn, refusal_checks.test_every_code_the_rules_raise_is_declared_with_its_kind),

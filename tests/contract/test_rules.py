@@ -55,6 +55,14 @@ def test_decide_and_fold_agrees_with_decide_and_its_fold(game: Game, plays: list
             assert game.dump_state(state) == game.dump_state(step.after), f"{play.name} {step.label}"
 
 
+def test_after_gives_the_state_decide_and_fold_gives(game: Game, plays: list[Play]):
+    """A bot's look-ahead plays ``after``, which keeps no events: the game it searches must be the one played."""
+    for play in plays:
+        for step in play.steps:
+            state = game.after(step.before, step.seat, step.command, Rng(play.seed, step.label))
+            assert game.dump_state(state) == game.dump_state(step.after), f"{play.name} {step.label}: after parts"
+
+
 def test_evolve_decide_and_redact_leave_their_inputs_alone(game: Game, plays: list[Play]):
     """States may be shared (snapshots, bots' searches) and events are facts: nothing changes them."""
     for play in plays:
