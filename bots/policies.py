@@ -148,8 +148,26 @@ def _look(ai: GameAI, module: Game, state: Any, seat: int) -> dict[str, Any]:
     return view
 
 
+#: Scores by the AI's ``scoring_key``: (the AI, the state, its score). The choices a search weighs side by side
+#: mostly score alike (a test's dice, a frame of the rules' bookkeeping), and seven in ten positions of a
+#: Zona search had a key scored a moment before. The state is held: a key may name its parts by identity.
+_SCORES: Final[dict[Any, tuple[GameAI, Any, float]]] = {}
+#: How many scores ``_SCORES`` keeps (a search finds nearly all it can within its last eight).
+SCORES: Final = 64
+
+
 def _score(ai: GameAI, module: Game, state: Any, seat: int) -> float:
-    return ai.evaluate(_look(ai, module, state, seat), seat)
+    key = ai.scoring_key(state, seat)
+    if key is None:
+        return ai.evaluate(_look(ai, module, state, seat), seat)
+    found = _SCORES.get(key)
+    if found is not None and found[0] is ai:
+        return found[2]
+    value = ai.evaluate(_look(ai, module, state, seat), seat)
+    if len(_SCORES) >= SCORES:
+        del _SCORES[next(iter(_SCORES))]
+    _SCORES[key] = (ai, state, value)
+    return value
 
 
 def _free_choice(ai: GameAI, module: Game, state: Any, seat: int) -> bool:

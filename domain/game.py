@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
@@ -194,6 +194,14 @@ class GameAI(ABC):
         """The parts of ``view(state, seat)`` that ``evaluate`` and ``free_choice``
         read, for a game whose whole view costs a search too much; None (the
         default): bots score the whole view."""
+        return None
+
+    def scoring_key(self, state: Any, seat: Seat) -> Hashable | None:
+        """What ``evaluate`` reads of ``seat``'s view of ``state``, as a key: two states with equal keys score
+        alike, so a searching bot scores such a position once (the positions a search tries mostly differ in
+        what no score reads: a die rolled in a test, a step of the rules' bookkeeping). It may name parts of
+        the state by identity, for the bot keeps the state while it keeps the key. None (the default): every
+        position is scored afresh."""
         return None
 
     def search_view(self, state: Any, seat: Seat) -> dict[str, Any] | None:

@@ -254,6 +254,33 @@ def _hindrance(view: dict[str, Any], me: dict[str, Any], info: dict[str, Any], f
     return min(short, 4)
 
 
+def scoring_key(state: State, seat: Seat) -> tuple[Any, ...] | None:
+    """What ``evaluate`` reads of ``seat``'s view of ``state``, as a key (``GameAI.scoring_key``): the game's end,
+    the news left, the areas where threats wait, the facilities' locks and loot and the table's map (by identity:
+    a fold copies what it writes, and whoever keeps the key keeps the state), and each stalker's numbers
+    (``_stalker_key``). Not the dice of a test, the rules' frames or the pending decision: the choices a search
+    weighs side by side mostly differ there only. None in the setup, whose view the score reads otherwise."""
+    phase = state.phase
+    if phase == "new" or phase == "setup":
+        return None
+    return (seat, phase, state.over, state.winner, state.side, state.pack, id(state.facility_of), id(state.locks),
+            id(state.looted), len(state.decks["news"]), _threat_areas(state.threats),
+            *[_stalker_key(s) for s in state.stalkers])
+
+
+def _threat_areas(threats: dict[str, list[str]]) -> tuple[str, ...]:
+    """The areas where threats wait: all of the threats ``evaluate`` reads (``_threatened``)."""
+    return tuple([area for area, tokens in threats.items() if tokens])
+
+
+def _stalker_key(s: dict[str, Any]) -> tuple[Any, ...]:
+    """What ``evaluate`` reads of a stalker (``standing``, ``_way``, ``_aptitude``, ``_hindrance``, ``rivals``): its
+    numbers, injuries and secrets, and how many things it keeps, not which."""
+    return (s["seat"], s["character"], s["area"], s["damage"], s["fatigue"], s["reputation"], s["roubles"], s["dead"],
+            tuple(s["injuries"]), len(s["backpack"]) + len(s["worn"]) + len(s["small"]) + len(s["sixth"]),
+            len(s["trophies"]), tuple(s["secrets"]))
+
+
 #: How much the best other stalker's progress (its secrets and its way on) takes off a seat's score.
 RIVAL: Final = 0.25
 
@@ -358,6 +385,9 @@ class ZonaAI(GameAI):
         (``bots.policies``)."""
         pending = view.get("pending")
         return pending is not None and pending["seat"] == seat and pending["kind"] in self.CHANCE_KINDS
+
+    def scoring_key(self, state: State, seat: Seat) -> tuple[Any, ...] | None:
+        return scoring_key(state, seat)
 
     def scoring_view(self, state: State, seat: Seat) -> dict[str, Any]:
         """What ``evaluate`` and ``free_choice`` read of the seat's view, quicker to build than all of it, with

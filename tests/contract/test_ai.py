@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -12,6 +13,8 @@ from tests.contract.driver import Play
 
 SAMPLED = 15
 WORLDS = 3
+#: How many of a seat's legal actions are played side by side from one state (``scoring_key``).
+SIDE_BY_SIDE = 8
 
 
 @pytest.fixture
@@ -60,6 +63,28 @@ def test_evaluations_are_finite_and_a_win_scores_above_everything(game: Game, ai
         for winner in game.outcome(last).winners:
             won = ai.evaluate(game.view(last, winner), winner)
             assert all(won > score for score in running), f"{play.name}: seat {winner}'s win scores {won}"
+
+
+def test_positions_with_one_scoring_key_score_alike(game: Game, ai: GameAI, plays: list[Play]):
+    """A searching bot scores a position once for its ``scoring_key``: the key must tell apart every two
+    positions ``evaluate`` tells apart. Checked where a search meets them, side by side: each legal action of
+    a waiting seat played from the same state, every seat's key and score of each."""
+    seen: dict[Any, tuple[float, str, Any]] = {}
+    for play in plays:
+        for n, state in enumerate(play.sampled(SAMPLED)):
+            if game.is_over(state):
+                continue
+            for mover in game.waiting_for(state):
+                for i, action in enumerate(game.legal_actions(state, mover)[:SIDE_BY_SIDE]):
+                    after = game.after(state, mover, action, Rng(play.seed, f"key{n}-{i}"))
+                    for seat in play.seat_range:
+                        key = ai.scoring_key(after, seat)
+                        if key is None:
+                            continue
+                        score = ai.evaluate(game.view(after, seat), seat)
+                        first, where, _ = seen.setdefault(key, (score, str(action), after))
+                        assert score == first, f"{play.name}: at state {n} seat {seat} scores {action} unlike {where}"
+            seen.clear()  # a key may name its state's parts by identity: each is kept with its state
 
 
 def test_a_lapsed_turn_sends_a_legal_action_or_nothing(game: Game, plays: list[Play]):

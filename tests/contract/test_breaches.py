@@ -97,6 +97,17 @@ class BlindAI(Counter):
     ai = BlindSampler()
 
 
+class CoarseKey(CounterAI):
+    """Keys a position by the seat alone, so a bot would score every position as the first it met."""
+
+    def scoring_key(self, state, seat):
+        return seat
+
+
+class Undiscerning(Counter):
+    ai = CoarseKey()
+
+
 class TellingWords(Counter):
     """Words that name the seat's next neighbour's secret, read off the state rather than the event."""
 
@@ -186,6 +197,7 @@ BREACHES: list[tuple[type[Game], Callable[..., None]]] = [
     (Shortsighted, rule_checks.test_after_gives_the_state_decide_and_fold_gives),
     (Cheering, surface_checks.test_every_emitted_event_is_declared_and_fits_its_schema),
     (BlindAI, ai_checks.test_a_determinized_view_is_the_view_it_came_from),
+    (Undiscerning, ai_checks.test_positions_with_one_scoring_key_score_alike),
     (Taciturn, refusal_checks.test_every_code_the_rules_raise_is_declared_with_its_kind),
     (Taciturn, refusal_checks.test_every_refusal_met_in_play_is_declared_with_its_kind),
     (Mislabelled, refusal_checks.test_every_code_the_rules_raise_is_declared_with_its_kind),
