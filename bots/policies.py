@@ -172,7 +172,8 @@ def _score(ai: GameAI, module: Game, state: Any, seat: int) -> float:
 
 def _free_choice(ai: GameAI, module: Game, state: Any, seat: int) -> bool:
     """The seat chooses freely now (its turn, no decision pending), as its view shows it."""
-    return ai.free_choice(_look(ai, module, state, seat), seat)
+    free = ai.free_choice_at(state, seat)
+    return ai.free_choice(_look(ai, module, state, seat), seat) if free is None else free
 
 
 #: A follow-up decision with more choices than this is weighed on a sample of them (the default always in).

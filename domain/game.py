@@ -190,6 +190,12 @@ class GameAI(ABC):
         """True when ``seat`` chooses freely in ``view`` (its own turn), not
         answering a pending decision."""
 
+    def free_choice_at(self, state: Any, seat: Seat) -> bool | None:
+        """``free_choice`` of ``seat``'s view of ``state``, read from the state, for a game whose view a search
+        would build only to ask it (a position whose score was looked up by its ``scoring_key``); None (the
+        default): the view is built and asked."""
+        return None
+
     def scoring_view(self, state: Any, seat: Seat) -> dict[str, Any] | None:
         """The parts of ``view(state, seat)`` that ``evaluate`` and ``free_choice``
         read, for a game whose whole view costs a search too much; None (the

@@ -335,6 +335,11 @@ def rivals(view: dict[str, Any], seat: Seat) -> float:
 _RIVALS: Final[dict[tuple[Any, ...], tuple[Any, Any, Any, Any, float]]] = {}
 
 
+def _chooses_freely(turn: dict[str, Any] | None, pending: dict[str, Any] | None, over: bool, seat: Seat) -> bool:
+    """``ZonaAI.free_choice``, of a view's or a state's turn, pending decision and end (the view shows the state's)."""
+    return pending is None and not over and turn is not None and turn["seat"] == seat
+
+
 # Compiled in the compiled build (mypyc_build.py), where the bots' tests still turn its knobs in Python subclasses.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class ZonaAI(GameAI):
@@ -367,8 +372,10 @@ class ZonaAI(GameAI):
 
     def free_choice(self, view: dict[str, Any], seat: Seat) -> bool:
         """The seat's own turn of the action phase, no decision pending (Zona §"AKCJE")."""
-        turn = view.get("turn")
-        return view.get("pending") is None and not view.get("over") and turn is not None and turn["seat"] == seat
+        return _chooses_freely(view.get("turn"), view.get("pending"), bool(view.get("over")), seat)
+
+    def free_choice_at(self, state: State, seat: Seat) -> bool:
+        return _chooses_freely(state.turn, state.pending, state.over, seat)
 
     #: Decisions whose worth shows at once, weighed by their result right after rather than by a round's
     #: playouts (whose later dice drown the difference): a rolled test (Zona §"WYKONYWANIE TESTÓW": force a

@@ -65,6 +65,16 @@ def test_evaluations_are_finite_and_a_win_scores_above_everything(game: Game, ai
             assert all(won > score for score in running), f"{play.name}: seat {winner}'s win scores {won}"
 
 
+def test_a_free_choice_read_from_the_state_is_the_views(game: Game, ai: GameAI, plays: list[Play]):
+    """A search asks ``free_choice_at`` instead of building a view to ask ``free_choice``: they must agree."""
+    for play in plays:
+        for n, state in enumerate(play.states()):
+            for seat in play.seat_range:
+                free = ai.free_choice_at(state, seat)
+                if free is not None:
+                    assert free == ai.free_choice(game.view(state, seat), seat), f"{play.name}: state {n}, seat {seat}"
+
+
 def test_positions_with_one_scoring_key_score_alike(game: Game, ai: GameAI, plays: list[Play]):
     """A searching bot scores a position once for its ``scoring_key``: the key must tell apart every two
     positions ``evaluate`` tells apart. Checked where a search meets them, side by side: each legal action of

@@ -108,6 +108,20 @@ class Undiscerning(Counter):
     ai = CoarseKey()
 
 
+class Hasty(CounterAI):
+    """Reads from the state that a seat always chooses freely, where its view says it is not its turn."""
+
+    def free_choice(self, view, seat):
+        return view["turn"] == seat
+
+    def free_choice_at(self, state, seat):
+        return True
+
+
+class Impatient(Counter):
+    ai = Hasty()
+
+
 class TellingWords(Counter):
     """Words that name the seat's next neighbour's secret, read off the state rather than the event."""
 
@@ -198,6 +212,7 @@ BREACHES: list[tuple[type[Game], Callable[..., None]]] = [
     (Cheering, surface_checks.test_every_emitted_event_is_declared_and_fits_its_schema),
     (BlindAI, ai_checks.test_a_determinized_view_is_the_view_it_came_from),
     (Undiscerning, ai_checks.test_positions_with_one_scoring_key_score_alike),
+    (Impatient, ai_checks.test_a_free_choice_read_from_the_state_is_the_views),
     (Taciturn, refusal_checks.test_every_code_the_rules_raise_is_declared_with_its_kind),
     (Taciturn, refusal_checks.test_every_refusal_met_in_play_is_declared_with_its_kind),
     (Mislabelled, refusal_checks.test_every_code_the_rules_raise_is_declared_with_its_kind),
