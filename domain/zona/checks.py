@@ -18,6 +18,7 @@ from marshmallow import fields
 
 from domain.zona import harm, items
 from domain.zona.effects import Address, effect
+from domain.zona.model import ItemType
 from domain.zona.resolution import FRAMES, RULES, ZonaResolution
 from domain.zona.state import MAX_FATIGUE, State, owned_items
 
@@ -80,17 +81,17 @@ def options(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, Any]]:
     seat = frame["seat"]
     s = res.stalker(seat)
     pack = res.pack
+    used = frame["used"]
+    # The items not yet used in this test, with their types: every kind of option below reads them.
+    unused = [(card, pack.item_type(card)) for card in owned_items(s) if card not in used]
     out: list[dict[str, Any]] = []
     dice = range(len(frame["dice"]))
     if not frame["forced"] and s["fatigue"] < MAX_FATIGUE:
         out += [{"type": "force", "die": i} for i in dice]
-        out += _force_many(res, frame)
+        out += _force_many(res, frame, s, unused)
     if pack.stalkers[s["character"]].ability.get("reroll") == frame["attribute"] and not frame["ability"]:
         out += [{"type": "reroll", "card": "ability", "die": i} for i in dice]
-    for card in owned_items(s):
-        if card in frame["used"]:
-            continue
-        t = pack.item_type(card)
+    for card, t in unused:
         modifies, rerolls = _fits(res, frame, t.modifier), _fits(res, frame, t.reroll)
         # What fits the test is asked first (most items do not): the checks below only read.
         if not (modifies or rerolls) or not items.works(pack, res.state, s, card):
@@ -106,21 +107,20 @@ def options(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, Any]]:
             out.append({"type": "use_item", "card": card, **extra})
         if rerolls:
             out += [{"type": "reroll", "card": card, "die": i, **extra} for i in dice]
-    out += _reused(res, frame)
+    out += _reused(res, frame, s, unused)
     if out:
         out.append({"type": "accept"})
     return out
 
 
-def _force_many(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, Any]]:
+def _force_many(res: ZonaResolution, frame: dict[str, Any], s: dict[str, Any],
+                unused: list[tuple[str, ItemType]]) -> list[dict[str, Any]]:
     """The devil's-guts pattern: forcing with it rerolls up to 2 dice with one injury, 3 with more,
     all at once (no die twice)."""
-    s = res.stalker(frame["seat"])
     most = min(len(frame["dice"]), 1 + len(s["injuries"]))
     out: list[dict[str, Any]] = []
-    for card in owned_items(s):
-        t = res.pack.item_type(card)
-        if not t.force_dice or card in frame["used"] or not items.works(res.pack, res.state, s, card):
+    for card, t in unused:
+        if not t.force_dice or not items.works(res.pack, res.state, s, card):
             continue
         for size in range(2, most + 1):
             out += [{"type": "force_many", "card": card, "dice": list(dice)}
@@ -128,17 +128,15 @@ def _force_many(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, An
     return out
 
 
-def _reused(res: ZonaResolution, frame: dict[str, Any]) -> list[dict[str, Any]]:
+def _reused(res: ZonaResolution, frame: dict[str, Any], s: dict[str, Any],
+            unused: list[tuple[str, ItemType]]) -> list[dict[str, Any]]:
     """The professor's-notes pattern: use an already deactivated durable artifact again, emanation too."""
-    s = res.stalker(frame["seat"])
     pack = res.pack
-    notes = [c for c in owned_items(s) if pack.item_type(c).reuse and c not in frame["used"]
-             and items.works(pack, res.state, s, c)]
+    notes = [c for c, t in unused if t.reuse and items.works(pack, res.state, s, c)]
     out: list[dict[str, Any]] = []
     for via in notes:
-        for card in owned_items(s):
-            t = pack.item_type(card)
-            if card not in res.state.deactivated or not t.artifact or card in frame["used"]:
+        for card, t in unused:
+            if card not in res.state.deactivated or not t.artifact:
                 continue
             if not items.emanation_allowed(pack, res.state, s, card):
                 continue
