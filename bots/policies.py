@@ -286,7 +286,8 @@ class GreedyBot(_Searching):
 
     def worlds(self, ai: GameAI, view: dict[str, Any], seat: int, rng: Rng) -> list[Any]:
         """The worlds ``scores`` looks ahead in (those the AI could deal)."""
-        return [w for w in (_deal(ai, view, seat, sub(rng, f"world{n}")) for n in range(self.samples)) if w is not None]
+        deal = _dealer(ai, view, seat)
+        return [w for w in (deal(sub(rng, f"world{n}")) for n in range(self.samples)) if w is not None]
 
     def scores_in(
         self, ai: GameAI, module: Game, worlds: list[Any], actions: list[Command], seat: int, rng: Rng
@@ -314,12 +315,25 @@ def _whole_round(ai: GameAI) -> bool:
     return ai.whole_round_playouts
 
 
-def _deal(ai: GameAI, view: dict[str, Any], seat: int, rng: Rng) -> Any | None:
-    """A world sampled from ``view``, or None when the AI cannot deal one (the bot then does without it)."""
+def _dealer(ai: GameAI, view: dict[str, Any], seat: int) -> Callable[[Rng], Any | None]:
+    """The AI's dealer of worlds sampled from ``view`` (``GameAI.dealer``): each call one world, or None when the
+    AI cannot deal one (the bot then does without it)."""
     try:
-        return ai.determinize(view, seat, rng)
+        deal = ai.dealer(view, seat)
     except Exception:  # noqa: BLE001 - a bug in sampling must cost a bot its foresight, never its seat
-        return None
+        return _no_world
+
+    def dealt(rng: Rng) -> Any | None:
+        try:
+            return deal(rng)
+        except Exception:  # noqa: BLE001 - as above
+            return None
+
+    return dealt
+
+
+def _no_world(rng: Rng) -> Any | None:
+    return None
 
 
 def _best(ai: GameAI, actions: list[Command], scores: list[float], rng: Rng, baseline: float | None = None) -> Command:
@@ -394,9 +408,10 @@ class PlannerBot(_Searching):
         # With whole-round playouts (dear: a decision plays out few worlds in its budget) the shortlist's
         # worlds are played out first, then fresh ones are dealt.
         reused = reused if whole_round else []
+        deal = _dealer(ai, view, seat)
         while True:
             # One round: every candidate in the same world.
-            world = reused[dealt] if dealt < len(reused) else _deal(ai, view, seat, sub(rng, f"world{dealt}"))
+            world = reused[dealt] if dealt < len(reused) else deal(sub(rng, f"world{dealt}"))
             dealt += 1
             if world is None:
                 if self._enough(dealt, started):
@@ -444,8 +459,9 @@ class PlannerBot(_Searching):
         counts = [0] * len(actions)
         default: Command | None = None
         dealt = 0
+        deal = _dealer(ai, view, seat)
         while True:
-            world = _deal(ai, view, seat, sub(rng, f"world{dealt}"))
+            world = deal(sub(rng, f"world{dealt}"))
             dealt += 1
             if world is not None:
                 default = module.timeout_command(world, seat)

@@ -20,6 +20,7 @@ when it passes. ``docs/writing-a-game.md`` walks through a small one.
 from __future__ import annotations
 
 import enum
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -175,6 +176,12 @@ class GameAI(ABC):
         can see is kept, so ``view(determinize(v, seat, rng), seat) == v`` and
         the seat's legal actions are the same. Bots search such states only.
         """
+
+    def dealer(self, view: dict[str, Any], seat: Seat) -> Callable[[Rng], Any]:
+        """``determinize(view, seat, rng)`` for each ``rng`` it is called with, for a game that works out once
+        what the view alone fixes (a search deals two worlds or more from one view). The default calls
+        ``determinize`` each time."""
+        return functools.partial(self.determinize, view, seat)
 
     @abstractmethod
     def evaluate(self, view: dict[str, Any], seat: Seat) -> float:

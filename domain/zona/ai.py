@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections import deque
+from collections.abc import Callable
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -363,6 +364,9 @@ class ZonaAI(GameAI):
 
     def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> State:
         return hidden.determinize(view, seat, rng)
+
+    def dealer(self, view: dict[str, Any], seat: Seat) -> Callable[[Rng], State]:
+        return hidden.dealer(view, seat)
 
     def evaluate(self, view: dict[str, Any], seat: Seat) -> float:
         return evaluate(view, seat)

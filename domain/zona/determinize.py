@@ -25,6 +25,7 @@ as fresh cards.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from domain.rng import Rng
@@ -67,88 +68,116 @@ def _unmask(value: Any, supply: list[str]) -> Any:
 
 
 def determinize(view: dict[str, Any], seat: int, rng: Rng) -> State:
+    return dealer(view, seat)(rng)
+
+
+def dealer(view: dict[str, Any], seat: int) -> Callable[[Rng], State]:
+    """``determinize(view, seat, rng)`` for any ``rng``, what the view alone fixes worked out once
+    (``GameAI.dealer``): a search deals two worlds or more from one view, and what lies in sight, the pools
+    each deck is dealt from and the copies of the view's public parts are the same for each."""
     if view.get("phase", "new") == "new":
-        return initial_state()
-    table = view["table"]
-    pack = pack_named(table["pack"])
-    discards: dict[str, list[str]] = clone(table["discards"])
+        return _initial
+    return _Dealer(view, seat)
 
-    # -- what lies in sight --------------------------------------------------------
-    seen: set[str] = set()
-    for pile in discards.values():
-        seen.update(pile)
-    for row in view["market"].values():
-        seen.update(c for c in row if c)
-    for s in view["stalkers"]:
-        for kind in CONTAINERS:
-            seen.update(s[kind])
-    hand = list(view["hand"])
-    seen.update(hand)
-    own_pending = view["pending"] if view["pending"] and view["pending"]["seat"] == seat else None
-    own_find_choices = [c["card"] for c in own_pending["choices"] if c["type"] == "keep_find"] \
-        if own_pending and own_pending["kind"] == "find" else []
-    # Finds the seat knows by name that are not in its keeping: the one it is gaining from the hand.
-    own_strings = _strings([f for f in table["frames"] if f.get("seat") == seat]) | _strings(own_pending or {})
-    known_finds = {c for c in own_strings if is_find(c)}
-    finds_pool = [c for c in _every_find(pack.name) if c not in seen and c not in known_finds]
-    in_hand = sorted(c for c in known_finds - seen - set(own_find_choices))
 
-    # -- stalkers: another's finds are dealt from the unseen finds --------------------
-    stalkers = []
-    for s, secrets, used in zip(view["stalkers"], table["secrets"], table["ability_used"], strict=True):
-        record = {k: clone(s[k]) for k in ("seat", "character", "area", "damage", "fatigue", "reputation", "roubles",
-                                          "injuries", "dead", "must_leave", "trophies")}
-        for kind in CONTAINERS:
-            record[kind] = [_take(finds_pool, 1, rng)[0] if c == FIND and finds_pool else c for c in s[kind]]
-        record.update(secrets=list(secrets), ability_used=used)
-        stalkers.append(record)
-    hand = [(in_hand.pop(0) if in_hand else (_take(finds_pool, 1, rng) or [FIND])[0]) if c == FIND else c
-            for c in hand]
+def _initial(rng: Rng) -> State:
+    return initial_state()
 
-    # -- facilities: locks, find decks ----------------------------------------------
-    finds: dict[str, list[str]] = {}
-    locks = {}
-    looted = []
-    own_find_facility = own_pending["context"].get("facility") if own_pending and own_find_choices else None
-    for area, f in view["facilities"].items():
-        locks[area] = {"lock": f["lock"]["id"], "open": f["open"]}
-        if f["looted"]:
-            looted.append(area)
-        if area == own_find_facility:
-            finds[area] = list(own_find_choices)
-        else:
-            finds[area] = _take(finds_pool, f["finds"], rng)
-    # Everything of no deck nobody holds: the finds left over and the starting cards of unused boards.
-    starting = [c for c in _starting(pack.name) if c not in seen]
-    box = sorted(finds_pool) + starting
 
-    decks, removed = _decks(view, table, pack, seen, discards, rng)
+class _Dealer:
+    """A world dealt from one seat's view: the parts the view fixes, made once and shared by every world (no
+    one writes a state's part in place: a fold copies what it writes), and the deal itself (``__call__``)."""
 
-    # -- threat tokens -------------------------------------------------------------------
-    threats = {area: [t["token"] for t in tokens] for area, tokens in view["threats"].items()}
-    in_play = [t["token"] for t in view["in_play"]]
-    tokens_seen = {t for ts in threats.values() for t in ts} | set(in_play)
-    tokens_seen.update(t for s in view["stalkers"] for t in s["trophies"])
-    dispenser = {}
-    for queue in QUEUES:
-        pool = [t for t in _tokens(pack.name, queue) if t not in tokens_seen]
-        dispenser[queue] = _take(pool, view["dispenser"][queue], rng)
+    def __init__(self, view: dict[str, Any], seat: int):
+        self.view, self.seat = view, seat
+        table = self.table = view["table"]
+        pack = self.pack = pack_named(table["pack"])
 
-    tree: dict[str, Any] = {
-        "phase": view["phase"], "over": view["over"], "pack": pack.name, "side": view["side"],
-        "players": view["players"], "options": clone(table["options"]), "round": view["round"],
-        "voice": view["voice"], "turn": clone(view["turn"]), "turns_taken": list(table["turns_taken"]),
-        "stalkers": stalkers, "draft": _drafts(view, pack, seat, rng),
-        "decks": decks, "discards": discards, "box": box, "hand": hand, "in_play": in_play,
-        "reading": list(table["reading"]), "removed": removed, "timed_slot": list(table["timed_slot"]),
-        "dispenser": dispenser, "threats": threats, "facility_of": dict(table["facility_of"]), "locks": locks,
-        "finds": finds, "looted": looted, "market": clone(view["market"]), "emission": view["emission"]["marker"],
-        "timed": clone(view["timed"]), "wear": dict(view["wear"]), "deactivated": list(view["deactivated"]),
-        "frames": [], "pending": None, "used_characters": list(table["used_characters"]),
-        "winner": view["winner"], "lost": view["lost"],
-    }
-    _resolution(tree, view, table, seat, rng)
-    return State(**tree)
+        # -- what lies in sight ----------------------------------------------------
+        seen: set[str] = set()
+        for pile in table["discards"].values():
+            seen.update(pile)
+        for row in view["market"].values():
+            seen.update(c for c in row if c)
+        for s in view["stalkers"]:
+            for kind in CONTAINERS:
+                seen.update(s[kind])
+        seen.update(view["hand"])
+        self.seen = seen
+        own_pending = view["pending"] if view["pending"] and view["pending"]["seat"] == seat else None
+        own_find_choices = [c["card"] for c in own_pending["choices"] if c["type"] == "keep_find"] \
+            if own_pending and own_pending["kind"] == "find" else []
+        self.own_find_choices = own_find_choices
+        # Finds the seat knows by name that are not in its keeping: the one it is gaining from the hand.
+        own_strings = _strings([f for f in table["frames"] if f.get("seat") == seat]) | _strings(own_pending or {})
+        known_finds = {c for c in own_strings if is_find(c)}
+        self.finds_pool = [c for c in _every_find(pack.name) if c not in seen and c not in known_finds]
+        self.in_hand = sorted(c for c in known_finds - seen - set(own_find_choices))
+        #: Each stalker's fields but its kept cards (dealt), secrets and ability (from the table).
+        self.stalkers = [{k: clone(s[k]) for k in ("seat", "character", "area", "damage", "fatigue", "reputation",
+                                                   "roubles", "injuries", "dead", "must_leave", "trophies")}
+                         for s in view["stalkers"]]
+        self.own_find_facility = own_pending["context"].get("facility") if own_pending and own_find_choices else None
+        self.locks = {area: {"lock": f["lock"]["id"], "open": f["open"]} for area, f in view["facilities"].items()}
+        self.looted = [area for area, f in view["facilities"].items() if f["looted"]]
+        # Everything of no deck nobody holds: the finds left over (dealt) and the starting cards of unused boards.
+        self.starting = [c for c in _starting(pack.name) if c not in seen]
+
+        # -- threat tokens -----------------------------------------------------------
+        self.threats = {area: [t["token"] for t in tokens] for area, tokens in view["threats"].items()}
+        self.in_play = [t["token"] for t in view["in_play"]]
+        tokens_seen = {t for ts in self.threats.values() for t in ts} | set(self.in_play)
+        tokens_seen.update(t for s in view["stalkers"] for t in s["trophies"])
+        self.tokens = {queue: [t for t in _tokens(pack.name, queue) if t not in tokens_seen] for queue in QUEUES}
+
+        self.public: dict[str, Any] = {
+            "phase": view["phase"], "over": view["over"], "pack": pack.name, "side": view["side"],
+            "players": view["players"], "options": clone(table["options"]), "round": view["round"],
+            "voice": view["voice"], "turn": clone(view["turn"]), "turns_taken": list(table["turns_taken"]),
+            "in_play": self.in_play, "reading": list(table["reading"]), "timed_slot": list(table["timed_slot"]),
+            "threats": self.threats, "facility_of": dict(table["facility_of"]), "locks": self.locks,
+            "looted": self.looted, "market": clone(view["market"]), "emission": view["emission"]["marker"],
+            "timed": clone(view["timed"]), "wear": dict(view["wear"]), "deactivated": list(view["deactivated"]),
+            "used_characters": list(table["used_characters"]), "winner": view["winner"], "lost": view["lost"],
+        }
+
+    def __call__(self, rng: Rng) -> State:
+        view, table, pack = self.view, self.table, self.pack
+        discards: dict[str, list[str]] = clone(table["discards"])
+        finds_pool = list(self.finds_pool)
+        in_hand = list(self.in_hand)
+
+        # -- stalkers: another's finds are dealt from the unseen finds --------------------
+        stalkers = []
+        for s, shown, secrets, used in zip(self.stalkers, view["stalkers"], table["secrets"], table["ability_used"],
+                                           strict=True):
+            record = dict(s)
+            for kind in CONTAINERS:
+                record[kind] = [_take(finds_pool, 1, rng)[0] if c == FIND and finds_pool else c for c in shown[kind]]
+            record.update(secrets=list(secrets), ability_used=used)
+            stalkers.append(record)
+        hand = [(in_hand.pop(0) if in_hand else (_take(finds_pool, 1, rng) or [FIND])[0]) if c == FIND else c
+                for c in view["hand"]]
+
+        # -- facilities: find decks -----------------------------------------------------
+        finds: dict[str, list[str]] = {}
+        for area, f in view["facilities"].items():
+            if area == self.own_find_facility:
+                finds[area] = list(self.own_find_choices)
+            else:
+                finds[area] = _take(finds_pool, f["finds"], rng)
+        box = sorted(finds_pool) + self.starting
+
+        decks, removed = _decks(view, table, pack, self.seen, discards, rng)
+        dispenser = {queue: _take(list(pool), view["dispenser"][queue], rng) for queue, pool in self.tokens.items()}
+
+        tree: dict[str, Any] = {
+            **self.public, "stalkers": stalkers, "draft": _drafts(view, pack, self.seat, rng), "decks": decks,
+            "discards": discards, "box": box, "hand": hand, "removed": removed, "dispenser": dispenser,
+            "finds": finds, "frames": [], "pending": None,
+        }
+        _resolution(tree, view, table, self.seat, rng)
+        return State(**tree)
 
 
 def _decks(view: dict[str, Any], table: dict[str, Any], pack: Pack, seen: set[str],

@@ -8,7 +8,9 @@ seat's turn never saw the event phase unless it sat last; it now plays on to the
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -155,20 +157,36 @@ def test_settle_stops_when_the_seat_chooses_freely_again():
 
 
 class _Unsampled(ZonaAI):
-    """Zona's AI whose sampling fails, as a bug in ``determinize`` would."""
+    """Zona's AI whose sampling fails, as a bug in ``determinize`` would: in reading the view (``dealer``) or in
+    dealing a world from it."""
+
+    def __init__(self, fails_in: str):
+        self.fails_in = fails_in
 
     def determinize(self, view: dict[str, Any], seat: int, rng: Rng) -> Any:
         raise KeyError("a card the sampler did not expect")
 
+    def dealer(self, view: dict[str, Any], seat: int) -> Callable[[Rng], Any]:
+        if self.fails_in == "dealer":
+            raise KeyError("a view the sampler did not expect")
+        return functools.partial(self.determinize, view, seat)
 
-class _BrokenSampling(ZonaGame):
-    ai = _Unsampled()
+
+def _broken_sampling(fails_in: str) -> ZonaGame:
+    class BrokenSampling(ZonaGame):
+        ai = _Unsampled(fails_in)
+
+    return BrokenSampling()
 
 
-def test_a_bot_whose_worlds_cannot_be_dealt_still_plays_a_legal_move():
+SAMPLING_FAILS = ("dealer", "deal")
+
+
+@pytest.mark.parametrize("fails_in", SAMPLING_FAILS)
+def test_a_bot_whose_worlds_cannot_be_dealt_still_plays_a_legal_move(fails_in: str):
     """A failure in sampling a world falls back to a legal move (at random, as a game without an AI), for
     every level, on turns and on owed decisions alike."""
-    broken = _BrokenSampling()
+    broken = _broken_sampling(fails_in)
     played = 0
     for seat, state in _positions(2, "broken", 120):
         actions = broken.legal_actions(state, seat)
@@ -182,10 +200,11 @@ def test_a_bot_whose_worlds_cannot_be_dealt_still_plays_a_legal_move():
     assert played == 12
 
 
-def test_greedy_scores_nothing_without_a_world():
+@pytest.mark.parametrize("fails_in", SAMPLING_FAILS)
+def test_greedy_scores_nothing_without_a_world(fails_in: str):
     from bots.policies import GreedyBot
 
-    broken = _BrokenSampling()
+    broken = _broken_sampling(fails_in)
     seat, state = next(_positions(2, "none"))
     actions = broken.legal_actions(state, seat)
     scores = GreedyBot().scores(broken.ai, broken, broken.view(state, seat), actions, seat, Rng("none"))

@@ -48,6 +48,30 @@ def test_a_determinized_view_is_the_view_it_came_from(game: Game, ai: GameAI, pl
                         game.decide(sampled, seat, action, Rng(play.seed, f"search{n}"))
 
 
+def test_a_dealer_deals_the_worlds_determinize_deals(game: Game, ai: GameAI, plays: list[Play]):
+    """A search deals its worlds from one dealer per view (``GameAI.dealer``), which may share what the view
+    fixes between them: each world must be the one ``determinize`` deals with the same ``Rng``, however many
+    were dealt before it and whatever was played in them."""
+    for play in plays:
+        for n, state in enumerate(play.sampled(SAMPLED)):
+            if game.is_over(state):
+                continue
+            for seat in play.seat_range:
+                view = game.view(state, seat)
+                deal, dealt = ai.dealer(view, seat), []
+                for world in range(WORLDS):
+                    label = f"world{n}-{world}"
+                    sampled = deal(Rng(play.seed, label))
+                    alone = game.dump_state(ai.determinize(view, seat, Rng(play.seed, label)))
+                    assert game.dump_state(sampled) == alone, f"{play.name}: state {n}, seat {seat}, world {world}"
+                    dealt.append((sampled, alone))
+                    for mover in game.waiting_for(sampled):
+                        for action in game.legal_actions(sampled, mover)[:2]:
+                            game.after(sampled, mover, action, Rng(play.seed, f"search{n}"))
+                for world, (sampled, alone) in enumerate(dealt):
+                    assert game.dump_state(sampled) == alone, f"{play.name}: state {n}, world {world} changed"
+
+
 def test_evaluations_are_finite_and_a_win_scores_above_everything(game: Game, ai: GameAI, plays: list[Play]):
     for play in plays:
         running = []

@@ -15,6 +15,7 @@ import pytest
 from marshmallow import Schema
 
 from domain.game import Event, EventSchema, Game, Refusal, RuleViolation
+from domain.rng import Rng
 from tests.contract import test_ai as ai_checks
 from tests.contract import test_hidden as hidden_checks
 from tests.contract import test_refusals as refusal_checks
@@ -122,6 +123,18 @@ class Impatient(Counter):
     ai = Hasty()
 
 
+class OneWorldDealer(CounterAI):
+    """Deals one world from a view and hands it out for every ``Rng``: a search would see one world only."""
+
+    def dealer(self, view, seat):
+        world = self.determinize(view, seat, Rng("once"))
+        return lambda rng: world
+
+
+class OneWorld(Counter):
+    ai = OneWorldDealer()
+
+
 class TellingWords(Counter):
     """Words that name the seat's next neighbour's secret, read off the state rather than the event."""
 
@@ -212,6 +225,7 @@ BREACHES: list[tuple[type[Game], Callable[..., None]]] = [
     (Cheering, surface_checks.test_every_emitted_event_is_declared_and_fits_its_schema),
     (BlindAI, ai_checks.test_a_determinized_view_is_the_view_it_came_from),
     (Undiscerning, ai_checks.test_positions_with_one_scoring_key_score_alike),
+    (OneWorld, ai_checks.test_a_dealer_deals_the_worlds_determinize_deals),
     (Impatient, ai_checks.test_a_free_choice_read_from_the_state_is_the_views),
     (Taciturn, refusal_checks.test_every_code_the_rules_raise_is_declared_with_its_kind),
     (Taciturn, refusal_checks.test_every_refusal_met_in_play_is_declared_with_its_kind),
