@@ -233,6 +233,19 @@ def test_a_player_and_a_bot_play_three_rounds_of_fallout_reading_cards_and_encou
     clip = {"x": left, "y": top, "width": max(b["x"] + b["width"] for b in boxes) + 8 - left,
             "height": max(b["y"] + b["height"] for b in boxes) + 8 - top}
     page.screenshot(path=str(screenshots / "card-text.png"), clip=clip)
+    # A card opened stays open while the table moves on (each update draws the seats and the faces again).
+    shown = stack.get(f"/games/{game_id}/state", token)
+    first = face.get_attribute("data-card")
+    perk = next(card for card, f in shown["view"]["faces"].items() if f["kind"] == "perk" and card != first)
+    page.locator(f'#faces button.face[data-card="{perk}"]').click()
+    if not shown["view"].get("over"):
+        before = shown_version(page)
+        if 0 in shown["waiting_for"]:
+            page.locator("#actions button.action:not([disabled])").first.click()
+            if page.locator("#confirm-yes").count():
+                page.locator("#confirm-yes").click()
+        page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=15_000)
+    expect(page.locator(f'#faces button.face[data-card="{perk}"]')).to_have_attribute("aria-expanded", "true")
     # An encounter's answers are the words on its buttons, each its own.
     assert encounters, "no encounter was met in three rounds"
     for labels in encounters:

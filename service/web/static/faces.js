@@ -4,6 +4,10 @@
 
 import { el, humanize } from "/web/api.js";
 
+// The cards a tap opened, by id: every update of the table draws its faces again, and a card the reader
+// opened stays open through the other seats' moves until it is tapped again.
+const opened = new Set();
+
 /** One card: its name as a button, its kind, cost and rules text beside it. */
 export function faceButton(id, face) {
   const detail = `face-${String(id).replace(/[^A-Za-z0-9_-]/g, "-")}`;
@@ -11,10 +15,19 @@ export function faceButton(id, face) {
   const text = el("span", { class: "face-text", id: detail, role: "note" },
     el("strong", {}, face.name), about ? el("em", {}, ` ${about}`) : null, el("span", { class: "face-rules" }, face.text || ""));
   const button = el("button", {
-    type: "button", class: "face", "aria-expanded": "false", "aria-describedby": detail, dataset: { card: id },
-    onclick: () => button.setAttribute("aria-expanded", button.getAttribute("aria-expanded") === "true" ? "false" : "true"),
+    type: "button", class: "face", "aria-expanded": opened.has(id) ? "true" : "false", "aria-describedby": detail,
+    dataset: { card: id }, onclick: () => toggle(id),
   }, face.name);
   return el("span", { class: "face-card" }, button, text);
+}
+
+/** A tap on a card's name: open or close it, wherever its name is a button (the faces and a hand). */
+function toggle(id) {
+  if (opened.has(id)) opened.delete(id);
+  else opened.add(id);
+  for (const button of document.querySelectorAll("button.face")) {
+    if (button.dataset.card === id) button.setAttribute("aria-expanded", opened.has(id) ? "true" : "false");
+  }
 }
 
 /** Every face the view holds, grouped by kind; none when the server sends no faces. */
