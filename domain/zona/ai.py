@@ -270,16 +270,38 @@ def scoring_key(state: State, seat: Seat) -> tuple[Any, ...] | None:
 
 
 def _threat_areas(threats: dict[str, list[str]]) -> tuple[str, ...]:
-    """The areas where threats wait: all of the threats ``evaluate`` reads (``_threatened``)."""
-    return tuple([area for area, tokens in threats.items() if tokens])
+    """The areas where threats wait: all of the threats ``evaluate`` reads (``_threatened``). Looked up while the
+    state's threats are the same object as the last asked about (held, so its id is not reused): a fold copies
+    the threats it writes, and a search's positions mostly share them."""
+    last = _THREATS_READ
+    if last[0] is not threats:
+        last[:] = [threats, tuple([area for area, tokens in threats.items() if tokens])]
+    areas: tuple[str, ...] = last[1]
+    return areas
+
+
+#: The threats ``_threat_areas`` read last, and the areas where they wait.
+_THREATS_READ: Final[list[Any]] = [None, ()]
 
 
 def _stalker_key(s: dict[str, Any]) -> tuple[Any, ...]:
     """What ``evaluate`` reads of a stalker (``standing``, ``_way``, ``_aptitude``, ``_hindrance``, ``rivals``): its
-    numbers, injuries and secrets, and how many things it keeps, not which."""
-    return (s["seat"], s["character"], s["area"], s["damage"], s["fatigue"], s["reputation"], s["roubles"], s["dead"],
-            tuple(s["injuries"]), len(s["backpack"]) + len(s["worn"]) + len(s["small"]) + len(s["sixth"]),
-            len(s["trophies"]), tuple(s["secrets"]))
+    numbers, injuries and secrets, and how many things it keeps, not which. Looked up while the state's stalker
+    is the same object (a fold copies a stalker it writes: a search's positions mostly change one, or none)."""
+    found = _STALKER_KEYS.get(id(s))
+    if found is not None and found[0] is s:
+        return found[1]
+    key = (s["seat"], s["character"], s["area"], s["damage"], s["fatigue"], s["reputation"], s["roubles"], s["dead"],
+           tuple(s["injuries"]), len(s["backpack"]) + len(s["worn"]) + len(s["small"]) + len(s["sixth"]),
+           len(s["trophies"]), tuple(s["secrets"]))
+    if len(_STALKER_KEYS) >= 256:
+        _STALKER_KEYS.clear()
+    _STALKER_KEYS[id(s)] = (s, key)  # the stalker held too: its id is not reused while the entry stands
+    return key
+
+
+#: Stalkers' keys (``_stalker_key``) by the id of the state's stalker: (that stalker, its key).
+_STALKER_KEYS: Final[dict[int, tuple[dict[str, Any], tuple[Any, ...]]]] = {}
 
 
 #: How much the best other stalker's progress (its secrets and its way on) takes off a seat's score.
