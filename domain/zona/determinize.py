@@ -118,15 +118,13 @@ class _Dealer:
                                                    "roubles", "injuries", "dead", "must_leave", "trophies")}
                          for s in view["stalkers"]]
         self.own_find_facility = own_pending["context"].get("facility") if own_pending and own_find_choices else None
-        self.locks = {area: {"lock": f["lock"]["id"], "open": f["open"]} for area, f in view["facilities"].items()}
-        self.looted = [area for area, f in view["facilities"].items() if f["looted"]]
         # Everything of no deck nobody holds: the finds left over (dealt) and the starting cards of unused boards.
         self.starting = [c for c in _starting(pack.name) if c not in seen]
 
         # -- threat tokens -----------------------------------------------------------
-        self.threats = {area: [t["token"] for t in tokens] for area, tokens in view["threats"].items()}
-        self.in_play = [t["token"] for t in view["in_play"]]
-        tokens_seen = {t for ts in self.threats.values() for t in ts} | set(self.in_play)
+        threats = {area: [t["token"] for t in tokens] for area, tokens in view["threats"].items()}
+        in_play = [t["token"] for t in view["in_play"]]
+        tokens_seen = {t for ts in threats.values() for t in ts} | set(in_play)
         tokens_seen.update(t for s in view["stalkers"] for t in s["trophies"])
         self.tokens = {queue: [t for t in _tokens(pack.name, queue) if t not in tokens_seen] for queue in QUEUES}
 
@@ -134,9 +132,10 @@ class _Dealer:
             "phase": view["phase"], "over": view["over"], "pack": pack.name, "side": view["side"],
             "players": view["players"], "options": clone(table["options"]), "round": view["round"],
             "voice": view["voice"], "turn": clone(view["turn"]), "turns_taken": list(table["turns_taken"]),
-            "in_play": self.in_play, "reading": list(table["reading"]), "timed_slot": list(table["timed_slot"]),
-            "threats": self.threats, "facility_of": dict(table["facility_of"]), "locks": self.locks,
-            "looted": self.looted, "market": clone(view["market"]), "emission": view["emission"]["marker"],
+            "in_play": in_play, "reading": list(table["reading"]), "timed_slot": list(table["timed_slot"]),
+            "threats": threats, "facility_of": dict(table["facility_of"]),
+            "locks": {area: {"lock": f["lock"]["id"], "open": f["open"]} for area, f in view["facilities"].items()},
+            "looted": [area for area, f in view["facilities"].items() if f["looted"]], "market": clone(view["market"]), "emission": view["emission"]["marker"],
             "timed": clone(view["timed"]), "wear": dict(view["wear"]), "deactivated": list(view["deactivated"]),
             "used_characters": list(table["used_characters"]), "winner": view["winner"], "lost": view["lost"],
         }
