@@ -4,6 +4,7 @@
 bot; see ``bots.policies`` for how each one chooses.
 """
 
-from bots.policies import LEVELS, Bot, UnknownBot, decide, make_bot, sub
+from bots.lookahead import sub
+from bots.policies import LEVELS, Bot, UnknownBot, decide, make_bot
 
 __all__ = ["LEVELS", "Bot", "UnknownBot", "decide", "make_bot", "sub"]

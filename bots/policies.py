@@ -14,7 +14,10 @@ random by every level. Three levels:
   at once, ties to the lapsed-deadline default — until the game waits on
   someone else or on the seat's next free choice) in a few sampled worlds;
   the best average score wins, ties at random (ending the turn only when
-  nothing else ties).
+  nothing else ties). A game's AI may say which choices are worth weighing
+  (``candidates``: the rest cannot do better, or none stands out and the
+  lapsed default is taken), and that an action's later worlds answer its
+  follow-ups as its first world did (``follow_ups_shared``).
 - ``planner``: flat Monte Carlo over determinized worlds, a rollout of the
   greedy policy. Greedy's one-step scores shortlist the candidates (those
   within 1 point of the best, at most five). Within the per-decision time
@@ -50,10 +53,11 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from typing import Any, Final, Protocol
+from typing import Any, Protocol
 
+from bots.lookahead import Shared, Weighed, chooses_freely, follow, lapsed, play, score, settle, sub
 from domain.game import SYSTEM, Command, Game, GameAI
-from domain.rng import FirstDrawn, Imagined, Rng
+from domain.rng import FirstDrawn, Rng
 
 LEVELS = ("random", "greedy", "planner")
 #: The planner's default time per decision, of its thread's CPU (a game's AI may ask for more with ``planner_budget_ms``; the
@@ -70,11 +74,6 @@ class Bot(Protocol):
     def choose(
         self, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng
     ) -> Command: ...
-
-
-def sub(rng: Rng, label: str) -> Rng:
-    """An independent source for one part of a decision's look-ahead (what the bot imagines: ``Imagined``)."""
-    return Imagined(rng.seed, f"{rng.label}/{label}")
 
 
 class UnknownBot(ValueError):
@@ -122,130 +121,6 @@ class RandomBot:
         return rng.choice(actions)
 
 
-def _apply(module: Game, state: Any, seat: int | str, command: Command, rng: Rng) -> Any:
-    return module.after(state, seat, command, rng)
-
-
-#: The scoring views looked at last, by (the state's id, the seat): (the state, the AI, the view). A search
-#: looks at one position twice (a follow-up's best answer scored, then asked whether the seat chooses
-#: freely there; a settled position asked, then scored): a state never changes, so its view is looked up.
-_LOOKED: Final[dict[tuple[int, int], tuple[Any, GameAI, dict[str, Any]]]] = {}
-#: How many views ``_LOOKED`` keeps (a follow-up's best is among its last ``FOLLOW_UP_WIDTH`` looked at).
-LOOKED: Final = 16
-
-
-def _look(ai: GameAI, module: Game, state: Any, seat: int) -> dict[str, Any]:
-    """What the seat's scoring reads of its view: the AI's ``scoring_view`` where it offers one (quicker)."""
-    key = (id(state), seat)
-    found = _LOOKED.get(key)
-    if found is not None and found[0] is state and found[1] is ai:
-        return found[2]
-    scoring = ai.scoring_view(state, seat)
-    view = scoring if scoring is not None else module.view(state, seat)
-    if len(_LOOKED) >= LOOKED:
-        del _LOOKED[next(iter(_LOOKED))]
-    _LOOKED[key] = (state, ai, view)  # the state held too: its id is not reused while the entry stands
-    return view
-
-
-#: Scores by the AI's ``scoring_key``: (the AI, the state, its score). The choices a search weighs side by side
-#: mostly score alike (a test's dice, a frame of the rules' bookkeeping), and seven in ten positions of a
-#: Zona search had a key scored a moment before. The state is held: a key may name its parts by identity.
-_SCORES: Final[dict[Any, tuple[GameAI, Any, float]]] = {}
-#: How many scores ``_SCORES`` keeps (a search finds nearly all it can within its last eight).
-SCORES: Final = 64
-
-
-def _score(ai: GameAI, module: Game, state: Any, seat: int) -> float:
-    key = ai.scoring_key(state, seat)
-    if key is None:
-        return ai.evaluate(_look(ai, module, state, seat), seat)
-    found = _SCORES.get(key)
-    if found is not None and found[0] is ai:
-        return found[2]
-    value = ai.evaluate(_look(ai, module, state, seat), seat)
-    if len(_SCORES) >= SCORES:
-        del _SCORES[next(iter(_SCORES))]
-    _SCORES[key] = (ai, state, value)
-    return value
-
-
-def _free_choice(ai: GameAI, module: Game, state: Any, seat: int) -> bool:
-    """The seat chooses freely now (its turn, no decision pending), as its view shows it."""
-    free = ai.free_choice_at(state, seat)
-    return ai.free_choice(_look(ai, module, state, seat), seat) if free is None else free
-
-
-#: A follow-up decision with more choices than this is weighed on a sample of them (the default always in).
-FOLLOW_UP_WIDTH: Final = 8
-
-
-Answer = Callable[[GameAI, Game, Any, int, Rng], "tuple[Command, Any] | None"]
-
-
-def settle(
-    ai: GameAI, module: Game, state: Any, seat: int, command: Command, rng: Rng, limit: int = 12,
-    answer: Answer | None = None,
-) -> Any:
-    """``command``, then ``seat``'s follow-up decisions (``follow_up``, or ``answer``), until it chooses
-    freely again."""
-    return _follow(ai, module, _apply(module, state, seat, command, sub(rng, "0")), seat, rng, limit, answer)
-
-
-def _follow(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng, limit: int = 12,
-            answer: Answer | None = None) -> Any:
-    """``seat``'s follow-up decisions from ``state`` on (``settle`` after its command)."""
-    answer = answer or follow_up
-    for step in range(limit):
-        if module.is_over(state) or module.system_command(state) is not None:
-            return state
-        if seat not in module.waiting_for(state) or _free_choice(ai, module, state, seat):
-            return state
-        answered = answer(ai, module, state, seat, sub(rng, str(step + 1)))
-        if answered is None:
-            return state
-        state = answered[1]
-    return state
-
-
-def lapsed(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng) -> tuple[Command, Any] | None:
-    """What a lapsed deadline would answer, and the state after it: the planner's rollouts answer so, for
-    speed (weighing every answer there made a playout several times dearer)."""
-    command = module.timeout_command(state, seat)
-    return None if command is None else (command, _apply(module, state, seat, command, rng))
-
-
-def follow_up(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng) -> tuple[Command, Any] | None:
-    """``seat``'s best answer to the decision it owes, one step ahead, and the state after it.
-
-    Each choice is played once and the seat's view after it scored; ties
-    (a choice that changes nothing now) go to what a lapsed deadline would
-    send, so a bot does not reroll or run for no reason. None: nothing to
-    answer.
-    """
-    actions = module.legal_actions(state, seat)
-    if not actions:
-        return None
-    if len(actions) == 1:
-        return actions[0], _apply(module, state, seat, actions[0], sub(rng, "f0"))
-    default = module.timeout_command(state, seat)
-    if len(actions) > FOLLOW_UP_WIDTH:
-        others = [a for a in actions if a != default]
-        actions = ([default] if default in actions else []) + rng.shuffled(others)[: FOLLOW_UP_WIDTH - 1]
-    best: tuple[Command, Any] | None = None
-    best_value, best_default = -math.inf, False
-    for i, action in enumerate(actions):
-        try:
-            after = _apply(module, state, seat, action, sub(rng, f"f{i}"))
-            value = _score(ai, module, after, seat)
-        except Exception:  # noqa: BLE001 - a choice the sampled world cannot take
-            continue
-        is_default = action == default
-        if best is None or value > best_value + 1e-9 or (is_default and abs(value - best_value) <= 1e-9 and not best_default):
-            best, best_value, best_default = (action, after), value, is_default
-    return best
-
-
 class _Searching:
     """A bot that looks ahead in sampled worlds; with one choice, or no way to sample, it does not."""
 
@@ -257,6 +132,7 @@ class _Searching:
             return rng.choice(actions)
         if ai.free_choice(view, seat):  # a decision's choices are all the bot's to weigh
             actions = [a for a in actions if a.get("type") not in ai.never_taken] or actions
+        actions = ai.candidates(view, seat, actions) or actions
         if len(actions) == 1:
             return actions[0]
         return self.search(ai, module, view, actions, seat, rng)
@@ -297,13 +173,15 @@ class GreedyBot(_Searching):
         scores = []
         for i, action in enumerate(actions):
             total = 0.0
+            first = Weighed()
             for w, world in enumerate(worlds):
+                answer = None if not ai.follow_ups_shared else first if w == 0 else Shared(first.answers)
                 try:
-                    after = settle(ai, module, world, seat, action, sub(rng, f"a{i}w{w}"))
+                    after = settle(ai, module, world, seat, action, sub(rng, f"a{i}w{w}"), answer=answer)
                 except Exception:  # noqa: BLE001 - a sampled world the action cannot be played in
                     total += -math.inf
                     continue
-                total += _score(ai, module, after, seat)
+                total += score(ai, module, after, seat)
             scores.append(total / len(worlds))
         return scores
 
@@ -423,7 +301,7 @@ class PlannerBot(_Searching):
                     # scores is the move's, less the dice's.
                     stream = sub(rng, f"r{dealt}") if whole_round else sub(rng, f"r{dealt}a{i}")
                     end = self.playout(ai, module, world, seat, action, stream)
-                    value = _score(ai, module, end, seat)
+                    value = score(ai, module, end, seat)
                 except Exception:  # noqa: BLE001 - not playable in this world
                     value = -1e6
                 totals[i] += value
@@ -486,15 +364,15 @@ class PlannerBot(_Searching):
         draw when it has at most ``OUTCOMES`` (one sampled outcome otherwise, or when it draws nothing)."""
         probe = sub(rng, "k").below(1 << 30)
         outcome = FirstDrawn(rng.seed, f"{rng.label}/0", probe)
-        first = _apply(module, state, seat, command, outcome)
+        first = play(module, state, seat, command, outcome)
         span = outcome.span
         if span is None or span > self.OUTCOMES:
-            return _score(ai, module, _follow(ai, module, first, seat, rng), seat)
+            return score(ai, module, follow(ai, module, first, seat, rng), seat)
         total = 0.0
         for k in range(span):
-            after = first if k == probe % span else _apply(
+            after = first if k == probe % span else play(
                 module, state, seat, command, FirstDrawn(rng.seed, f"{rng.label}/0", k))
-            total += _score(ai, module, _follow(ai, module, after, seat, rng), seat)
+            total += score(ai, module, follow(ai, module, after, seat, rng), seat)
         return total / span
 
     def _enough(self, dealt: int, started: float) -> bool:
@@ -519,14 +397,14 @@ class PlannerBot(_Searching):
         # A game whose AI asks for whole-round playouts plays on to the next round; otherwise the playout
         # stops at another seat's turn (a game counting no rounds always does).
         round_at = module.outcome(state).round if _whole_round(ai) else None
-        state = _apply(module, state, seat, first, sub(rng, "0"))
+        state = play(module, state, seat, first, sub(rng, "0"))
         for step in range(1, self.max_steps):
             if module.is_over(state):
                 return state
             step_rng = sub(rng, str(step))
             system = module.system_command(state)
             if system is not None:
-                state = _apply(module, state, SYSTEM, system, step_rng)
+                state = play(module, state, SYSTEM, system, step_rng)
                 continue
             waiting = module.waiting_for(state)
             if not waiting:
@@ -535,7 +413,7 @@ class PlannerBot(_Searching):
             actions = module.legal_actions(state, who)
             if not actions:
                 return state
-            free = _free_choice(ai, module, state, who)
+            free = chooses_freely(ai, module, state, who)
             if free and self._horizon(module, state, round_at, who == seat):
                 return state
             if who == seat:
@@ -545,7 +423,7 @@ class PlannerBot(_Searching):
                 command = ending[0] if ending else step_rng.choice(actions)
             else:
                 command = step_rng.choice(actions)
-            state = _apply(module, state, who, command, step_rng)
+            state = play(module, state, who, command, step_rng)
         return state
 
     @staticmethod
@@ -560,7 +438,7 @@ class PlannerBot(_Searching):
         self, ai: GameAI, module: Game, state: Any, seat: int, actions: list[Command], rng: Rng
     ) -> Command:
         """Greedy's choice in a world the playout already holds (no sampling needed)."""
-        free = _free_choice(ai, module, state, seat)
+        free = chooses_freely(ai, module, state, seat)
         if free:
             actions = [a for a in actions if a.get("type") not in ai.never_taken] or actions
         if len(actions) == 1:
@@ -569,8 +447,8 @@ class PlannerBot(_Searching):
         for i, action in enumerate(actions):
             try:
                 after = settle(ai, module, state, seat, action, sub(rng, f"g{i}"), answer=lapsed)
-                values.append(_score(ai, module, after, seat))
+                values.append(score(ai, module, after, seat))
             except Exception:  # noqa: BLE001 - not playable in this playout: never chosen
                 values.append(-math.inf)
-        baseline = _score(ai, module, state, seat) if free else None
+        baseline = score(ai, module, state, seat) if free else None
         return _best(ai, actions, values, rng, baseline)

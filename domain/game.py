@@ -160,6 +160,10 @@ class GameAI(ABC):
     #: stream, and greedy's pick stands unless the playouts beat it clearly.
     #: False: playouts end with the seat's own turn.
     whole_round_playouts: bool = False
+    #: Greedy answers the seat's follow-up decisions in each action's later worlds as it answered them in the
+    #: first (each answer weighed there), where that answer is legal, rather than weighing them again. False:
+    #: every world weighs its own.
+    follow_ups_shared: bool = False
 
     def chance_decision(self, view: dict[str, Any], seat: Seat) -> bool:
         """True when the decision ``seat`` owes in ``view`` is settled by a chance the game draws at once
@@ -202,6 +206,19 @@ class GameAI(ABC):
         would build only to ask it (a position whose score was looked up by its ``scoring_key``); None (the
         default): the view is built and asked."""
         return None
+
+    def candidates(self, view: dict[str, Any], seat: Seat, actions: list[Command]) -> list[Command]:
+        """The choices of ``actions`` (``seat``'s legal actions in ``view``) a search weighs, in their order: a game
+        may leave out those its reading of the rules shows cannot do better than one it keeps (a roll that
+        passes already need not be rerolled). Empty: none is worth weighing, a look-ahead answers as a
+        lapsed deadline would (the bot's own decision still weighs them all). The default: all of them."""
+        return actions
+
+    def candidates_at(self, state: Any, seat: Seat, actions: list[Command]) -> list[Command]:
+        """``candidates`` of ``seat``'s view of ``state``, read from the state: what a look-ahead asks at every
+        follow-up decision, where building a view would cost more than the weighing it saves. A game that
+        overrides one overrides both."""
+        return actions
 
     def scoring_view(self, state: Any, seat: Seat) -> dict[str, Any] | None:
         """The parts of ``view(state, seat)`` that ``evaluate`` and ``free_choice``

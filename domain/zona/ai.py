@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from domain.game import GameAI, Seat
+from domain.game import Command, GameAI, Seat
 from domain.rng import Rng
 from domain.zona import determinize as hidden
 from domain.zona import odds
@@ -363,6 +363,52 @@ def _chooses_freely(turn: dict[str, Any] | None, pending: dict[str, Any] | None,
     return pending is None and not over and turn is not None and turn["seat"] == seat
 
 
+#: Decisions a look-ahead answers as a lapsed deadline would (``candidates``): weighed in four greedy games on
+#: 2026-12-02, greedy's best answer to 1,894 of them was the lapsed default in all but 3% (the Voice's area 5%,
+#: fleeing 3%, the rest 0-2%), at a fifth of the look-ahead's commands.
+LAPSED_IN_LOOK_AHEAD: Final = frozenset({
+    "voice_area", "gain_item", "flee", "find", "repair", "trophy", "threat_met", "skip_encounter", "damage_item",
+    "dash",
+})
+#: What a die's face does to a test's total, for the die a reroll is weighed on (``_worst_die``).
+_FACE_RANK: Final = {"minus": 0, "triangle": 1, "blank": 2, "plus": 3}
+
+
+def _candidates(pending: dict[str, Any] | None, seat: Seat, actions: list[Command]) -> list[Command]:
+    """``ZonaAI.candidates`` of a view's or a state's pending decision (the view shows its seat the state's).
+
+    Zona §"WYKONYWANIE TESTÓW" (and §"FORSOWANIE TESTU", §"PRZERZUCANIE KOŚCI"): a roll that passes
+    already is kept (a reroll or an item can only lower it or cost something); a roll that fails is weighed
+    rerolling its worst die only, each way to reroll it (forcing, the ability, an item) and every item that
+    adds or cancels, against keeping it. Without this a search blind to the dice (the score reads no die)
+    rerolled the first die whatever it showed.
+    """
+    if pending is None or pending["seat"] != seat:
+        return actions
+    kind = pending["kind"]
+    if kind in LAPSED_IN_LOOK_AHEAD:
+        return []
+    if kind != "test_options":
+        return actions
+    context = pending["context"]
+    if context["total"] >= context["difficulty"]:
+        return [a for a in actions if a["type"] == "accept"] or actions
+    worst = _worst_die(context["dice"])
+    return [a for a in actions if a.get("die", worst) == worst]
+
+
+def _worst_die(dice: list[str]) -> int:
+    """The die whose reroll can gain most (Zona §"WYKONYWANIE TESTÓW": a minus takes 1 off, two triangles 1
+    between them, a blank or a lone triangle nothing, a plus adds 1); the first of equals."""
+    pair = dice.count("triangle") >= 2
+    worst, lowest = 0, len(_FACE_RANK)
+    for i, face in enumerate(dice):
+        rank = _FACE_RANK[face] if face != "triangle" or pair else _FACE_RANK["blank"]
+        if rank < lowest:
+            worst, lowest = i, rank
+    return worst
+
+
 # Compiled in the compiled build (mypyc_build.py), where the bots' tests still turn its knobs in Python subclasses.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class ZonaAI(GameAI):
@@ -380,6 +426,10 @@ class ZonaAI(GameAI):
     #: its dice: at the service's 50 ms the planner dealt a world or two a decision and tied greedy over
     #: 200 games, and it needs several worlds to tell its candidates apart (docs/bots.md, "Zona").
     planner_budget_ms = 200
+    #: Greedy's second world answers an action's follow-ups as its first did (``bots.lookahead.Shared``): with
+    #: it and ``candidates``, greedy took 55.4% of 513 decisive games from greedy weighing every choice in both
+    #: worlds, at twice its speed (docs/bots.md, "Greedy's choices worth weighing").
+    follow_ups_shared = True
 
     def search_view(self, state: State, seat: Seat) -> dict[str, Any]:
         return search_view(state, seat)
@@ -402,6 +452,12 @@ class ZonaAI(GameAI):
 
     def free_choice_at(self, state: State, seat: Seat) -> bool:
         return _chooses_freely(state.turn, state.pending, state.over, seat)
+
+    def candidates(self, view: dict[str, Any], seat: Seat, actions: list[Command]) -> list[Command]:
+        return _candidates(view.get("pending"), seat, actions)
+
+    def candidates_at(self, state: State, seat: Seat, actions: list[Command]) -> list[Command]:
+        return _candidates(state.pending, seat, actions)
 
     #: Decisions whose worth shows at once, weighed by their result right after rather than by a round's
     #: playouts (whose later dice drown the difference): a rolled test (Zona §"WYKONYWANIE TESTÓW": force a

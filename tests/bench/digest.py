@@ -19,7 +19,8 @@ import hashlib
 import json
 from typing import Any
 
-from bots.policies import GreedyBot, decide, make_bot, sub
+from bots.lookahead import sub
+from bots.policies import GreedyBot, decide, make_bot
 from domain.game import SYSTEM, Game
 from domain.rng import Rng
 from events.envelope import canonical_json

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bots import LEVELS, make_bot
+from bots.lookahead import Shared, Weighed
 from bots.policies import PLANNER_BUDGET_MS, PlannerBot
 from bots.selfplay import final_standing
 from domain.fallout.game import FALLOUT
@@ -161,3 +162,22 @@ def test_what_a_bot_imagines_draws_eight_uniform_words_from_each_digest_of_the_p
     assert all(880 < n < 1120 for n in Counter(faces).values()) and len(Counter(faces)) == 6
     with pytest.raises(ValueError):
         a.below(0)
+
+
+def test_a_later_world_answers_the_follow_ups_as_the_first_world_did_where_it_may():
+    """Greedy with ``follow_ups_shared`` (Zona's AI): an action's first world weighs its follow-ups and keeps
+    the answers; a later world gives them again one by one, each only where it is legal, and weighs any
+    other follow-up itself."""
+    state = next(s for _, s in _states(ZONA, {}, 2, "shared", 300)
+                 if s.pending and len(ZONA.legal_actions(s, s.pending["seat"])) > 1)
+    seat = state.pending["seat"]
+    actions = ZONA.legal_actions(state, seat)
+    first = Weighed()
+    weighed = first(ZONA_AI, ZONA, state, seat, Imagined("shared", "w0"))
+    assert weighed is not None and first.answers == [weighed[0]] and weighed[0] in actions
+    other = next(a for a in actions if a != weighed[0])
+    again = Shared([other, {"type": "not_a_command"}])
+    assert again(ZONA_AI, ZONA, state, seat, Imagined("shared", "w1"))[0] == other
+    fallback = again(ZONA_AI, ZONA, state, seat, Imagined("shared", "w1"))  # not legal: weighed here
+    assert fallback is not None and fallback[0] in actions
+    assert ZONA.legal_actions(state, seat) == actions  # the state itself is never changed

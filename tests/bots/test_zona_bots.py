@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from bots import make_bot
-from bots.policies import PlannerBot, follow_up, settle
+from bots.lookahead import follow_up, settle
+from bots.policies import PlannerBot
 from domain.rng import Rng
 from domain.zona.ai import ZONA_AI, ZonaAI
 from domain.zona.game import ZONA, ZonaGame

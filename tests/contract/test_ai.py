@@ -99,6 +99,20 @@ def test_a_free_choice_read_from_the_state_is_the_views(game: Game, ai: GameAI, 
                     assert free == ai.free_choice(game.view(state, seat), seat), f"{play.name}: state {n}, seat {seat}"
 
 
+def test_the_choices_worth_weighing_are_legal_and_read_alike_from_the_state(game: Game, ai: GameAI, plays: list[Play]):
+    """A search weighs only the choices ``candidates`` keeps, and a look-ahead reads them from the state
+    (``candidates_at``): they must be the seat's legal actions, in their order, and the same either way."""
+    for play in plays:
+        for n, state in enumerate(play.states()):
+            for seat in play.seat_range:
+                actions = game.legal_actions(state, seat)
+                if len(actions) < 2:
+                    continue
+                kept = ai.candidates(game.view(state, seat), seat, actions)
+                assert kept == [a for a in actions if a in kept], f"{play.name}: state {n}, seat {seat}: {kept}"
+                assert ai.candidates_at(state, seat, actions) == kept, f"{play.name}: state {n}, seat {seat}"
+
+
 def test_positions_with_one_scoring_key_score_alike(game: Game, ai: GameAI, plays: list[Play]):
     """A searching bot scores a position once for its ``scoring_key``: the key must tell apart every two
     positions ``evaluate`` tells apart. Checked where a search meets them, side by side: each legal action of

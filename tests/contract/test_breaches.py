@@ -123,6 +123,31 @@ class Impatient(Counter):
     ai = Hasty()
 
 
+class Inventive(CounterAI):
+    """Would have a search weigh adding 4, which no seat may send."""
+
+    def candidates(self, view, seat, actions):
+        return [*actions, {"type": "add", "amount": 4}]
+
+    def candidates_at(self, state, seat, actions):
+        return [*actions, {"type": "add", "amount": 4}]
+
+
+class Overreaching(Counter):
+    ai = Inventive()
+
+
+class TwoMinded(CounterAI):
+    """Keeps every choice when asked with the view, only the first when a look-ahead asks with the state."""
+
+    def candidates_at(self, state, seat, actions):
+        return actions[:1]
+
+
+class Inconsistent(Counter):
+    ai = TwoMinded()
+
+
 class OneWorldDealer(CounterAI):
     """Deals one world from a view and hands it out for every ``Rng``: a search would see one world only."""
 
@@ -227,6 +252,8 @@ BREACHES: list[tuple[type[Game], Callable[..., None]]] = [
     (Undiscerning, ai_checks.test_positions_with_one_scoring_key_score_alike),
     (OneWorld, ai_checks.test_a_dealer_deals_the_worlds_determinize_deals),
     (Impatient, ai_checks.test_a_free_choice_read_from_the_state_is_the_views),
+    (Overreaching, ai_checks.test_the_choices_worth_weighing_are_legal_and_read_alike_from_the_state),
+    (Inconsistent, ai_checks.test_the_choices_worth_weighing_are_legal_and_read_alike_from_the_state),
     (Taciturn, refusal_checks.test_every_code_the_rules_raise_is_declared_with_its_kind),
     (Taciturn, refusal_checks.test_every_refusal_met_in_play_is_declared_with_its_kind),
     (Mislabelled, refusal_checks.test_every_code_the_rules_raise_is_declared_with_its_kind),

@@ -7,12 +7,22 @@ import statistics
 
 from bots import make_bot
 from domain.rng import Rng
-from domain.zona.ai import LOST, WON, ZONA_AI, evaluate, standing
+from domain.zona.ai import LAPSED_IN_LOOK_AHEAD, LOST, WON, ZONA_AI, evaluate, standing
 from domain.zona.game import ZONA
 from domain.zona.state import dump, load
 from domain.zona.view import is_find
 from service.usecases.selfplay import play_game
-from tests.domain.zona.fixtures import all_items, all_tokens, expected_items, expected_tokens, new_game, with_stalker
+from tests.domain.zona.fixtures import (
+    all_items,
+    all_tokens,
+    edit,
+    expected_items,
+    expected_tokens,
+    new_game,
+    resolve,
+    strip,
+    with_stalker,
+)
 
 ITEMS = expected_items()
 TOKENS = expected_tokens()
@@ -211,3 +221,56 @@ def test_greedy_stands_better_than_random_solo():
     chance = [_solo("random", f"ai-solo-{g}") for g in range(5)]
     assert statistics.mean(s for s, _ in greedy) > statistics.mean(s for s, _ in chance), (greedy, chance)
     assert sum(w for _, w in greedy) >= sum(w for _, w in chance)
+
+
+def _rolled(faces: list[str], difficulty: int):
+    """Seat 0 (Yuri, with nothing that changes a test) at the decision after rolling an intellect test."""
+    state = strip(new_game(1, characters=["yuri"], die_faces=faces), 0)
+    spec = {"attribute": "intellect", "difficulty": difficulty}
+    return resolve(state, 0, [{"test": spec, "pass": [], "fail": []}], seed="weigh")
+
+
+def _kept(state):
+    actions = ZONA.legal_actions(state, 0)
+    kept = ZONA_AI.candidates(ZONA.view(state, 0), 0, actions)
+    assert ZONA_AI.candidates_at(state, 0, actions) == kept
+    return kept
+
+
+def test_a_roll_that_passes_is_kept_without_weighing_rerolls():
+    """Zona §"WYKONYWANIE TESTÓW": a roll at or above the difficulty passes; a reroll or an item could only
+    lower it or cost something, so a search weighs keeping it alone."""
+    state = _rolled(["plus"], 3)
+    assert state.pending["kind"] == "test_options" and len(ZONA.legal_actions(state, 0)) > 1
+    assert _kept(state) == [{"type": "accept"}]
+
+
+def test_a_failing_roll_is_weighed_rerolling_its_worst_die():
+    """Zona §"WYKONYWANIE TESTÓW" and §"FORSOWANIE TESTU": a minus takes 1 off, two triangles 1 between
+    them, a blank or a lone triangle nothing: forcing is weighed on the die whose reroll can gain most, and
+    keeping the roll stays among the choices."""
+    state = _rolled(["minus"], 6)
+    context = state.pending["context"]
+    for dice, worst in (
+        (["plus", "minus", "blank"], 1),
+        (["blank", "triangle", "triangle"], 1),
+        (["plus", "triangle", "blank"], 1),
+        (["plus", "plus", "blank"], 2),
+    ):
+        arranged = edit(state, pending={**state.pending, "context": {**context, "dice": dice}})
+        kept = _kept(arranged)
+        assert {"type": "accept"} in kept and {"type": "force", "die": worst} in kept, (dice, kept)
+        assert all(a.get("die", worst) == worst for a in kept), (dice, kept)
+
+
+def test_what_a_look_ahead_answers_as_a_lapsed_deadline_would():
+    """Zona §"SPOTKANIE Z MUTANTEM ALBO ANOMALIĄ" (flee), §"SZPERACZE I GŁOS ZONY" (the Voice's area), the rest of
+    ``LAPSED_IN_LOOK_AHEAD``: a search's look-ahead answers them at the lapsed default, for its answer was
+    that default nearly always; any other decision's choices are all weighed."""
+    actions = [{"type": "a"}, {"type": "b"}]
+    for kind in LAPSED_IN_LOOK_AHEAD:
+        pending = {"seat": 0, "kind": kind, "choices": actions, "context": {}}
+        assert ZONA_AI.candidates({"pending": pending}, 0, actions) == []
+    pending = {"seat": 0, "kind": "trade", "choices": actions, "context": {}}
+    assert ZONA_AI.candidates({"pending": pending}, 0, actions) == actions
+    assert ZONA_AI.candidates({"pending": pending}, 1, actions) == actions  # not this seat's decision
