@@ -116,6 +116,16 @@ def lapsed(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng) -> tuple[C
     return None if command is None else (command, play(module, state, seat, command, rng))
 
 
+def worth_weighing(ai: GameAI, module: Game, state: Any, seat: int, actions: list[Command], ahead: bool) -> list[Command]:
+    """Of ``actions``, those the game's AI says are worth weighing (``GameAI.candidates_at``); none: what a lapsed
+    deadline sends."""
+    weighed = ai.candidates_at(state, seat, actions, ahead)
+    if weighed:
+        return weighed
+    timeout = module.timeout_command(state, seat)
+    return actions if timeout is None else [timeout]
+
+
 def follow_up(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng) -> tuple[Command, Any] | None:
     """``seat``'s best answer to the decision it owes, one step ahead, and the state after it.
 
@@ -128,11 +138,7 @@ def follow_up(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng) -> tupl
     if not actions:
         return None
     if len(actions) > 1:
-        weighed = ai.candidates_at(state, seat, actions)
-        if not weighed:  # none worth weighing: as a lapsed deadline answers
-            timeout = module.timeout_command(state, seat)
-            weighed = actions if timeout is None else [timeout]
-        actions = weighed
+        actions = worth_weighing(ai, module, state, seat, actions, True)
     if len(actions) == 1:
         return actions[0], play(module, state, seat, actions[0], sub(rng, "f0"))
     default = module.timeout_command(state, seat)

@@ -55,7 +55,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from bots.lookahead import Shared, Weighed, chooses_freely, follow, lapsed, play, score, settle, sub
+from bots.lookahead import Shared, Weighed, chooses_freely, follow, lapsed, play, score, settle, sub, worth_weighing
 from domain.game import SYSTEM, Command, Game, GameAI
 from domain.rng import FirstDrawn, Rng
 
@@ -84,14 +84,22 @@ def decide(bot: Bot, module: Game, state: Any, actions: list[Command], seat: int
     """``bot``'s command for ``seat`` among ``actions``, given the seat's view only when the bot reads it.
 
     One legal action is every bot's choice (each level takes the only one it
-    has), so no view is built for it; a searching bot is handed the view its
-    game's AI says it reads (``search_view``) where it offers one.
+    has), so no view is built for it; a searching bot weighs the choices its
+    game's AI says are worth it (``worth_weighing``: read from the state as
+    the seat's view shows them), and is handed the view the AI says it reads
+    (``search_view``) where it offers one.
     """
     if len(actions) == 1:
         return actions[0]
     if not bot.needs_view:
         return bot.choose(module, {}, actions, seat, rng)
-    shown = module.ai.search_view(state, seat) if module.ai is not None else None
+    ai = module.ai
+    if ai is None:
+        return bot.choose(module, module.view(state, seat), actions, seat, rng)
+    actions = worth_weighing(ai, module, state, seat, actions, False)
+    if len(actions) == 1:
+        return actions[0]
+    shown = ai.search_view(state, seat)
     return bot.choose(module, module.view(state, seat) if shown is None else shown, actions, seat, rng)
 
 
@@ -132,7 +140,6 @@ class _Searching:
             return rng.choice(actions)
         if ai.free_choice(view, seat):  # a decision's choices are all the bot's to weigh
             actions = [a for a in actions if a.get("type") not in ai.never_taken] or actions
-        actions = ai.candidates(view, seat, actions) or actions
         if len(actions) == 1:
             return actions[0]
         return self.search(ai, module, view, actions, seat, rng)

@@ -207,17 +207,19 @@ class GameAI(ABC):
         default): the view is built and asked."""
         return None
 
-    def candidates(self, view: dict[str, Any], seat: Seat, actions: list[Command]) -> list[Command]:
-        """The choices of ``actions`` (``seat``'s legal actions in ``view``) a search weighs, in their order: a game
-        may leave out those its reading of the rules shows cannot do better than one it keeps (a roll that
-        passes already need not be rerolled). Empty: none is worth weighing, a look-ahead answers as a
-        lapsed deadline would (the bot's own decision still weighs them all). The default: all of them."""
+    def candidates(self, view: dict[str, Any], seat: Seat, actions: list[Command], ahead: bool) -> list[Command]:
+        """The choices of ``actions`` (``seat``'s legal actions in ``view``) a searching bot weighs, in their order:
+        a game may leave out those its reading of the rules shows cannot do better than one it keeps (a roll
+        that passes already need not be rerolled). Empty: none is worth weighing, the bot answers as a lapsed
+        deadline would. ``ahead``: asked in a look-ahead, of a follow-up to a command the bot imagines, rather
+        than of the bot's own decision (a game may leave more to the default there). The default: all of
+        them."""
         return actions
 
-    def candidates_at(self, state: Any, seat: Seat, actions: list[Command]) -> list[Command]:
-        """``candidates`` of ``seat``'s view of ``state``, read from the state: what a look-ahead asks at every
-        follow-up decision, where building a view would cost more than the weighing it saves. A game that
-        overrides one overrides both."""
+    def candidates_at(self, state: Any, seat: Seat, actions: list[Command], ahead: bool) -> list[Command]:
+        """``candidates`` of ``seat``'s view of ``state``, read from the state, where building a view would cost
+        more than the weighing it saves (a look-ahead asks at every follow-up). A game that overrides one
+        overrides both."""
         return actions
 
     def scoring_view(self, state: Any, seat: Seat) -> dict[str, Any] | None:

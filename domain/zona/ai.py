@@ -363,18 +363,22 @@ def _chooses_freely(turn: dict[str, Any] | None, pending: dict[str, Any] | None,
     return pending is None and not over and turn is not None and turn["seat"] == seat
 
 
-#: Decisions a look-ahead answers as a lapsed deadline would (``candidates``): weighed in four greedy games on
-#: 2026-12-02, greedy's best answer to 1,894 of them was the lapsed default in all but 3% (the Voice's area 5%,
-#: fleeing 3%, the rest 0-2%), at a fifth of the look-ahead's commands.
-LAPSED_IN_LOOK_AHEAD: Final = frozenset({
-    "voice_area", "gain_item", "flee", "find", "repair", "trophy", "threat_met", "skip_encounter", "damage_item",
-    "dash",
+#: Decisions a searching bot answers as a lapsed deadline would (``candidates``). Weighed in a look-ahead (four
+#: greedy games, 2026-12-02), the best answer to 1,894 of these and the Voice's area was the lapsed default in all
+#: but 3% (the Voice's area 5%, fleeing 3%, the rest 0-2%), at a fifth of the look-ahead's commands; as the bot's
+#: own decision greedy took another answer mostly by breaking ties at random, and answering these at the default
+#: there too played as well (docs/bots.md).
+LAPSED: Final = frozenset({
+    "gain_item", "flee", "find", "repair", "trophy", "threat_met", "skip_encounter", "damage_item", "dash",
 })
+#: And in a look-ahead only: the Voice's area (Zona §"SZPERACZE I GŁOS ZONY"), where as its own decision the
+#: bot lays a threat across the leader's way; answered at the default there too, greedy trailed (311 to 352).
+LAPSED_AHEAD: Final = LAPSED | {"voice_area"}
 #: What a die's face does to a test's total, for the die a reroll is weighed on (``_worst_die``).
 _FACE_RANK: Final = {"minus": 0, "triangle": 1, "blank": 2, "plus": 3}
 
 
-def _candidates(pending: dict[str, Any] | None, seat: Seat, actions: list[Command]) -> list[Command]:
+def _candidates(pending: dict[str, Any] | None, seat: Seat, actions: list[Command], ahead: bool) -> list[Command]:
     """``ZonaAI.candidates`` of a view's or a state's pending decision (the view shows its seat the state's).
 
     Zona §"WYKONYWANIE TESTÓW" (and §"FORSOWANIE TESTU", §"PRZERZUCANIE KOŚCI"): a roll that passes
@@ -386,7 +390,7 @@ def _candidates(pending: dict[str, Any] | None, seat: Seat, actions: list[Comman
     if pending is None or pending["seat"] != seat:
         return actions
     kind = pending["kind"]
-    if kind in LAPSED_IN_LOOK_AHEAD:
+    if kind in (LAPSED_AHEAD if ahead else LAPSED):
         return []
     if kind != "test_options":
         return actions
@@ -453,11 +457,11 @@ class ZonaAI(GameAI):
     def free_choice_at(self, state: State, seat: Seat) -> bool:
         return _chooses_freely(state.turn, state.pending, state.over, seat)
 
-    def candidates(self, view: dict[str, Any], seat: Seat, actions: list[Command]) -> list[Command]:
-        return _candidates(view.get("pending"), seat, actions)
+    def candidates(self, view: dict[str, Any], seat: Seat, actions: list[Command], ahead: bool) -> list[Command]:
+        return _candidates(view.get("pending"), seat, actions, ahead)
 
-    def candidates_at(self, state: State, seat: Seat, actions: list[Command]) -> list[Command]:
-        return _candidates(state.pending, seat, actions)
+    def candidates_at(self, state: State, seat: Seat, actions: list[Command], ahead: bool) -> list[Command]:
+        return _candidates(state.pending, seat, actions, ahead)
 
     #: Decisions whose worth shows at once, weighed by their result right after rather than by a round's
     #: playouts (whose later dice drown the difference): a rolled test (Zona §"WYKONYWANIE TESTÓW": force a

@@ -108,9 +108,12 @@ def test_the_choices_worth_weighing_are_legal_and_read_alike_from_the_state(game
                 actions = game.legal_actions(state, seat)
                 if len(actions) < 2:
                     continue
-                kept = ai.candidates(game.view(state, seat), seat, actions)
-                assert kept == [a for a in actions if a in kept], f"{play.name}: state {n}, seat {seat}: {kept}"
-                assert ai.candidates_at(state, seat, actions) == kept, f"{play.name}: state {n}, seat {seat}"
+                view = game.view(state, seat)
+                for ahead in (False, True):
+                    kept = ai.candidates(view, seat, actions, ahead)
+                    where = f"{play.name}: state {n}, seat {seat}, ahead {ahead}"
+                    assert kept == [a for a in actions if a in kept], f"{where}: {kept}"
+                    assert ai.candidates_at(state, seat, actions, ahead) == kept, where
 
 
 def test_positions_with_one_scoring_key_score_alike(game: Game, ai: GameAI, plays: list[Play]):

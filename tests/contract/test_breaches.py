@@ -126,10 +126,10 @@ class Impatient(Counter):
 class Inventive(CounterAI):
     """Would have a search weigh adding 4, which no seat may send."""
 
-    def candidates(self, view, seat, actions):
+    def candidates(self, view, seat, actions, ahead):
         return [*actions, {"type": "add", "amount": 4}]
 
-    def candidates_at(self, state, seat, actions):
+    def candidates_at(self, state, seat, actions, ahead):
         return [*actions, {"type": "add", "amount": 4}]
 
 
@@ -140,7 +140,7 @@ class Overreaching(Counter):
 class TwoMinded(CounterAI):
     """Keeps every choice when asked with the view, only the first when a look-ahead asks with the state."""
 
-    def candidates_at(self, state, seat, actions):
+    def candidates_at(self, state, seat, actions, ahead):
         return actions[:1]
 
 

@@ -7,7 +7,7 @@ import statistics
 
 from bots import make_bot
 from domain.rng import Rng
-from domain.zona.ai import LAPSED_IN_LOOK_AHEAD, LOST, WON, ZONA_AI, evaluate, standing
+from domain.zona.ai import LAPSED, LAPSED_AHEAD, LOST, WON, ZONA_AI, evaluate, standing
 from domain.zona.game import ZONA
 from domain.zona.state import dump, load
 from domain.zona.view import is_find
@@ -232,8 +232,9 @@ def _rolled(faces: list[str], difficulty: int):
 
 def _kept(state):
     actions = ZONA.legal_actions(state, 0)
-    kept = ZONA_AI.candidates(ZONA.view(state, 0), 0, actions)
-    assert ZONA_AI.candidates_at(state, 0, actions) == kept
+    kept = ZONA_AI.candidates(ZONA.view(state, 0), 0, actions, False)
+    assert ZONA_AI.candidates_at(state, 0, actions, False) == kept
+    assert ZONA_AI.candidates(ZONA.view(state, 0), 0, actions, True) == kept  # a test is weighed alike ahead
     return kept
 
 
@@ -263,14 +264,20 @@ def test_a_failing_roll_is_weighed_rerolling_its_worst_die():
         assert all(a.get("die", worst) == worst for a in kept), (dice, kept)
 
 
-def test_what_a_look_ahead_answers_as_a_lapsed_deadline_would():
-    """Zona §"SPOTKANIE Z MUTANTEM ALBO ANOMALIĄ" (flee), §"SZPERACZE I GŁOS ZONY" (the Voice's area), the rest of
-    ``LAPSED_IN_LOOK_AHEAD``: a search's look-ahead answers them at the lapsed default, for its answer was
-    that default nearly always; any other decision's choices are all weighed."""
+def test_what_a_searching_bot_answers_as_a_lapsed_deadline_would():
+    """Zona §"SPOTKANIE Z MUTANTEM ALBO ANOMALIĄ" (flee) and the rest of ``LAPSED``: a searching bot answers
+    them at the lapsed default, for its weighed answer was that default nearly always; §"SZPERACZE I GŁOS ZONY":
+    the Voice's area only in a look-ahead, its own decision weighed. Any other decision's choices are all
+    weighed."""
     actions = [{"type": "a"}, {"type": "b"}]
-    for kind in LAPSED_IN_LOOK_AHEAD:
+
+    def kept(kind: str, ahead: bool, seat: int = 0) -> list:
         pending = {"seat": 0, "kind": kind, "choices": actions, "context": {}}
-        assert ZONA_AI.candidates({"pending": pending}, 0, actions) == []
-    pending = {"seat": 0, "kind": "trade", "choices": actions, "context": {}}
-    assert ZONA_AI.candidates({"pending": pending}, 0, actions) == actions
-    assert ZONA_AI.candidates({"pending": pending}, 1, actions) == actions  # not this seat's decision
+        return ZONA_AI.candidates({"pending": pending}, seat, actions, ahead)
+
+    assert "flee" in LAPSED and "voice_area" in LAPSED_AHEAD and "voice_area" not in LAPSED
+    for kind in LAPSED:
+        assert kept(kind, False) == kept(kind, True) == []
+    assert kept("voice_area", True) == [] and kept("voice_area", False) == actions
+    assert kept("trade", True) == kept("trade", False) == actions
+    assert kept("flee", True, seat=1) == actions  # not this seat's decision
