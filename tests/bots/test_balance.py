@@ -5,8 +5,9 @@ The table is measured over runs of 400 greedy games a player count asked for wit
 sample of the same bots on the bundled base pack, seeded, so it is the same games on every run, and checks it
 stays inside bounds wider than the table's: a sample this small can say that a group can lose and can win at
 every count, not that the shared loss is within 10-50%. On the pack as tuned (base@a14a278b...) these are the
-first games of the table's runs: 7 of the 10 solo games and 2 of the 11 group games end in the shared loss (on
-base@502981f8..., before the Docent's kit changed, 6 and 1).
+first games of the table's runs: 2 of the 10 solo games and 3 of the 11 group games end in the shared loss (with
+greedy before it weighed only the choices its AI names, 2026-12-02, 7 and 2; on base@502981f8..., before the
+Docent's kit changed, 6 and 1).
 The pack before the first tuning would most likely fail it: 2-4 greedy stalkers lost 1 group game of 33 there
 (docs/zona-content.md).
 
