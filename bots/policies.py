@@ -70,6 +70,9 @@ class Bot(Protocol):
     #: Whether ``choose`` looks at the view: building one is most of a random
     #: bot's decision, and a bot that never reads it is handed an empty one.
     needs_view: bool
+    #: Whether its own decision weighs only the choices the game's AI says are worth it (``worth_weighing``):
+    #: greedy's does; the planner weighs every choice its own way (a chance decision by its odds).
+    prunes: bool
 
     def choose(
         self, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng
@@ -84,10 +87,10 @@ def decide(bot: Bot, module: Game, state: Any, actions: list[Command], seat: int
     """``bot``'s command for ``seat`` among ``actions``, given the seat's view only when the bot reads it.
 
     One legal action is every bot's choice (each level takes the only one it
-    has), so no view is built for it; a searching bot weighs the choices its
-    game's AI says are worth it (``worth_weighing``: read from the state as
-    the seat's view shows them), and is handed the view the AI says it reads
-    (``search_view``) where it offers one.
+    has), so no view is built for it; a bot that ``prunes`` weighs the choices
+    its game's AI says are worth it (``worth_weighing``: read from the state
+    as the seat's view shows them); a searching bot is handed the view the AI
+    says it reads (``search_view``) where it offers one.
     """
     if len(actions) == 1:
         return actions[0]
@@ -96,9 +99,10 @@ def decide(bot: Bot, module: Game, state: Any, actions: list[Command], seat: int
     ai = module.ai
     if ai is None:
         return bot.choose(module, module.view(state, seat), actions, seat, rng)
-    actions = worth_weighing(ai, module, state, seat, actions, False)
-    if len(actions) == 1:
-        return actions[0]
+    if bot.prunes:
+        actions = worth_weighing(ai, module, state, seat, actions, False)
+        if len(actions) == 1:
+            return actions[0]
     shown = ai.search_view(state, seat)
     return bot.choose(module, module.view(state, seat) if shown is None else shown, actions, seat, rng)
 
@@ -124,6 +128,7 @@ def make_bot(level: str, options: dict[str, Any] | None = None, ai: GameAI | Non
 class RandomBot:
     level = "random"
     needs_view = False
+    prunes = False
 
     def choose(self, module: Game, view: dict[str, Any], actions: list[Command], seat: int, rng: Rng) -> Command:
         return rng.choice(actions)
@@ -152,6 +157,7 @@ class _Searching:
 
 class GreedyBot(_Searching):
     level = "greedy"
+    prunes = True
     samples = 2
 
     def search(
@@ -246,6 +252,7 @@ def _best(ai: GameAI, actions: list[Command], scores: list[float], rng: Rng, bas
 
 class PlannerBot(_Searching):
     level = "planner"
+    prunes = False
 
     def __init__(self, budget_ms: float = PLANNER_BUDGET_MS, rollouts: int | None = None,
                  clock: Callable[[], float] = time.thread_time, max_steps: int = 60):

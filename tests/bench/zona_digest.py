@@ -57,6 +57,7 @@ class _ScoringGreedy:
 
     level = "greedy"
     needs_view = True
+    prunes = True
 
     def __init__(self, sink: Any):
         self.sink = sink

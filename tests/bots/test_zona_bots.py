@@ -17,12 +17,13 @@ import pytest
 
 from bots import make_bot
 from bots.lookahead import follow_up, settle
-from bots.policies import PlannerBot
+from bots.policies import PlannerBot, decide
 from domain.rng import Rng
 from domain.zona.ai import ZONA_AI, ZonaAI
 from domain.zona.game import ZONA, ZonaGame
 from domain.zona.state import turn_order
 from tests.bots.play import random_play
+from tests.domain.zona.fixtures import new_game, resolve, strip
 
 OPTIONS = ZONA.resolve_options({"first_voice": 0})
 
@@ -318,3 +319,19 @@ def test_the_planner_keeps_a_roll_that_already_passes():
         if kept == 3:
             return
     assert kept > 0, "no rolled test that already passed"
+
+
+def test_greedy_keeps_a_passing_roll_before_it_looks_ahead_and_the_planner_weighs_it():
+    """Zona §"WYKONYWANIE TESTÓW": a roll that passes is kept. Greedy asks its AI which choices are worth
+    weighing before it deals a world (here sampling fails, so a search would choose at random) and sends the
+    one left; the planner weighs every choice of its own decision its own way."""
+    broken = _broken_sampling("dealer")
+    state = strip(new_game(1, characters=["yuri"], die_faces=["plus"]), 0)
+    state = resolve(state, 0, [{"test": {"attribute": "intellect", "difficulty": 3}, "pass": [], "fail": []}])
+    actions = broken.legal_actions(state, 0)
+    assert len(actions) > 1 and state.pending["kind"] == "test_options"
+    for level, kept in (("greedy", True), ("planner", False)):
+        chosen = [decide(make_bot(level, {"bot_rollouts": 1}), broken, state, actions, 0, Rng("keep", f"v{n}"))
+                  for n in range(12)]
+        assert all(c in actions for c in chosen)
+        assert (set(map(str, chosen)) == {str({"type": "accept"})}) is kept, (level, chosen)
