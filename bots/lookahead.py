@@ -127,17 +127,27 @@ def worth_weighing(ai: GameAI, module: Game, state: Any, seat: int, actions: lis
 
 
 def follow_up(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng) -> tuple[Command, Any] | None:
-    """``seat``'s best answer to the decision it owes, one step ahead, and the state after it.
+    """``seat``'s best answer to the decision it owes, one step ahead, and the state after it, weighing the
+    choices the game's AI says are worth it (``worth_weighing``): greedy's follow-ups."""
+    return _best_answer(ai, module, state, seat, rng, True)
 
-    Each choice is played once and the seat's view after it scored; ties
-    (a choice that changes nothing now) go to what a lapsed deadline would
-    send, so a bot does not reroll or run for no reason. None: nothing to
-    answer.
-    """
+
+def weigh_every(ai: GameAI, module: Game, state: Any, seat: int, rng: Rng) -> tuple[Command, Any] | None:
+    """``follow_up`` weighing every choice: the planner's, which weighs a chance decision's answers over
+    their outcomes and settles each with these."""
+    return _best_answer(ai, module, state, seat, rng, False)
+
+
+def _best_answer(
+    ai: GameAI, module: Game, state: Any, seat: int, rng: Rng, prune: bool
+) -> tuple[Command, Any] | None:
+    """The best answer, one step ahead: each choice is played once and the seat's view after it scored; ties
+    (a choice that changes nothing now) go to what a lapsed deadline would send, so a bot does not reroll or
+    run for no reason. None: nothing to answer."""
     actions = module.legal_actions(state, seat)
     if not actions:
         return None
-    if len(actions) > 1:
+    if prune and len(actions) > 1:
         actions = worth_weighing(ai, module, state, seat, actions, True)
     if len(actions) == 1:
         return actions[0], play(module, state, seat, actions[0], sub(rng, "f0"))

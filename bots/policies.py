@@ -19,7 +19,8 @@ random by every level. Three levels:
   lapsed default is taken), and that an action's later worlds answer its
   follow-ups as its first world did (``follow_ups_shared``).
 - ``planner``: flat Monte Carlo over determinized worlds, a rollout of the
-  greedy policy. Greedy's one-step scores shortlist the candidates (those
+  greedy policy. Greedy's one-step scores (every choice of every follow-up
+  weighed, whatever the AI prunes) shortlist the candidates (those
   within 1 point of the best, at most five). Within the per-decision time
   budget the planner deals a world, plays each candidate in it, then plays on
   to the end of the seat's turn and through the round end that may follow —
@@ -55,7 +56,19 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from bots.lookahead import Shared, Weighed, chooses_freely, follow, lapsed, play, score, settle, sub, worth_weighing
+from bots.lookahead import (
+    Shared,
+    Weighed,
+    chooses_freely,
+    follow,
+    lapsed,
+    play,
+    score,
+    settle,
+    sub,
+    weigh_every,
+    worth_weighing,
+)
 from domain.game import SYSTEM, Command, Game, GameAI
 from domain.rng import FirstDrawn, Rng
 
@@ -188,7 +201,8 @@ class GreedyBot(_Searching):
             total = 0.0
             first = Weighed()
             for w, world in enumerate(worlds):
-                answer = None if not ai.follow_ups_shared else first if w == 0 else Shared(first.answers)
+                answer = (weigh_every if not self.prunes else None if not ai.follow_ups_shared
+                          else first if w == 0 else Shared(first.answers))
                 try:
                     after = settle(ai, module, world, seat, action, sub(rng, f"a{i}w{w}"), answer=answer)
                 except Exception:  # noqa: BLE001 - a sampled world the action cannot be played in
@@ -250,6 +264,13 @@ def _best(ai: GameAI, actions: list[Command], scores: list[float], rng: Rng, bas
     return rng.choice(keep_going or tied)
 
 
+class _WeighingEvery(GreedyBot):
+    """Greedy's one step as the planner shortlists with it: every choice of every follow-up weighed, in every
+    world (the planner weighs its own decisions so too: ``prunes``)."""
+
+    prunes = False
+
+
 class PlannerBot(_Searching):
     level = "planner"
     prunes = False
@@ -279,7 +300,7 @@ class PlannerBot(_Searching):
         started = self.clock()
         baseline = ai.evaluate(view, seat) if ai.free_choice(view, seat) else None
         # One step of greedy first: what scores badly at once is not searched.
-        greedy, greedy_rng = GreedyBot(), sub(rng, "greedy")
+        greedy, greedy_rng = _WeighingEvery(), sub(rng, "greedy")
         reused = greedy.worlds(ai, view, seat, greedy_rng)
         first = greedy.scores_in(ai, module, reused, actions, seat, greedy_rng)
         top = max(first)
@@ -381,12 +402,12 @@ class PlannerBot(_Searching):
         first = play(module, state, seat, command, outcome)
         span = outcome.span
         if span is None or span > self.OUTCOMES:
-            return score(ai, module, follow(ai, module, first, seat, rng), seat)
+            return score(ai, module, follow(ai, module, first, seat, rng, answer=weigh_every), seat)
         total = 0.0
         for k in range(span):
             after = first if k == probe % span else play(
                 module, state, seat, command, FirstDrawn(rng.seed, f"{rng.label}/0", k))
-            total += score(ai, module, follow(ai, module, after, seat, rng), seat)
+            total += score(ai, module, follow(ai, module, after, seat, rng, answer=weigh_every), seat)
         return total / span
 
     def _enough(self, dealt: int, started: float) -> bool:
