@@ -169,8 +169,6 @@ def _best_answer(
     return best
 
 
-
-
 class Weighed:
     """``follow_up``, keeping the answers it chose: an action's follow-ups in its first world
     (``GameAI.follow_ups_shared``)."""

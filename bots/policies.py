@@ -57,6 +57,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from bots.lookahead import (
+    Answer,
     Shared,
     Weighed,
     chooses_freely,
@@ -186,6 +187,16 @@ class GreedyBot(_Searching):
         """Each action's mean score one step ahead (all ``-inf`` when no world could be dealt)."""
         return self.scores_in(ai, module, self.worlds(ai, view, seat, rng), actions, seat, rng)
 
+    def answer(self, ai: GameAI, first: Weighed, world: int) -> Answer | None:
+        """How an action's follow-ups are answered in its ``world``-th world: every choice weighed (a greedy
+        that does not prune), the AI's choices weighed (None: ``follow_up``), or, with the AI's
+        ``follow_ups_shared``, weighed in the first world (``first``) and given again in the others."""
+        if not self.prunes:
+            return weigh_every
+        if not ai.follow_ups_shared:
+            return None
+        return first if world == 0 else Shared(first.answers)
+
     def worlds(self, ai: GameAI, view: dict[str, Any], seat: int, rng: Rng) -> list[Any]:
         """The worlds ``scores`` looks ahead in (those the AI could deal)."""
         deal = _dealer(ai, view, seat)
@@ -201,8 +212,7 @@ class GreedyBot(_Searching):
             total = 0.0
             first = Weighed()
             for w, world in enumerate(worlds):
-                answer = (weigh_every if not self.prunes else None if not ai.follow_ups_shared
-                          else first if w == 0 else Shared(first.answers))
+                answer = self.answer(ai, first, w)
                 try:
                     after = settle(ai, module, world, seat, action, sub(rng, f"a{i}w{w}"), answer=answer)
                 except Exception:  # noqa: BLE001 - a sampled world the action cannot be played in
