@@ -6,7 +6,10 @@ is tested is what runs. Every value can be overridden on the command line.
 Why gevent: an event stream waits for minutes on Redis; with one thread per
 connection (gthread) 200 open streams starved ``/healthz``. A gevent worker
 serves each connection in a greenlet, so waiting costs a little memory and
-no thread, and ``worker_connections`` bounds what one process holds.
+no thread, and ``worker_connections`` bounds what one process holds. The
+worker is gevent's with new connections spread evenly over the workers
+(``service.gevent_worker``): left to the kernel, a worker could hold twelve
+of sixteen keep-alive clients while the other held four.
 
 Slow clients: headers must arrive within ``keepalive`` seconds (gevent
 times the parse of every request on a connection, the first included); a
@@ -25,15 +28,17 @@ from typing import TYPE_CHECKING
 
 from gunicorn import util
 
+from service import gevent_worker
 from service.stopping import STOPPING
 
 if TYPE_CHECKING:
     import socket
     from types import FrameType
 
+    from gunicorn.arbiter import Arbiter
     from gunicorn.workers.base import Worker
 
-worker_class = "gevent"
+worker_class = "service.gevent_worker.EvenGeventWorker"
 workers = int(os.environ.get("HOLOTAPE_WORKERS") or 2)
 #: Connections one worker process holds at once (open streams included);
 #: past it, new connections wait in the listen backlog.
@@ -113,3 +118,12 @@ def post_worker_init(worker: Worker) -> None:
         stop(sig, frame)
 
     signal.signal(signal.SIGTERM, stopping)
+
+
+def pre_fork(server: Arbiter, worker: Worker) -> None:
+    gevent_worker.pre_fork(server.WORKERS.values(), worker)
+
+
+def child_exit(server: Arbiter, worker: Worker) -> None:
+    gevent_worker.child_exit(worker)
+
