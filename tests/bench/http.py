@@ -8,7 +8,8 @@ the client side (one per packet sent: a pipeline or a script is one), with
 the app as shipped, its rate limits on.
 
 For 1, 16 and 64 concurrent clients (threads, each with its own keep-alive
-connection):
+connection, on which it also creates its game; the p99 figures say how the
+connections were spread over the workers, which their latency follows):
 
 - **own game**: each client plays a game of its own, posting a command with
   the version its last answer gave it (the counter game's ``redraw``, which
@@ -101,6 +102,17 @@ class Gunicorn:
             total += times.user + times.system
         return total
 
+    def held(self) -> str:
+        """The keep-alive connections each worker holds, as "8/8": the split its clients' latency follows."""
+        counts = []
+        for worker in psutil.Process(self.process.pid).children():
+            try:
+                connections = worker.net_connections("tcp")
+            except psutil.NoSuchProcess:
+                continue
+            counts.append(sum(1 for c in connections if c.status == "ESTABLISHED" and c.laddr.port == self.port))
+        return "/".join(str(n) for n in sorted(counts))
+
     def stop(self) -> None:
         os.killpg(self.process.pid, signal.SIGTERM)
         self.process.wait(timeout=15)
@@ -125,6 +137,8 @@ class Run:
     latencies: list[float]
     #: The server's workers' CPU seconds per successful request.
     cpu: float
+    #: The clients' connections each worker held (``Gunicorn.held``).
+    held: str
 
 
 def _run(clients: int, server: Gunicorn, setup: Callable[[int], Callable[[], bool]]) -> Run:
@@ -136,6 +150,7 @@ def _run(clients: int, server: Gunicorn, setup: Callable[[int], Callable[[], boo
     # 1% slowest at 64 clients (0.4-1 s each, all 64 connecting at once).
     for step in steps:
         step()
+    held = server.held()
     successes = [0] * clients
 
     def one_call(client: int, _: int) -> None:
@@ -144,11 +159,12 @@ def _run(clients: int, server: Gunicorn, setup: Callable[[int], Callable[[], boo
     cpu = server.cpu()
     attempts, latencies = run_threads(clients, one_call)
     cpu = server.cpu() - cpu
-    return Run(attempts * sum(successes) / max(len(latencies), 1), attempts, latencies, cpu / max(sum(successes), 1))
+    rate = attempts * sum(successes) / max(len(latencies), 1)
+    return Run(rate, attempts, latencies, cpu / max(sum(successes), 1), held)
 
 
-def _create(port: int, seats: int) -> tuple[str, list[dict[str, str]], int]:
-    status, headers, body = Connection(port).post("/games", {"game": "counter", "seats": seats}, {})
+def _create(connection: Connection, seats: int) -> tuple[str, list[dict[str, str]], int]:
+    status, headers, body = connection.post("/games", {"game": "counter", "seats": seats}, {})
     assert status == 201, body
     tokens = [{"Authorization": f"Bearer {s['token']}"} for s in body["seats"]]
     return body["game_id"], tokens, body["version"]
@@ -156,8 +172,9 @@ def _create(port: int, seats: int) -> tuple[str, list[dict[str, str]], int]:
 
 def own_game(port: int) -> Callable[[int], Callable[[], bool]]:
     def setup(_: int) -> Callable[[], bool]:
-        game_id, tokens, version = _create(port, 1)
-        connection, at = Connection(port), [version]
+        connection = Connection(port)
+        game_id, tokens, version = _create(connection, 1)
+        at = [version]
 
         def step() -> bool:
             status, headers, _ = connection.post(
@@ -172,7 +189,7 @@ def own_game(port: int) -> Callable[[int], Callable[[], bool]]:
 
 
 def one_game(port: int) -> Callable[[int], Callable[[], bool]]:
-    game_id, tokens, version = _create(port, 4)
+    game_id, tokens, version = _create(Connection(port), 4)
 
     def setup(c: int) -> Callable[[], bool]:
         connection, at, token = Connection(port), [version], tokens[c % len(tokens)]
@@ -247,7 +264,8 @@ def main(report: Report) -> None:
                 )  # fmt: skip
                 report.add(
                     f"action p99, {clients} clients", pct(own.latencies, 99), "ms", baseline=pct(base.latencies, 99),
-                    baseline_label="bare p99", target="ratio <= 2",
+                    baseline_label="bare p99", target="ratio <= 2", connections_per_worker=own.held,
+                    bare_connections_per_worker=base.held,
                 )  # fmt: skip
                 # What the ratio at saturation follows, and what the machine's other work disturbs least.
                 report.add(
