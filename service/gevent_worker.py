@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 #: Seconds a crowded worker leaves a waiting connection to the others: longer than a busy worker takes to
 #: come round to its listening socket (a few requests' CPU), short against a connection's life.
 DEFER = float(os.environ.get("HOLOTAPE_ACCEPT_DEFER_SECONDS") or 0.01)
-#: Workers a table has room for; one past them is served as gevent's own worker serves, uncounted.
-SLOTS = 256
+#: Workers a table has room for (a crowded worker reads them all on each accept); one past them is served
+#: as gevent's own worker serves, uncounted.
+SLOTS = 64
 #: A slot no live worker holds.
 FREE = -1
 
@@ -64,10 +65,6 @@ class ConnectionTable:
     def release(self, slot: int | None) -> None:
         if slot is not None:
             self.counts[slot] = FREE
-
-    def held(self) -> list[int]:
-        """The connections each live worker holds, slot by slot."""
-        return [n for n in self.counts if n != FREE]
 
     def opened(self, change: int) -> None:
         if self.mine is not None:
