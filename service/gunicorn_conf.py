@@ -126,4 +126,3 @@ def pre_fork(server: Arbiter, worker: Worker) -> None:
 
 def child_exit(server: Arbiter, worker: Worker) -> None:
     gevent_worker.child_exit(worker)
-

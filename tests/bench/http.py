@@ -46,6 +46,7 @@ from service.api.settings import api_settings, rate_limits
 from tests.bench.report import Report, pct, run, run_threads
 from tests.games.counter import COUNTER
 from tests.round_trips import CountingConnection, counted_client
+from tests.service.gunicorn import connections_held
 
 registry.register(COUNTER)
 
@@ -104,14 +105,7 @@ class Gunicorn:
 
     def held(self) -> str:
         """The keep-alive connections each worker holds, as "8/8": the split its clients' latency follows."""
-        counts = []
-        for worker in psutil.Process(self.process.pid).children():
-            try:
-                connections = worker.net_connections("tcp")
-            except psutil.NoSuchProcess:
-                continue
-            counts.append(sum(1 for c in connections if c.status == "ESTABLISHED" and c.laddr.port == self.port))
-        return "/".join(str(n) for n in sorted(counts))
+        return "/".join(str(n) for n in sorted(connections_held(self.process.pid, self.port).values()))
 
     def stop(self) -> None:
         os.killpg(self.process.pid, signal.SIGTERM)

@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import psutil
 import pytest
 
 from tests.conftest import stop_group
@@ -29,6 +30,19 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def connections_held(master: int, port: int) -> dict[int, int]:
+    """The established connections on ``port`` that each of gunicorn's workers (the children of ``master``)
+    holds, by the worker's pid."""
+    held = {}
+    for worker in psutil.Process(master).children():
+        try:
+            connections = worker.net_connections("tcp")
+        except psutil.NoSuchProcess:
+            continue
+        held[worker.pid] = sum(1 for c in connections if c.status == "ESTABLISHED" and c.laddr.port == port)
+    return held
 
 
 def until(predicate, timeout: float = 20.0, what: str = ""):

@@ -9,10 +9,10 @@ import os
 import signal
 import time
 
-import psutil
 import pytest
 
 from service.gevent_worker import FREE, ConnectionTable
+from tests.service.gunicorn import connections_held
 
 #: Long enough that a worker of a loaded test machine always comes round to its socket within it, so the
 #: spread is exact; the server's default is a hundredth of that.
@@ -25,14 +25,11 @@ def server_env():
     return {"HOLOTAPE_WORKERS": "2", "HOLOTAPE_ACCEPT_DEFER_SECONDS": str(DEFER)}
 
 
-def _workers(server) -> list[psutil.Process]:
-    workers = psutil.Process(server.process.pid).children()
-    assert len(workers) == 2
-    return workers
-
-
-def _held(worker: psutil.Process, port: int) -> int:
-    return sum(1 for c in worker.net_connections("tcp") if c.status == "ESTABLISHED" and c.laddr.port == port)
+def _held(server) -> dict[int, int]:
+    """The connections each of the server's two workers holds, by pid."""
+    held = connections_held(server.process.pid, server.port)
+    assert len(held) == 2
+    return held
 
 
 def _connect(port: int) -> http.client.HTTPConnection:
@@ -48,10 +45,9 @@ def _connect(port: int) -> http.client.HTTPConnection:
 def test_keep_alive_connections_are_spread_evenly_over_the_workers(server):
     """Sixteen clients opening their connections one after another: eight on each worker, where the
     kernel alone split them anywhere from 4/12 to 8/8."""
-    workers = _workers(server)
     connections = [_connect(server.port) for _ in range(CONNECTIONS)]
     try:
-        assert sorted(_held(w, server.port) for w in workers) == [CONNECTIONS // 2, CONNECTIONS // 2]
+        assert sorted(_held(server).values()) == [CONNECTIONS // 2, CONNECTIONS // 2]
     finally:
         for connection in connections:
             connection.close()
@@ -61,15 +57,15 @@ def test_a_connection_is_taken_late_when_the_emptier_worker_is_stuck(server):
     """With one connection held, the other worker stopped: the crowded worker leaves the next connection
     for DEFER seconds, then takes it itself, and answers it."""
     first = _connect(server.port)
-    stuck = next(w for w in _workers(server) if _held(w, server.port) == 0)
-    os.kill(stuck.pid, signal.SIGSTOP)
+    stuck = next(pid for pid, held in _held(server).items() if held == 0)
+    os.kill(stuck, signal.SIGSTOP)
     try:
         started = time.monotonic()
         second = _connect(server.port)
         waited = time.monotonic() - started
         second.close()
     finally:
-        os.kill(stuck.pid, signal.SIGCONT)
+        os.kill(stuck, signal.SIGCONT)
         first.close()
     assert DEFER * 0.9 <= waited < DEFER + 5
 
